@@ -1,0 +1,35 @@
+#include "directorysession.h"
+#include "fileactions.h"
+#include "launchoptions.h"
+#include "mainwindow.h"
+#include "typeicons.h"
+
+#include <QApplication>
+
+#include <cstdio>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Capdesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("capdesk"));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Capdesk"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("capdesk"));
+    QApplication::setWindowIcon(TypeIcons::application());
+
+    const LaunchOptions options = LaunchOptions::parse(QCoreApplication::arguments());
+    if (!options.error.isEmpty()) {
+        std::fprintf(stderr, "capdesk: %s\n", qUtf8Printable(options.error));
+        return 2;
+    }
+    if (options.source == LaunchOptions::Source::Server) {
+        std::fprintf(stderr, "capdesk: remote directories arrive with remote mode\n");
+        return 2;
+    }
+
+    DirectorySession session;
+    MainWindow window(session);
+    window.show();
+    window.fileActions()->openAtStart(options.file);
+    return QApplication::exec();
+}

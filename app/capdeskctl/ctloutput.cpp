@@ -1,0 +1,64 @@
+#include "ctloutput.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace CtlOutput {
+
+int exitCodeFor(const StoreError &error)
+{
+    switch (error.kind) {
+    case StoreError::Kind::None:
+        return Ok;
+    case StoreError::Kind::NotFound:
+        return NotFound;
+    case StoreError::Kind::Invalid:
+    case StoreError::Kind::AlreadyExists:
+    case StoreError::Kind::NotDirectory:
+    case StoreError::Kind::TooNew:
+        return Refused;
+    case StoreError::Kind::Io:
+        break;
+    }
+    return Findings;
+}
+
+void printRaw(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void printJson(const QJsonValue &value)
+{
+    const QJsonDocument document = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
+    printRaw(document.toJson(QJsonDocument::Indented));
+}
+
+int fail(const StoreError &error)
+{
+    printJson(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
+    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(error.message));
+    return exitCodeFor(error);
+}
+
+int usage(const QString &message)
+{
+    std::fprintf(stderr,
+                 "capdeskctl: %s\n"
+                 "usage: capdeskctl COMMAND [--db FILE] ARGS…\n"
+                 "  init [--sample]              create a directory (with the sample rows)\n"
+                 "  import FILE                  add rows from a SQL dump or a JSON array\n"
+                 "  export [--format json|sql] [--out FILE]\n"
+                 "  get KEY                      print one row\n"
+                 "  put                          create or replace the row JSON on stdin\n"
+                 "  patch KEY                    apply the fields JSON on stdin\n"
+                 "  delete KEY                   remove one row\n",
+                 qUtf8Printable(message));
+    return Usage;
+}
+
+} // namespace CtlOutput

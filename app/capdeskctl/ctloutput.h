@@ -1,0 +1,21 @@
+#pragma once
+
+#include "storeerror.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+
+// Exit codes of SPEC §11 and the JSON that goes with them.
+namespace CtlOutput {
+
+enum ExitCode { Ok = 0, Findings = 1, Usage = 2, NotFound = 3, Refused = 4 };
+
+int exitCodeFor(const StoreError &error);
+
+void printJson(const QJsonValue &value);
+void printRaw(const QByteArray &bytes);
+// `{"ok":false,"error":…}` on stdout, the message on stderr; returns the exit code.
+int fail(const StoreError &error);
+int usage(const QString &message);
+
+} // namespace CtlOutput

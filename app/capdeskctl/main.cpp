@@ -1,0 +1,11 @@
+#include "ctlcommands.h"
+
+#include <QCoreApplication>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Capdesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("capdesk"));
+    return CtlCommands(CtlArguments::parse(QCoreApplication::arguments())).run();
+}

@@ -1,0 +1,515 @@
+#include "sqlitedirectorystore.h"
+
+#include "isotime.h"
+#include "rowschema.h"
+#include "rowvalidator.h"
+#include "schemamigrator.h"
+
+#include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QThread>
+
+#include <sqlite3.h>
+
+namespace {
+
+using Kind = StoreError::Kind;
+
+QString newConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("capdesk-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+StoreError sqlError(const QString &what, const QSqlError &error)
+{
+    const QString text = error.text();
+    // SQLite's constraint failures are the row's fault, not the disk's.
+    const Kind kind = text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid
+                                                                                     : Kind::Io;
+    return StoreError::make(kind, QStringLiteral("%1: %2").arg(what, text));
+}
+
+StoreError checkIsSqliteFile(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is a folder, not a directory file").arg(path));
+    if (!info.exists() || info.size() == 0)
+        return StoreError::none();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    if (file.read(16) != QByteArray("SQLite format 3\0", 16))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
+    return StoreError::none();
+}
+
+// A file with tables but no `directory` table (or one without key/type) belongs to
+// something else; a file with no tables at all is a new directory.
+StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty)
+{
+    QSqlQuery tables(db);
+    if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
+    QStringList names;
+    while (tables.next())
+        names.append(tables.value(0).toString());
+    *isEmpty = names.isEmpty();
+    if (*isEmpty)
+        return StoreError::none();
+    if (!names.contains(QStringLiteral("directory")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is not a capability directory: it has no 'directory' table (tables: %2)")
+                                    .arg(path, names.join(QStringLiteral(", "))));
+    const QSqlRecord columns = db.record(QStringLiteral("directory"));
+    if (!columns.contains(QStringLiteral("key")) || !columns.contains(QStringLiteral("type")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1: its 'directory' table has no key/type columns").arg(path));
+    return StoreError::none();
+}
+
+StoreError checkIntegrity(QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery check(db);
+    if (!check.exec(QStringLiteral("PRAGMA quick_check(1)")) || !check.next())
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is corrupt: %2").arg(path, check.lastError().text()));
+    const QString verdict = check.value(0).toString();
+    if (verdict != QLatin1String("ok"))
+        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is corrupt: %2").arg(path, verdict));
+    return StoreError::none();
+}
+
+QString selectColumns()
+{
+    return RowSchema::columns().join(QStringLiteral(", "));
+}
+
+Row rowFromQuery(const QSqlQuery &query)
+{
+    Row row;
+    const QStringList &columns = RowSchema::columns();
+    for (int i = 0; i < columns.size(); ++i) {
+        // Text a legacy file stored in an INTEGER column, or the reverse, is taken as it
+        // comes rather than refusing the whole row.
+        QVariant value = query.value(i);
+        if (!RowSchema::isIntegerColumn(columns[i]) && !value.isNull())
+            value = value.toString();
+        row.setValue(columns[i], value);
+    }
+    return row;
+}
+
+QString likePattern(const QString &needle)
+{
+    QString escaped = needle;
+    escaped.replace(u'\\', QLatin1String("\\\\")).replace(u'%', QLatin1String("\\%")).replace(u'_', QLatin1String("\\_"));
+    return u'%' + escaped + u'%';
+}
+
+} // namespace
+
+StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(const QString &path)
+{
+    StoreError error = checkIsSqliteFile(path);
+    if (error.isError())
+        return error;
+
+    const QString name = newConnectionName();
+    std::shared_ptr<SqliteDirectoryStore> store(new SqliteDirectoryStore(path, name));
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!db.open())
+        return StoreError::make(Kind::Io, QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+
+    bool isEmpty = false;
+    error = checkIsDirectory(db, path, &isEmpty);
+    if (error.isError())
+        return error;
+
+    SchemaMigrator migrator(db);
+    if (migrator.currentVersion() > SchemaMigrator::latestVersion())
+        return StoreError::make(Kind::TooNew,
+                                QStringLiteral("%1 has schema version %2, newer than this Capdesk understands (%3); "
+                                               "open it with a newer Capdesk")
+                                    .arg(path)
+                                    .arg(migrator.currentVersion())
+                                    .arg(SchemaMigrator::latestVersion()));
+    if (!isEmpty && !migrator.pending().isEmpty()) {
+        error = checkIntegrity(db, path);
+        if (error.isError())
+            return error;
+    }
+    error = migrator.migrate();
+    if (error.isError())
+        return error;
+
+    QSqlQuery pragma(db);
+    if (!pragma.exec(QStringLiteral("PRAGMA journal_mode = WAL")))
+        return sqlError(QStringLiteral("cannot switch %1 to WAL").arg(path), pragma.lastError());
+    pragma.exec(QStringLiteral("PRAGMA synchronous = FULL"));
+    return store;
+}
+
+SqliteDirectoryStore::SqliteDirectoryStore(QString path, QString connectionName)
+    : m_path(std::move(path)), m_connectionName(std::move(connectionName)), m_ownerThread(QThread::currentThread())
+{
+}
+
+SqliteDirectoryStore::~SqliteDirectoryStore()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QSqlDatabase SqliteDirectoryStore::database() const
+{
+    return QSqlDatabase::database(m_connectionName, false);
+}
+
+StoreError SqliteDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
+{
+    if (QThread::currentThread() == m_ownerThread) {
+        QSqlDatabase db = database();
+        return read(db);
+    }
+    const QString name = newConnectionName();
+    StoreError error;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(m_path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        error = db.open() ? read(db) : sqlError(QStringLiteral("cannot open %1").arg(m_path), db.lastError());
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return error;
+}
+
+StoreError SqliteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                                  int firstByKey) const
+{
+    // QSqlQuery turns every cell into a QVariant, which alone costs ~200 ms over 100,000
+    // rows; the bulk load steps a statement on the same QtSql connection directly instead.
+    return withReadConnection([&](QSqlDatabase &connection) -> StoreError {
+        const QVariant handle = connection.driver()->handle();
+        sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
+        if (!db)
+            return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
+        QByteArray sql("SELECT key, type, category, target, updated_at, enabled, sensitive FROM directory");
+        if (firstByKey > 0)
+            sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
+        sqlite3_stmt *statement = nullptr;
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
+            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
+        auto text = [statement](int column) {
+            const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(statement, column));
+            return std::string_view(bytes ? bytes : "", std::size_t(sqlite3_column_bytes(statement, column)));
+        };
+        RowSummaryView view;
+        int step = SQLITE_ROW;
+        while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
+            view.key = text(0);
+            view.type = text(1);
+            view.category = text(2);
+            view.target = text(3);
+            view.updatedAt = text(4);
+            view.enabled = sqlite3_column_type(statement, 5) == SQLITE_NULL || sqlite3_column_int64(statement, 5) != 0;
+            view.sensitive = sqlite3_column_int64(statement, 6) != 0;
+            sink(view);
+        }
+        const QString message = QString::fromUtf8(sqlite3_errmsg(db));
+        sqlite3_finalize(statement);
+        if (step != SQLITE_DONE)
+            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, message));
+        return StoreError::none();
+    });
+}
+
+StoreResult<Row> SqliteDirectoryStore::row(const QString &key) const
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(selectColumns()));
+    query.addBindValue(key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot read %1").arg(key), query.lastError());
+    if (!query.next())
+        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
+    return rowFromQuery(query);
+}
+
+StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
+{
+    QSqlQuery query(database());
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
+        return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+    QList<Row> rows;
+    while (query.next())
+        rows.append(rowFromQuery(query));
+    return rows;
+}
+
+StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) const
+{
+    // SQLite limits bound parameters per statement; 500 stays far below every build's limit.
+    constexpr qsizetype chunk = 500;
+    QList<Row> found;
+    QSqlQuery query(database());
+    query.setForwardOnly(true);
+    for (qsizetype start = 0; start < keys.size(); start += chunk) {
+        const QStringList part = keys.mid(start, chunk);
+        QStringList marks;
+        for (qsizetype i = 0; i < part.size(); ++i)
+            marks.append(QStringLiteral("?"));
+        query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key IN (%2)").arg(selectColumns(), marks.join(u',')));
+        for (const QString &key : part)
+            query.addBindValue(key);
+        if (!query.exec())
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+        while (query.next())
+            found.append(rowFromQuery(query));
+    }
+    return found;
+}
+
+StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &needle) const
+{
+    QStringList keys;
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        query.prepare(QStringLiteral("SELECT key FROM directory WHERE content LIKE ? ESCAPE '\\'"));
+        query.addBindValue(likePattern(needle));
+        if (!query.exec())
+            return sqlError(QStringLiteral("content search failed"), query.lastError());
+        while (query.next())
+            keys.append(query.value(0).toString());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return keys;
+}
+
+bool SqliteDirectoryStore::exists(const QString &key) const
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("SELECT 1 FROM directory WHERE key = ?"));
+    query.addBindValue(key);
+    return query.exec() && query.next();
+}
+
+StoreError SqliteDirectoryStore::writeRow(const QString &sql, const Row &row)
+{
+    QSqlQuery query(database());
+    if (!query.prepare(sql))
+        return sqlError(QStringLiteral("cannot prepare a write"), query.lastError());
+    for (const QString &column : RowSchema::columns()) {
+        if (sql.startsWith(QLatin1String("UPDATE")) && column == QLatin1String("key"))
+            continue;
+        query.addBindValue(row.value(column));
+    }
+    if (sql.startsWith(QLatin1String("UPDATE")))
+        query.addBindValue(row.key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot write '%1'").arg(row.key), query.lastError());
+    return StoreError::none();
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::insert(Row row)
+{
+    const QList<FieldProblem> problems = RowValidator::check(row);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
+    if (exists(row.key))
+        return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = row.updatedAt;
+    QStringList marks;
+    for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
+        marks.append(QStringLiteral("?"));
+    const StoreError error = writeRow(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)")
+                                          .arg(selectColumns(), marks.join(u',')),
+                                      row);
+    if (error.isError())
+        return error;
+    return WriteOutcome{row.key, row.updatedAt, true};
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::update(Row row)
+{
+    const QList<FieldProblem> problems = RowValidator::check(row);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
+    const StoreResult<Row> current = this->row(row.key);
+    if (!current.ok())
+        return current.error();
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = current.value().createdAt;
+    QStringList assignments;
+    for (const QString &column : RowSchema::columns()) {
+        if (column != QLatin1String("key"))
+            assignments.append(column + QStringLiteral(" = ?"));
+    }
+    const StoreError error = writeRow(QStringLiteral("UPDATE directory SET %1 WHERE key = ?")
+                                          .arg(assignments.join(QStringLiteral(", "))),
+                                      row);
+    if (error.isError())
+        return error;
+    return WriteOutcome{row.key, row.updatedAt, false};
+}
+
+StoreError SqliteDirectoryStore::deleteRow(const QString &key)
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("DELETE FROM directory WHERE key = ?"));
+    query.addBindValue(key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot delete '%1'").arg(key), query.lastError());
+    if (query.numRowsAffected() == 0)
+        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
+    return StoreError::none();
+}
+
+StoreError SqliteDirectoryStore::inTransaction(const std::function<StoreError()> &work)
+{
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return sqlError(QStringLiteral("cannot start a transaction"), db.lastError());
+    StoreError error = work();
+    if (error.isError()) {
+        db.rollback();
+        return error;
+    }
+    if (!db.commit()) {
+        error = sqlError(QStringLiteral("cannot commit"), db.lastError());
+        db.rollback();
+    }
+    return error;
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
+{
+    return insert(std::move(row));
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row)
+{
+    return update(std::move(row));
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
+{
+    return exists(row.key) ? update(std::move(row)) : insert(std::move(row));
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+{
+    QStringList named;
+    for (auto it = fields.constBegin(); it != fields.constEnd(); ++it) {
+        if (RowSchema::patchableFields().contains(it.key()))
+            named.append(it.key());
+    }
+    if (named.isEmpty())
+        return StoreError::make(Kind::Invalid, QStringLiteral("no recognized fields"));
+
+    StoreResult<Row> current = row(key);
+    if (!current.ok())
+        return current.error();
+    Row patched = current.value();
+    for (const QString &field : named) {
+        QString message;
+        if (!patched.setValue(field, fields.value(field).toVariant(), &message))
+            return StoreError::make(Kind::Invalid, message);
+    }
+    const QList<FieldProblem> problems = RowValidator::checkFields(patched, named);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
+    // A patch is judged on the fields it names; an old row's other fields stay as they are.
+    patched.updatedAt = IsoTime::nowUtc();
+    QStringList assignments;
+    for (const QString &field : named)
+        assignments.append(field + QStringLiteral(" = ?"));
+    assignments.append(QStringLiteral("updated_at = ?"));
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
+    for (const QString &field : named)
+        query.addBindValue(patched.value(field));
+    query.addBindValue(patched.updatedAt);
+    query.addBindValue(key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot patch '%1'").arg(key), query.lastError());
+    return WriteOutcome{key, patched.updatedAt, false};
+}
+
+StoreError SqliteDirectoryStore::remove(const QString &key)
+{
+    return deleteRow(key);
+}
+
+StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
+{
+    return inTransaction([&]() -> StoreError {
+        QSqlQuery query(database());
+        QStringList marks;
+        for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
+            marks.append(QStringLiteral("?"));
+        query.prepare(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u',')));
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            Row row = rows.at(i);
+            if (!RowSchema::isKnownType(row.type))
+                return StoreError::make(Kind::Invalid, QStringLiteral("row %1 ('%2'): type '%3' is not one of fn, http, agent, flow")
+                                                           .arg(i + 1).arg(row.key, row.type));
+            if (row.key.isEmpty())
+                return StoreError::make(Kind::Invalid, QStringLiteral("row %1 has no key").arg(i + 1));
+            if (row.updatedAt.isEmpty())
+                row.updatedAt = IsoTime::nowUtc();
+            for (const QString &column : RowSchema::columns())
+                query.addBindValue(row.value(column));
+            // The primary key refuses a key taken in the store or earlier in the batch.
+            if (!query.exec()) {
+                if (query.lastError().text().contains(QLatin1String("UNIQUE constraint failed")))
+                    return StoreError::make(Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
+                return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
+            }
+        }
+        return StoreError::none();
+    });
+}
+
+StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
+{
+    return inTransaction([&]() -> StoreError {
+        for (const RowChange &change : changes) {
+            StoreError error;
+            switch (change.kind) {
+            case RowChange::Kind::Create:
+                error = insert(change.row).error();
+                break;
+            case RowChange::Kind::Replace:
+                error = update(change.row).error();
+                break;
+            case RowChange::Kind::Delete:
+                error = deleteRow(change.key);
+                break;
+            }
+            if (error.isError())
+                return error;
+        }
+        return StoreError::none();
+    });
+}

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QString>
+
+#include <optional>
+#include <utility>
+
+// Why a store operation did not happen. The kinds map one-to-one onto the CLI's exit
+// codes and the REST status codes, so every front end reports the same failure the same way.
+struct StoreError
+{
+    enum class Kind {
+        None,
+        NotFound,      // no such row
+        AlreadyExists, // create of a key that is taken
+        Invalid,       // the row or patch breaks a rule; nothing was written
+        NotDirectory,  // the file is not a capability directory
+        TooNew,        // written by a newer Capdesk
+        Io,            // SQLite or the file system failed
+    };
+
+    Kind kind = Kind::None;
+    QString message;
+
+    bool isError() const { return kind != Kind::None; }
+    static StoreError none() { return {}; }
+    static StoreError make(Kind kind, QString message) { return {kind, std::move(message)}; }
+};
+
+// A value or the reason there is none.
+template<typename T>
+class StoreResult
+{
+public:
+    StoreResult(T value) : m_value(std::move(value)) {}
+    StoreResult(StoreError error) : m_error(std::move(error)) {}
+
+    bool ok() const { return m_value.has_value(); }
+    const T &value() const { return *m_value; }
+    T &value() { return *m_value; }
+    const StoreError &error() const { return m_error; }
+
+private:
+    std::optional<T> m_value;
+    StoreError m_error;
+};

@@ -1,0 +1,55 @@
+#include "contentsearch.h"
+
+#include "directorystore.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+ContentSearch::ContentSearch(std::shared_ptr<DirectoryStore> store, QObject *parent)
+    : QObject(parent), m_store(std::move(store))
+{
+    m_debounce.setSingleShot(true);
+    connect(&m_debounce, &QTimer::timeout, this, &ContentSearch::start);
+}
+
+ContentSearch::~ContentSearch()
+{
+    // Running searches hold their own reference to the store and finish on their own;
+    // their answers are dropped because this object is gone.
+    ++m_generation;
+}
+
+void ContentSearch::request(const QString &text, int delayMs)
+{
+    m_pending = text;
+    ++m_generation;
+    if (text.isEmpty()) {
+        m_debounce.stop();
+        emit finished(text, {});
+        return;
+    }
+    m_debounce.start(delayMs);
+}
+
+bool ContentSearch::isBusy() const
+{
+    return m_running > 0 || m_debounce.isActive();
+}
+
+void ContentSearch::start()
+{
+    const quint64 generation = m_generation;
+    const QString text = m_pending;
+    auto *watcher = new QFutureWatcher<StoreResult<QStringList>>(this);
+    if (m_running++ == 0)
+        emit busyChanged(true);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, text] {
+        watcher->deleteLater();
+        if (--m_running == 0 && !m_debounce.isActive())
+            emit busyChanged(false);
+        const StoreResult<QStringList> result = watcher->result();
+        if (generation == m_generation && result.ok())
+            emit finished(text, result.value());
+    });
+    std::shared_ptr<DirectoryStore> store = m_store;
+    watcher->setFuture(QtConcurrent::run([store, text] { return store->keysWithContent(text); }));
+}

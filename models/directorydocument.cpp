@@ -1,0 +1,327 @@
+#include "directorydocument.h"
+
+#include "categorycountmodel.h"
+#include "contentsearch.h"
+#include "directorytablemodel.h"
+#include "rowchangecommand.h"
+
+namespace {
+
+RowSummary summaryOf(const Row &row)
+{
+    return {row.key, row.type, row.category, row.target, row.updatedAt, row.enabled, row.sensitive};
+}
+
+// How the table shows a key: the row's summary, or its removal when there is no row.
+DirectoryTableModel::Update tableUpdate(const QString &key, const std::optional<Row> &row, bool modified)
+{
+    DirectoryTableModel::Update update;
+    update.modified = modified;
+    update.remove = !row;
+    if (row)
+        update.summary = summaryOf(*row);
+    else
+        update.summary.key = key;
+    return update;
+}
+
+// Timestamps belong to the store; two rows that differ only there are the same edit.
+bool sameContent(const std::optional<Row> &a, const std::optional<Row> &b)
+{
+    if (a.has_value() != b.has_value())
+        return false;
+    if (!a)
+        return true;
+    Row left = *a;
+    Row right = *b;
+    left.updatedAt = right.updatedAt;
+    left.createdAt = right.createdAt;
+    return left == right;
+}
+
+QString newRowContent(const QString &key, const QString &type)
+{
+    const bool documentsOutput = type == QLatin1String("fn") || type == QLatin1String("http");
+    QString content = QStringLiteral("# WHAT: \n# WHEN_TO_USE: \n# ARGS: none\n# EX: [%1][/%1]\n").arg(key);
+    if (documentsOutput)
+        content += QStringLiteral("# OUTPUT: \n");
+    return content;
+}
+
+QString retagExamples(QString content, const QString &from, const QString &to)
+{
+    content.replace(u'[' + from + u']', u'[' + to + u']');
+    content.replace(QStringLiteral("[/") + from + u']', QStringLiteral("[/") + to + u']');
+    return content;
+}
+
+} // namespace
+
+DirectoryDocument::DirectoryDocument(std::shared_ptr<DirectoryStore> store, QObject *parent)
+    : QObject(parent),
+      m_store(std::move(store)),
+      m_table(new DirectoryTableModel(this)),
+      m_categories(new CategoryCountModel(this)),
+      m_contentSearch(new ContentSearch(m_store, this)),
+      m_undo(new QUndoStack(this))
+{
+    connect(m_table, &DirectoryTableModel::categoriesChanged, this,
+            [this] { m_categories->rebuild(m_table->summaries()); });
+    connect(m_table, &DirectoryTableModel::loadFinished, this, &DirectoryDocument::showDraftsInTable);
+}
+
+DirectoryDocument::~DirectoryDocument() = default;
+
+StoreError DirectoryDocument::load()
+{
+    m_drafts.clear();
+    m_undo->clear();
+    const StoreError error = m_table->load(*m_store);
+    emit modifiedChanged(false);
+    return error;
+}
+
+StoreError DirectoryDocument::loadProgressively()
+{
+    m_drafts.clear();
+    m_undo->clear();
+    const StoreError error = m_table->loadProgressively(m_store);
+    emit modifiedChanged(false);
+    return error;
+}
+
+// Edits made while the full table was still loading must survive its arrival.
+void DirectoryDocument::showDraftsInTable()
+{
+    QList<DirectoryTableModel::Update> updates;
+    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it)
+        updates.append(tableUpdate(it.key(), it->current, true));
+    m_table->apply(updates);
+}
+
+std::optional<Row> DirectoryDocument::storedRow(const QString &key) const
+{
+    StoreResult<Row> result = m_store->row(key);
+    if (!result.ok())
+        return std::nullopt;
+    return result.value();
+}
+
+QHash<QString, Row> DirectoryDocument::storedRows(const QStringList &keys) const
+{
+    QHash<QString, Row> rows;
+    const StoreResult<QList<Row>> found = m_store->rows(keys);
+    if (found.ok()) {
+        for (const Row &row : found.value())
+            rows.insert(row.key, row);
+    }
+    return rows;
+}
+
+QHash<QString, Row> DirectoryDocument::currentRows(const QStringList &keys) const
+{
+    QHash<QString, Row> rows;
+    QStringList undrafted;
+    for (const QString &key : keys) {
+        const auto draft = m_drafts.constFind(key);
+        if (draft == m_drafts.constEnd())
+            undrafted.append(key);
+        else if (draft->current)
+            rows.insert(key, *draft->current);
+    }
+    rows.insert(storedRows(undrafted));
+    return rows;
+}
+
+std::optional<Row> DirectoryDocument::row(const QString &key) const
+{
+    const auto draft = m_drafts.constFind(key);
+    if (draft != m_drafts.constEnd())
+        return draft->current;
+    return storedRow(key);
+}
+
+bool DirectoryDocument::isStored(const QString &key) const
+{
+    const auto draft = m_drafts.constFind(key);
+    if (draft != m_drafts.constEnd())
+        return draft->stored.has_value();
+    return storedRow(key).has_value();
+}
+
+QString DirectoryDocument::freeKey(const QString &base) const
+{
+    QString key = base.left(60);
+    for (int n = 2; contains(key); ++n)
+        key = base.left(60) + u'_' + QString::number(n);
+    return key;
+}
+
+void DirectoryDocument::pushChange(const QString &key, const std::optional<Row> &after, const QString &text,
+                                   const QString &mergeField)
+{
+    m_undo->push(new RowChangeCommand(this, {{key, row(key), after}}, text, mergeField));
+}
+
+void DirectoryDocument::setField(const QString &key, const QString &column, const QVariant &value)
+{
+    const std::optional<Row> current = row(key);
+    if (!current)
+        return;
+    Row after = *current;
+    if (!after.setValue(column, value) || after == *current)
+        return;
+    pushChange(key, after, tr("Edit %1 of %2").arg(column, key), key + u'\x1f' + column);
+}
+
+QString DirectoryDocument::createRow(const QString &type)
+{
+    Row row;
+    row.key = freeKey(QStringLiteral("NEW_") + type.toUpper());
+    row.type = type;
+    row.target = QStringLiteral("");
+    row.content = newRowContent(row.key, type);
+    pushChange(row.key, row, tr("Create %1").arg(row.key));
+    return row.key;
+}
+
+QString DirectoryDocument::duplicateRow(const QString &key)
+{
+    const std::optional<Row> source = row(key);
+    if (!source)
+        return {};
+    Row copy = *source;
+    copy.key = freeKey(key + QStringLiteral("_COPY"));
+    copy.content = retagExamples(copy.content, key, copy.key);
+    copy.updatedAt.clear();
+    copy.createdAt.clear();
+    pushChange(copy.key, copy, tr("Duplicate %1 as %2").arg(key, copy.key));
+    return copy.key;
+}
+
+void DirectoryDocument::renameRow(const QString &key, const QString &newKey)
+{
+    const std::optional<Row> current = row(key);
+    if (!current || isStored(key) || newKey == key || contains(newKey))
+        return;
+    Row renamed = *current;
+    renamed.key = newKey;
+    renamed.content = retagExamples(renamed.content, key, newKey);
+    m_undo->push(new RowChangeCommand(this, {{key, current, std::nullopt}, {newKey, std::nullopt, renamed}},
+                                      tr("Rename %1 to %2").arg(key, newKey)));
+    emit rowRenamed(key, newKey);
+}
+
+void DirectoryDocument::deleteRows(const QStringList &keys)
+{
+    QList<RowChangeCommand::Change> changes;
+    const QHash<QString, Row> current = currentRows(keys);
+    for (const QString &key : keys) {
+        const auto it = current.constFind(key);
+        if (it != current.constEnd())
+            changes.append({key, *it, std::nullopt});
+    }
+    if (changes.isEmpty())
+        return;
+    const QString text = changes.size() == 1 ? tr("Delete %1").arg(changes.first().key)
+                                             : tr("Delete %n rows", nullptr, int(changes.size()));
+    m_undo->push(new RowChangeCommand(this, changes, text));
+}
+
+void DirectoryDocument::setEnabled(const QStringList &keys, bool enabled)
+{
+    QList<RowChangeCommand::Change> changes;
+    const QHash<QString, Row> current = currentRows(keys);
+    for (const QString &key : keys) {
+        const auto it = current.constFind(key);
+        if (it == current.constEnd() || it->enabled == enabled)
+            continue;
+        Row after = *it;
+        after.enabled = enabled;
+        changes.append({key, *it, after});
+    }
+    if (changes.isEmpty())
+        return;
+    const QString verb = enabled ? tr("Enable") : tr("Disable");
+    const QString text = changes.size() == 1 ? QStringLiteral("%1 %2").arg(verb, changes.first().key)
+                                             : tr("%1 %n rows", nullptr, int(changes.size())).arg(verb);
+    m_undo->push(new RowChangeCommand(this, changes, text));
+}
+
+StoreError DirectoryDocument::save()
+{
+    if (m_drafts.isEmpty())
+        return StoreError::none();
+    ChangeSet changes;
+    // Deletes first, so a key freed by one draft can be taken by another.
+    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it) {
+        if (!it->current)
+            changes.append(RowChange::remove(it.key()));
+    }
+    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it) {
+        if (it->current)
+            changes.append(it->stored ? RowChange::replace(*it->current) : RowChange::create(*it->current));
+    }
+    const StoreError error = m_store->apply(changes);
+    if (error.isError())
+        return error;
+
+    const QStringList keys = m_drafts.keys();
+    m_drafts.clear();
+    QList<DirectoryTableModel::Update> updates;
+    for (const QString &key : keys) {
+        const std::optional<Row> saved = storedRow(key);
+        updates.append(tableUpdate(key, saved, false));
+    }
+    m_table->apply(updates);
+    for (const QString &key : keys)
+        emit rowChanged(key);
+    m_undo->setClean();
+    emit modifiedChanged(false);
+    emit saved();
+    return StoreError::none();
+}
+
+void DirectoryDocument::revert()
+{
+    QList<RowChangeCommand::Change> changes;
+    for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it)
+        changes.append({it.key(), it->current, it->stored});
+    if (changes.isEmpty())
+        return;
+    // Revert is itself undoable: discarded edits can be brought back.
+    m_undo->push(new RowChangeCommand(this, changes, tr("Revert unsaved changes")));
+}
+
+void DirectoryDocument::applyDrafts(const QList<DraftState> &states)
+{
+    const bool wasModified = isModified();
+    QStringList undrafted;
+    for (const DraftState &change : states) {
+        if (!m_drafts.contains(change.key))
+            undrafted.append(change.key);
+    }
+    const QHash<QString, Row> storedNow = storedRows(undrafted);
+    QList<DirectoryTableModel::Update> updates;
+    updates.reserve(states.size());
+    for (const DraftState &change : states) {
+        const auto existing = m_drafts.constFind(change.key);
+        std::optional<Row> stored;
+        if (existing != m_drafts.constEnd())
+            stored = existing->stored;
+        else if (const auto it = storedNow.constFind(change.key); it != storedNow.constEnd())
+            stored = *it;
+        const bool modified = !sameContent(stored, change.state);
+        if (modified)
+            m_drafts.insert(change.key, {stored, change.state});
+        else
+            m_drafts.remove(change.key);
+
+        updates.append(tableUpdate(change.key, modified ? change.state : stored, modified));
+    }
+    m_table->apply(updates);
+    for (const DraftState &change : states)
+        emit rowChanged(change.key);
+    if (wasModified != isModified())
+        emit modifiedChanged(isModified());
+}

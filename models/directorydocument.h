@@ -1,0 +1,101 @@
+#pragma once
+
+#include "directorystore.h"
+
+#include <QMap>
+#include <QObject>
+#include <QUndoStack>
+
+#include <memory>
+#include <optional>
+
+class CategoryCountModel;
+class ContentSearch;
+class DirectoryTableModel;
+
+// One open directory as the GUI edits it: the store, the table and category models, the
+// unsaved drafts and the undo stack. Every edit is an undo command that changes a draft;
+// save() writes all drafts to the store in one transaction, revert() drops them. A draft
+// that ends up equal to the stored row (undo after save, say) stops being a change.
+class DirectoryDocument final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DirectoryDocument)
+
+public:
+    explicit DirectoryDocument(std::shared_ptr<DirectoryStore> store, QObject *parent = nullptr);
+    ~DirectoryDocument() override;
+
+    StoreError load();
+    // The GUI's way to open: the first rows paint at once, the rest arrive off the GUI
+    // thread (tableModel()->loadFinished).
+    StoreError loadProgressively();
+
+    DirectoryStore &store() const { return *m_store; }
+    std::shared_ptr<DirectoryStore> sharedStore() const { return m_store; }
+    DirectoryTableModel *tableModel() const { return m_table; }
+    CategoryCountModel *categoryModel() const { return m_categories; }
+    ContentSearch *contentSearch() const { return m_contentSearch; }
+    QUndoStack *undoStack() const { return m_undo; }
+
+    // The row as the user currently sees it: the draft when there is one, else the stored
+    // row; nullopt when there is no such row (or it is deleted in a draft).
+    std::optional<Row> row(const QString &key) const;
+    bool contains(const QString &key) const { return row(key).has_value(); }
+    // Whether the row exists in the store (its key can no longer change).
+    bool isStored(const QString &key) const;
+
+    bool isModified() const { return !m_drafts.isEmpty(); }
+    bool isRowModified(const QString &key) const { return m_drafts.contains(key); }
+    QStringList modifiedKeys() const { return m_drafts.keys(); }
+
+    // Edits; each pushes one undo command. Field edits typed in a row merge into one.
+    void setField(const QString &key, const QString &column, const QVariant &value);
+    QString createRow(const QString &type);
+    QString duplicateRow(const QString &key);
+    void renameRow(const QString &key, const QString &newKey); // unsaved new rows only
+    void deleteRows(const QStringList &keys);
+    void setEnabled(const QStringList &keys, bool enabled);
+
+    // Writes every draft, all or nothing. On failure the drafts and the undo history stay.
+    StoreError save();
+    void revert();
+
+    // The primitive every undo command uses: make each key look like its state (nullopt:
+    // absent), with one table update for the whole batch.
+    struct DraftState
+    {
+        QString key;
+        std::optional<Row> state;
+    };
+    void applyDrafts(const QList<DraftState> &states);
+
+signals:
+    void rowChanged(const QString &key);
+    void rowRenamed(const QString &oldKey, const QString &newKey);
+    void modifiedChanged(bool modified);
+    void saved();
+
+private:
+    struct Draft
+    {
+        std::optional<Row> stored;  // as in the store (nullopt: not there)
+        std::optional<Row> current; // as edited (nullopt: deleted)
+    };
+
+    std::optional<Row> storedRow(const QString &key) const;
+    // The current row of each key that has one, fetching undrafted rows in one query.
+    QHash<QString, Row> currentRows(const QStringList &keys) const;
+    QHash<QString, Row> storedRows(const QStringList &keys) const;
+    void showDraftsInTable();
+    QString freeKey(const QString &base) const;
+    void pushChange(const QString &key, const std::optional<Row> &after, const QString &text,
+                    const QString &mergeField = {});
+
+    std::shared_ptr<DirectoryStore> m_store;
+    DirectoryTableModel *m_table;
+    CategoryCountModel *m_categories;
+    ContentSearch *m_contentSearch;
+    QUndoStack *m_undo;
+    QMap<QString, Draft> m_drafts;
+};

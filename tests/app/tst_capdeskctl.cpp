@@ -1,0 +1,265 @@
+#include "fixturegenerator.h"
+#include "sqlitedirectorystore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+} // namespace
+
+// capdeskctl as a script or an owner's CI calls it: real process, real files, the exit
+// codes of SPEC §11 (0 ok, 1 ERR, 2 usage, 3 not found, 4 refused).
+class TestCapdeskctl : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void initWithSampleHoldsTheArticleRows();
+    void initSampleRefusesANonEmptyDirectory();
+    void usageErrors_data();
+    void usageErrors();
+    void putGetPatchDeleteRoundTrip();
+    void putRefusesBadRows_data();
+    void putRefusesBadRows();
+    void patchRefusesUnpatchableFields();
+    void missingRowsAreExitThree_data();
+    void missingRowsAreExitThree();
+    void importAndExportBothFormats();
+    void badImportIsRefusedAndChangesNothing();
+    void optionsMayStandAnywhere();
+    void defaultDirectoryLivesInXdgData();
+
+private:
+    Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
+    QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+Run TestCapdeskctl::ctl(const QStringList &arguments, const QByteArray &stdinData) const
+{
+    QProcess process;
+    process.start(QStringLiteral(CAPDESKCTL_PATH), arguments);
+    process.write(stdinData);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000))
+        return {};
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+void TestCapdeskctl::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+}
+
+void TestCapdeskctl::initWithSampleHoldsTheArticleRows()
+{
+    const Run run = ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.json().value(QStringLiteral("rows")).toInt() >= 14);
+    for (const char *key : {"NOW", "GROK_MODELS", "PROMPT_LAB_AGENT", "ROUTER", "BLOCK_VOICE", "BLOCK_IMESSAGE",
+                            "BLOCK_EMOJI", "BLOCK_ROUTING", "BLOCK_ARA", "LAST_REPLY_OF", "SEND_BY_CHANNEL",
+                            "BLOOIO_FINISH", "DIR_PATCH", "ZZ_TEST_TEMPERATURE"}) {
+        const Run get = ctl({QStringLiteral("get"), QString::fromLatin1(key), QStringLiteral("--db"), db()});
+        QVERIFY2(get.exitCode == 0, key);
+        QCOMPARE(get.json().value(QStringLiteral("key")).toString(), QString::fromLatin1(key));
+    }
+    const Run router = ctl({QStringLiteral("get"), QStringLiteral("ROUTER"), QStringLiteral("--db"), db()});
+    QCOMPARE(router.json().value(QStringLiteral("includes")).toString(),
+             QStringLiteral("BLOCK_VOICE,BLOCK_IMESSAGE,BLOCK_EMOJI,BLOCK_ROUTING,BLOCK_ARA"));
+}
+
+void TestCapdeskctl::initSampleRefusesANonEmptyDirectory()
+{
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const Run again = ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()});
+    QCOMPARE(again.exitCode, 4);
+    QVERIFY(again.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("already holds")));
+}
+
+void TestCapdeskctl::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("no command") << QStringList{} << "no command given";
+    QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << "unknown command 'frobnicate'";
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("get"), QStringLiteral("--colour")} << "unknown option --colour";
+    QTest::addRow("get without key") << QStringList{QStringLiteral("get")} << "usage: capdeskctl get KEY";
+    QTest::addRow("--db without value") << QStringList{QStringLiteral("get"), QStringLiteral("--db")} << "--db needs a value";
+    QTest::addRow("bad format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv")}
+                                << "--format is json or sql";
+}
+
+void TestCapdeskctl::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = ctl(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void TestCapdeskctl::putGetPatchDeleteRoundTrip()
+{
+    const QByteArray row = R"({"key":"ZZ_TEST_TEMPERATURE","type":"http",
+        "target":"GET https://api.open-meteo.com/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m",
+        "auth":"","content":"# WHAT: Current temperature\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]",
+        "category":"tools","enabled":1,"planner_visible":1,"examples":"[\"37.77|-122.42\"]"})";
+    const Run put = ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row);
+    QCOMPARE(put.exitCode, 0);
+    QVERIFY(put.json().value(QStringLiteral("created")).toBool());
+    QCOMPARE(put.json().value(QStringLiteral("key")).toString(), QStringLiteral("ZZ_TEST_TEMPERATURE"));
+
+    const Run patch = ctl({QStringLiteral("patch"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()},
+                          R"({"category":"weather","seq":3})");
+    QCOMPARE(patch.exitCode, 0);
+    const Run get = ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
+    QCOMPARE(get.exitCode, 0);
+    QCOMPARE(get.json().value(QStringLiteral("category")).toString(), QStringLiteral("weather"));
+    QCOMPARE(get.json().value(QStringLiteral("seq")).toInt(), 3);
+    QCOMPARE(get.json().value(QStringLiteral("auth")).toString(), QString());
+    QVERIFY(!get.json().value(QStringLiteral("created_at")).toString().isEmpty());
+
+    const Run replace = ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row);
+    QCOMPARE(replace.exitCode, 0);
+    QVERIFY(!replace.json().value(QStringLiteral("created")).toBool());
+
+    const Run removed = ctl({QStringLiteral("delete"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
+    QCOMPARE(removed.exitCode, 0);
+    QCOMPARE(removed.json(), (QJsonObject{{QStringLiteral("ok"), true},
+                                          {QStringLiteral("key"), QStringLiteral("ZZ_TEST_TEMPERATURE")},
+                                          {QStringLiteral("deleted"), 1}}));
+    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()}).exitCode, 3);
+}
+
+void TestCapdeskctl::putRefusesBadRows_data()
+{
+    QTest::addColumn<QByteArray>("row");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("not json") << QByteArray("{\"key\":") << "stdin is not JSON: line 1";
+    QTest::addRow("array") << QByteArray("[]") << "one row object";
+    QTest::addRow("bad key") << QByteArray(R"({"key":"lower","type":"fn"})") << "must match";
+    QTest::addRow("fifth type") << QByteArray(R"({"key":"GOOD_KEY","type":"cron"})") << "not one of fn, http, agent, flow";
+    QTest::addRow("unknown field") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","colour":"red"})") << "unknown field 'colour'";
+    QTest::addRow("bad schema") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","input_schema":"{"})") << "input_schema is not JSON";
+    QTest::addRow("examples object") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","examples":"{}"})") << "JSON array";
+    QTest::addRow("enabled 2") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","enabled":2})") << "must be 0 or 1";
+}
+
+void TestCapdeskctl::putRefusesBadRows()
+{
+    QFETCH(QByteArray, row);
+    QFETCH(QString, message);
+    const Run run = ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row);
+    QCOMPARE(run.exitCode, 4);
+    QCOMPARE(run.json().value(QStringLiteral("ok")).toBool(true), false);
+    QVERIFY2(run.json().value(QStringLiteral("error")).toString().contains(message), run.out.constData());
+    const Run exported = ctl({QStringLiteral("export"), QStringLiteral("--db"), db()});
+    QCOMPARE(QJsonDocument::fromJson(exported.out).array().size(), 0);
+}
+
+void TestCapdeskctl::patchRefusesUnpatchableFields()
+{
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const Run before = ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()});
+    const Run run = ctl({QStringLiteral("patch"), QStringLiteral("NOW"), QStringLiteral("--db"), db()},
+                        R"({"runner":"edge","sensitive":1})");
+    QCOMPARE(run.exitCode, 4);
+    QCOMPARE(run.json().value(QStringLiteral("error")).toString(), QStringLiteral("no recognized fields"));
+    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()}).out, before.out);
+}
+
+void TestCapdeskctl::missingRowsAreExitThree_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addRow("get") << QStringList{QStringLiteral("get"), QStringLiteral("NO_SUCH_ROW")};
+    QTest::addRow("delete") << QStringList{QStringLiteral("delete"), QStringLiteral("NO_SUCH_ROW")};
+    QTest::addRow("patch") << QStringList{QStringLiteral("patch"), QStringLiteral("NO_SUCH_ROW")};
+    QTest::addRow("import of a missing file") << QStringList{QStringLiteral("import"), QStringLiteral("/nonexistent/rows.json")};
+}
+
+void TestCapdeskctl::missingRowsAreExitThree()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = ctl(arguments + QStringList{QStringLiteral("--db"), db()}, R"({"content":"x"})");
+    QCOMPARE(run.exitCode, 3);
+}
+
+void TestCapdeskctl::importAndExportBothFormats()
+{
+    const QString dump = m_dir->filePath(QStringLiteral("prod.sql"));
+    QVERIFY(FixtureGenerator::makeSqlDump(dump, 891).isEmpty());
+    const Run imported = ctl({QStringLiteral("import"), dump, QStringLiteral("--db"), db()});
+    QVERIFY2(imported.exitCode == 0, imported.out.constData());
+    QCOMPARE(imported.json().value(QStringLiteral("imported")).toInt(), 891);
+
+    const QString json = m_dir->filePath(QStringLiteral("rows.json"));
+    const QString sql = m_dir->filePath(QStringLiteral("rows.sql"));
+    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--out"), json, QStringLiteral("--db"), db()}).exitCode, 0);
+    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sql"), QStringLiteral("--out"), sql,
+                  QStringLiteral("--db"), db()})
+                 .exitCode,
+             0);
+
+    for (const QString &file : {json, sql}) {
+        const QString copy = m_dir->filePath(QFileInfo(file).suffix() + QStringLiteral(".db"));
+        QCOMPARE(ctl({QStringLiteral("import"), file, QStringLiteral("--db"), copy}).exitCode, 0);
+        auto original = SqliteDirectoryStore::open(db());
+        auto roundTrip = SqliteDirectoryStore::open(copy);
+        QVERIFY(original.ok() && roundTrip.ok());
+        QCOMPARE(roundTrip.value()->allRows().value(), original.value()->allRows().value());
+    }
+}
+
+void TestCapdeskctl::badImportIsRefusedAndChangesNothing()
+{
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const QByteArray before = ctl({QStringLiteral("export"), QStringLiteral("--db"), db()}).out;
+    const QString bad = m_dir->filePath(QStringLiteral("bad.sql"));
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("INSERT INTO directory (key, type, updated_at) VALUES ('FRESH_ROW', 'fn', 'x');\n"
+               "INSERT INTO directory (key, type, updated_at) VALUES ('CRON_ROW', 'cron', 'x');\n");
+    file.close();
+    const Run run = ctl({QStringLiteral("import"), bad, QStringLiteral("--db"), db()});
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("line 2")), run.out.constData());
+    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--db"), db()}).out, before);
+}
+
+void TestCapdeskctl::optionsMayStandAnywhere()
+{
+    QCOMPARE(ctl({QStringLiteral("--db"), db(), QStringLiteral("init"), QStringLiteral("--sample")}).exitCode, 0);
+    const Run run = ctl({QStringLiteral("--db=") + db(), QStringLiteral("get"), QStringLiteral("NOW")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.json().value(QStringLiteral("target")).toString(), QStringLiteral("now"));
+}
+
+void TestCapdeskctl::defaultDirectoryLivesInXdgData()
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), m_dir->filePath(QStringLiteral("xdg")));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(CAPDESKCTL_PATH), {QStringLiteral("init")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(QFileInfo::exists(m_dir->filePath(QStringLiteral("xdg/capdesk/directory.db"))));
+}
+
+QTEST_GUILESS_MAIN(TestCapdeskctl)
+#include "tst_capdeskctl.moc"

@@ -1,0 +1,167 @@
+// Opens a 100,000-row production-shaped directory the way the app does and prints:
+// open → first painted table, one filter keystroke, a sort, a content search, a scroll
+// to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
+#include "directorydocument.h"
+#include "directorytablemodel.h"
+#include "contentsearch.h"
+#include "fixturegenerator.h"
+#include "sqlitedirectorystore.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+class PaintProbe final : public QObject
+{
+public:
+    bool painted = false;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            painted = true;
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+double peakRssMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+void waitForPaint(QTableView &view, PaintProbe &probe)
+{
+    probe.painted = false;
+    view.viewport()->update();
+    while (!probe.painted)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QTemporaryDir dir;
+    QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));
+    if (argc <= 1) {
+        std::printf("generating 100,000 rows…\n");
+        const QString error = FixtureGenerator::makeDatabase(path, 100000);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        // The first open migrates the production file; the app pays that once per file.
+        QElapsedTimer migrate;
+        migrate.start();
+        if (!SqliteDirectoryStore::open(path).ok())
+            return 1;
+        std::printf("first open with migration:      %7.1f ms\n", double(migrate.nsecsElapsed()) / 1e6);
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    auto opened = SqliteDirectoryStore::open(path);
+    if (!opened.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(opened.error().message));
+        return 1;
+    }
+    const double openMs = double(timer.nsecsElapsed()) / 1e6;
+    DirectoryDocument document(opened.value());
+    if (document.loadProgressively().isError())
+        return 1;
+    const double firstPageMs = double(timer.nsecsElapsed()) / 1e6;
+    QTableView view;
+    view.verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view.verticalHeader()->setDefaultSectionSize(22);
+    view.setSortingEnabled(true);
+    view.setModel(document.tableModel());
+    view.sortByColumn(DirectoryTableModel::KeyColumn, Qt::AscendingOrder);
+    view.resize(1200, 800);
+    PaintProbe probe;
+    view.viewport()->installEventFilter(&probe);
+    view.show();
+    waitForPaint(view, probe);
+    const double paintedMs = double(timer.nsecsElapsed()) / 1e6;
+    while (document.tableModel()->isLoading())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    waitForPaint(view, probe);
+    const double fullMs = double(timer.nsecsElapsed()) / 1e6;
+
+    std::vector<double> keystrokes;
+    std::vector<double> filterOnly;
+    const QString typed = QStringLiteral("search_order");
+    for (int round = 0; round < 3; ++round) {
+        for (int n = 1; n <= typed.size(); ++n) {
+            QElapsedTimer key;
+            key.start();
+            DirectoryFilter filter = document.tableModel()->filter();
+            filter.text = typed.left(n);
+            document.tableModel()->setFilter(filter);
+            filterOnly.push_back(double(key.nsecsElapsed()) / 1e6);
+            view.viewport()->repaint();
+            keystrokes.push_back(double(key.nsecsElapsed()) / 1e6);
+        }
+        document.tableModel()->setFilter({});
+    }
+
+    QElapsedTimer sort;
+    sort.start();
+    view.sortByColumn(DirectoryTableModel::TargetColumn, Qt::DescendingOrder);
+    view.viewport()->repaint();
+    const double sortMs = double(sort.nsecsElapsed()) / 1e6;
+
+    QElapsedTimer scroll;
+    scroll.start();
+    view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
+    view.viewport()->repaint();
+    const double scrollMs = double(scroll.nsecsElapsed()) / 1e6;
+
+    QElapsedTimer content;
+    content.start();
+    const auto hits = opened.value()->keysWithContent(QStringLiteral("careful assistant"));
+    const double contentMs = double(content.nsecsElapsed()) / 1e6;
+
+    std::printf("rows:                           %7d\n", document.tableModel()->totalRows());
+    std::printf("open file (schema check):       %7.1f ms\n", openMs);
+    std::printf("open + first page of rows:      %7.1f ms\n", firstPageMs);
+    std::printf("open to first painted table:    %7.1f ms\n", paintedMs);
+    std::printf("open to all rows painted:       %7.1f ms\n", fullMs);
+    std::printf("filter keystroke (median, max): %7.2f ms, %.2f ms over %zu keystrokes\n", median(keystrokes),
+                *std::max_element(keystrokes.begin(), keystrokes.end()), keystrokes.size());
+    std::printf("  of which the model's filter:  %7.2f ms median\n", median(filterOnly));
+    std::printf("sort by target + repaint:       %7.1f ms\n", sortMs);
+    std::printf("scroll to end + repaint:        %7.1f ms\n", scrollMs);
+    std::printf("content search (background):    %7.1f ms, %lld hits\n", contentMs,
+                hits.ok() ? qlonglong(hits.value().size()) : -1LL);
+    std::printf("summary arena:                  %7.1f MiB\n",
+                double(document.tableModel()->summaries().arenaBytes()) / 1048576.0);
+    std::printf("peak RSS:                       %7.1f MiB\n", peakRssMiB());
+    return 0;
+}

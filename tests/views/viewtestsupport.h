@@ -1,0 +1,112 @@
+#pragma once
+
+// Shared by the views tests: a Prompter that answers from fields instead of dialogs, and
+// a directory file in a temporary folder holding a few known rows.
+
+#include "prompter.h"
+#include "sqlitedirectorystore.h"
+
+#include <QList>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+class FakePrompter final : public Prompter
+{
+public:
+    // Answers.
+    bool deleteAnswer = false;
+    bool revertAnswer = true;
+    UnsavedChoice unsavedAnswer = UnsavedChoice::Cancel;
+    bool samplesAnswer = false;
+    QString openPath;
+    QString newPath;
+    QString importPath;
+    ExportTarget exportTarget;
+
+    // What was asked or shown.
+    QList<QStringList> deleteQuestions;
+    int revertQuestions = 0;
+    QStringList unsavedQuestions;
+    QStringList errors;
+    QStringList infos;
+
+    bool confirmDelete(const QStringList &keys) override
+    {
+        deleteQuestions.append(keys);
+        return deleteAnswer;
+    }
+    bool confirmRevert(int) override
+    {
+        ++revertQuestions;
+        return revertAnswer;
+    }
+    UnsavedChoice askUnsaved(const QString &location, int) override
+    {
+        unsavedQuestions.append(location);
+        return unsavedAnswer;
+    }
+    bool askFillWithSamples() override { return samplesAnswer; }
+    QString chooseOpenPath(const QString &) override { return openPath; }
+    QString chooseNewPath(const QString &) override { return newPath; }
+    QString chooseImportPath(const QString &) override { return importPath; }
+    ExportTarget chooseExportTarget(const QString &) override { return exportTarget; }
+    void showError(const QString &title, const QString &message) override
+    {
+        errors.append(title + QStringLiteral(": ") + message);
+    }
+    void showInfo(const QString &title, const QString &message) override
+    {
+        infos.append(title + QStringLiteral(": ") + message);
+    }
+};
+
+inline Row makeRow(const QString &key, const QString &type, const QString &target, const QString &category,
+                   const QString &content = {})
+{
+    Row row;
+    row.key = key;
+    row.type = type;
+    row.target = target;
+    row.category = category;
+    row.content = content;
+    row.updatedAt = QStringLiteral("2026-01-02T03:04:05.678Z");
+    row.createdAt = row.updatedAt;
+    return row;
+}
+
+// The rows most tests start from: one of each type, two categories and one without.
+inline QList<Row> sampleRows()
+{
+    return {
+        makeRow(QStringLiteral("NOW"), QStringLiteral("fn"), QStringLiteral("now"), QStringLiteral("time"),
+                QStringLiteral("# WHAT: the time\n# ARGS: none\n")),
+        makeRow(QStringLiteral("ECHO_BACK"), QStringLiteral("fn"), QStringLiteral("echo"),
+                QStringLiteral("text"), QStringLiteral("# WHAT: echo\n[\"$1\"]\n")),
+        makeRow(QStringLiteral("WEATHER_NOW"), QStringLiteral("http"),
+                QStringLiteral("GET https://api.example.com/weather/$1"), QStringLiteral("weather"),
+                QStringLiteral("# WHAT: weather for a city\nneedle-in-content\n")),
+        makeRow(QStringLiteral("TRIAGE"), QStringLiteral("agent"), QStringLiteral("grok-4"), QString()),
+        makeRow(QStringLiteral("MORNING"), QStringLiteral("flow"), QString(), QStringLiteral("time"),
+                QStringLiteral("NOW > ECHO_BACK")),
+    };
+}
+
+// Fails the calling test (and returns null) when the store cannot be set up.
+inline std::shared_ptr<SqliteDirectoryStore> openStoreWithRows(const QString &path, const QList<Row> &rows)
+{
+    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    if (!store.ok()) {
+        qWarning("cannot open %s: %s", qPrintable(path), qPrintable(store.error().message));
+        return nullptr;
+    }
+    if (!rows.isEmpty()) {
+        const StoreError error = store.value()->importRows(rows);
+        if (error.isError()) {
+            qWarning("cannot import rows: %s", qPrintable(error.message));
+            return nullptr;
+        }
+    }
+    return store.value();
+}

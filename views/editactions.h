@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+class DirectoryDocument;
+class DirectoryTableView;
+class Prompter;
+class QAction;
+class QMenu;
+class QUndoGroup;
+
+// The Edit menu and toolbar: create, duplicate, delete, enable/disable (on every selected
+// row at once), undo/redo, save and revert. Each action becomes one document edit, so it
+// is undoable; confirmations and errors go through the Prompter.
+class EditActions final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(EditActions)
+
+public:
+    EditActions(DirectoryTableView *table, Prompter &prompter, QObject *parent = nullptr);
+    ~EditActions() override;
+
+    void setDocument(DirectoryDocument *document);
+
+    QMenu *newRowMenu() const { return m_newRowMenu; }
+    QAction *newRowAction() const { return m_newRow; }
+    QAction *duplicateAction() const { return m_duplicate; }
+    QAction *deleteAction() const { return m_delete; }
+    QAction *enableAction() const { return m_enable; }
+    QAction *disableAction() const { return m_disable; }
+    QAction *undoAction() const { return m_undo; }
+    QAction *redoAction() const { return m_redo; }
+    QAction *saveAction() const { return m_save; }
+    QAction *revertAction() const { return m_revert; }
+
+    void createRow(const QString &type);
+    void duplicateSelected();
+    void deleteSelected();
+    void setSelectedEnabled(bool enabled);
+    bool save();
+    void revert();
+
+signals:
+    // A row was created or duplicated; the window shows it and puts the cursor in its key.
+    void rowCreated(const QString &key);
+    // Emitted before a save writes anything, so editors can commit what is still typed.
+    void aboutToSave();
+    void statusMessage(const QString &message);
+
+private:
+    void updateActions();
+
+    DirectoryTableView *m_table;
+    Prompter &m_prompter;
+    QPointer<DirectoryDocument> m_document;
+    QUndoGroup *m_undoGroup;
+    QMenu *m_newRowMenu;
+    QAction *m_newRow;
+    QAction *m_duplicate;
+    QAction *m_delete;
+    QAction *m_enable;
+    QAction *m_disable;
+    QAction *m_undo;
+    QAction *m_redo;
+    QAction *m_save;
+    QAction *m_revert;
+};

@@ -1,0 +1,188 @@
+#include "fileactions.h"
+
+#include "defaultlocations.h"
+#include "directorydocument.h"
+#include "directoryexporter.h"
+#include "directoryimporter.h"
+#include "directoryopener.h"
+#include "directorysession.h"
+#include "prompter.h"
+#include "recentfiles.h"
+#include "rowstext.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QIcon>
+#include <QMenu>
+#include <QSaveFile>
+
+FileActions::FileActions(DirectorySession &session, Prompter &prompter, QObject *parent)
+    : QObject(parent), m_session(session), m_prompter(prompter), m_guard(prompter),
+      m_new(new QAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New Directory…"), this)),
+      m_open(new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this)),
+      m_recent(new QMenu(tr("Open &Recent"))), m_import(new QAction(tr("&Import Rows…"), this)),
+      m_export(new QAction(tr("&Export Rows…"), this)),
+      m_quit(new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this))
+{
+    m_new->setShortcut(QKeySequence::New);
+    m_open->setShortcut(QKeySequence::Open);
+    m_quit->setShortcut(QKeySequence::Quit);
+    m_quit->setMenuRole(QAction::QuitRole);
+
+    connect(m_new, &QAction::triggered, this, &FileActions::newDirectory);
+    connect(m_open, &QAction::triggered, this, &FileActions::chooseAndOpen);
+    connect(m_import, &QAction::triggered, this, &FileActions::importRows);
+    connect(m_export, &QAction::triggered, this, &FileActions::exportRows);
+    connect(m_quit, &QAction::triggered, this, &FileActions::quitRequested);
+    connect(m_recent, &QMenu::aboutToShow, this, &FileActions::rebuildRecentMenu);
+    connect(&m_session, &DirectorySession::documentChanged, this, &FileActions::updateActions);
+    rebuildRecentMenu();
+    updateActions();
+}
+
+// QMenu wants a widget parent, so the menu has none and is deleted here.
+FileActions::~FileActions()
+{
+    delete m_recent;
+}
+
+QString FileActions::near() const
+{
+    const QString location = m_session.location();
+    return location.isEmpty() ? QDir::homePath() : location;
+}
+
+void FileActions::updateActions()
+{
+    const bool open = m_session.document();
+    m_import->setEnabled(open);
+    m_export->setEnabled(open);
+}
+
+bool FileActions::openPath(const QString &path)
+{
+    if (!m_guard.mayDrop(m_session.document()))
+        return false;
+    DirectoryOpener::Opened store = DirectoryOpener::open(path);
+    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    if (error.isError()) {
+        m_prompter.showError(tr("Cannot Open Directory"), error.message);
+        if (!QFileInfo::exists(path))
+            RecentFiles::remove(path);
+        return false;
+    }
+    RecentFiles::add(path);
+    emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+bool FileActions::openAtStart(const QString &path)
+{
+    const QString file = path.isEmpty() ? DefaultLocations::directoryFile() : path;
+    DirectoryOpener::Opened store =
+        path.isEmpty() ? DirectoryOpener::openDefault(file) : DirectoryOpener::open(file);
+    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    if (error.isError()) {
+        // The window stays up without a directory: File > Open and New still work.
+        m_prompter.showError(tr("Cannot Open Directory"), error.message);
+        return false;
+    }
+    RecentFiles::add(file);
+    return true;
+}
+
+void FileActions::chooseAndOpen()
+{
+    const QString path = m_prompter.chooseOpenPath(near());
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void FileActions::newDirectory()
+{
+    const QString path = m_prompter.chooseNewPath(near());
+    if (path.isEmpty() || !m_guard.mayDrop(m_session.document()))
+        return;
+    DirectoryOpener::Opened store = DirectoryOpener::create(path, m_prompter.askFillWithSamples());
+    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    if (error.isError()) {
+        m_prompter.showError(tr("Cannot Create Directory"), error.message);
+        return;
+    }
+    RecentFiles::add(path);
+    emit statusMessage(tr("Created %1").arg(QDir::toNativeSeparators(path)));
+}
+
+bool FileActions::importRows()
+{
+    DirectoryDocument *document = m_session.document();
+    if (!document)
+        return false;
+    const QString path = m_prompter.chooseImportPath(near());
+    // The import is followed by a reload, which would drop unsaved edits: ask first.
+    if (path.isEmpty() || !m_guard.mayDrop(document))
+        return false;
+    const StoreResult<int> imported = DirectoryImporter::importFile(document->store(), path);
+    if (!imported.ok()) {
+        m_prompter.showError(tr("Import Failed"),
+                             tr("Nothing was imported from %1.\n\n%2")
+                                 .arg(QFileInfo(path).fileName(), imported.error().message));
+        return false;
+    }
+    if (const StoreError error = m_session.reload(); error.isError()) {
+        m_prompter.showError(tr("Reload Failed"), error.message);
+        return false;
+    }
+    m_prompter.showInfo(
+        tr("Import Finished"),
+        tr("Imported %1 from %2.").arg(RowsText::rows(imported.value()), QFileInfo(path).fileName()));
+    return true;
+}
+
+bool FileActions::exportRows()
+{
+    DirectoryDocument *document = m_session.document();
+    if (!document)
+        return false;
+    const Prompter::ExportTarget target = m_prompter.chooseExportTarget(near());
+    if (target.path.isEmpty())
+        return false;
+    const auto format = target.format == Prompter::ExportFormat::Sql ? DirectoryExporter::Format::Sql
+                                                                     : DirectoryExporter::Format::Json;
+    const StoreResult<QByteArray> bytes = DirectoryExporter::exportBytes(document->store(), format);
+    if (!bytes.ok()) {
+        m_prompter.showError(tr("Export Failed"), bytes.error().message);
+        return false;
+    }
+    // QSaveFile: an export that fails half-way never leaves a truncated file behind.
+    QSaveFile file(target.path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes.value()) != bytes.value().size()
+        || !file.commit()) {
+        m_prompter.showError(
+            tr("Export Failed"),
+            tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(target.path), file.errorString()));
+        return false;
+    }
+    emit statusMessage(document->isModified()
+                           ? tr("Exported the saved rows to %1; unsaved edits are not included.")
+                                 .arg(QDir::toNativeSeparators(target.path))
+                           : tr("Exported to %1").arg(QDir::toNativeSeparators(target.path)));
+    return true;
+}
+
+void FileActions::rebuildRecentMenu()
+{
+    m_recent->clear();
+    const QStringList paths = RecentFiles::list();
+    for (const QString &path : paths) {
+        QAction *entry = m_recent->addAction(QDir::toNativeSeparators(path));
+        connect(entry, &QAction::triggered, this, [this, path] { openPath(path); });
+    }
+    if (paths.isEmpty())
+        m_recent->addAction(tr("No recent directories"))->setEnabled(false);
+    m_recent->addSeparator();
+    QAction *clear = m_recent->addAction(tr("Clear Menu"));
+    clear->setEnabled(!paths.isEmpty());
+    connect(clear, &QAction::triggered, this, [] { RecentFiles::clear(); });
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "unsavedchangesguard.h"
+
+#include <QObject>
+
+class DirectorySession;
+class Prompter;
+class QAction;
+class QMenu;
+
+// The File menu: new, open, open recent, import, export and quit. Every path that would
+// replace the open document asks the UnsavedChangesGuard first; every failure is shown
+// with the store's own message and leaves the current directory as it was.
+class FileActions final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FileActions)
+
+public:
+    FileActions(DirectorySession &session, Prompter &prompter, QObject *parent = nullptr);
+    ~FileActions() override;
+
+    QAction *newAction() const { return m_new; }
+    QAction *openAction() const { return m_open; }
+    QMenu *recentMenu() const { return m_recent; }
+    QAction *importAction() const { return m_import; }
+    QAction *exportAction() const { return m_export; }
+    QAction *quitAction() const { return m_quit; }
+
+    bool openPath(const QString &path);
+    // The directory the app starts on: `path`, or the default one (created with the
+    // sample rows on first start) when `path` is empty.
+    bool openAtStart(const QString &path);
+    void newDirectory();
+    void chooseAndOpen();
+    bool importRows();
+    bool exportRows();
+
+signals:
+    void quitRequested();
+    void statusMessage(const QString &message);
+
+private:
+    QString near() const;
+    void rebuildRecentMenu();
+    void updateActions();
+
+    DirectorySession &m_session;
+    Prompter &m_prompter;
+    UnsavedChangesGuard m_guard;
+    QAction *m_new;
+    QAction *m_open;
+    QMenu *m_recent;
+    QAction *m_import;
+    QAction *m_export;
+    QAction *m_quit;
+};

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+#include <QStringList>
+
+// The GUI's command line (SPEC §11): `--db FILE`, a bare `FILE`, or `--server URL`.
+struct LaunchOptions
+{
+    Q_DECLARE_TR_FUNCTIONS(LaunchOptions)
+
+public:
+    enum class Source { Default, File, Server };
+
+    Source source = Source::Default;
+    QString file; // Source::File
+    QString serverUrl; // Source::Server
+    QString error; // a usage error; non-empty means exit with status 2
+
+    static LaunchOptions parse(const QStringList &arguments);
+};

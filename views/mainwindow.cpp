@@ -1,0 +1,183 @@
+#include "mainwindow.h"
+
+#include "categorypanel.h"
+#include "directorydocument.h"
+#include "directorysession.h"
+#include "directorytableview.h"
+#include "editactions.h"
+#include "fileactions.h"
+#include "filterbar.h"
+#include "messageboxprompter.h"
+#include "rowcountlabel.h"
+#include "roweditorpanel.h"
+#include "typeicons.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+
+std::unique_ptr<Prompter> orDialogs(std::unique_ptr<Prompter> prompter, QWidget *window)
+{
+    return prompter ? std::move(prompter) : std::make_unique<MessageBoxPrompter>(window);
+}
+
+} // namespace
+
+MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prompter, QWidget *parent)
+    : QMainWindow(parent), m_session(session), m_prompter(orDialogs(std::move(prompter), this)),
+      m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
+      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_rowCount(new RowCountLabel),
+      m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_fileActions(new FileActions(m_session, *m_prompter, this)),
+      m_editActions(new EditActions(m_table, *m_prompter, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(TypeIcons::application());
+    buildLayout();
+    buildMenus();
+
+    connect(&m_session, &DirectorySession::documentChanged, this, &MainWindow::showDocument);
+    connect(m_table, &DirectoryTableView::currentKeyChanged, m_editor, &RowEditorPanel::showRow);
+    connect(m_editor, &RowEditorPanel::shownKeyChanged, m_table, &DirectoryTableView::selectKey);
+    connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
+        m_table->selectKey(key);
+        m_editor->showRow(key);
+        m_editor->focusKey();
+    });
+    connect(m_editActions, &EditActions::aboutToSave, m_editor, &RowEditorPanel::commitPendingEdits);
+    connect(m_fileActions, &FileActions::quitRequested, this, &QWidget::close);
+    auto showMessage = [this](const QString &message) { statusBar()->showMessage(message, 8000); };
+    connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
+    connect(m_editActions, &EditActions::statusMessage, this, showMessage);
+    statusBar()->addPermanentWidget(m_rowCount);
+
+    showDocument(m_session.document());
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildLayout()
+{
+    auto *tablePane = new QWidget(m_splitter);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_filterBar);
+    tableLayout->addWidget(m_table, 1);
+
+    m_splitter->addWidget(m_categories);
+    m_splitter->addWidget(tablePane);
+    m_splitter->addWidget(m_editor);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(2, 2);
+    m_splitter->setSizes({180, 830, 430});
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setContentsMargins(6, 6, 6, 0);
+    setCentralWidget(m_splitter);
+}
+
+void MainWindow::buildMenus()
+{
+    FileActions *files = m_fileActions;
+    EditActions *edits = m_editActions;
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addActions({files->newAction(), files->openAction()});
+    file->addMenu(files->recentMenu());
+    file->addSeparator();
+    file->addActions({edits->saveAction(), edits->revertAction()});
+    file->addSeparator();
+    file->addActions({files->importAction(), files->exportAction()});
+    file->addSeparator();
+    file->addAction(files->quitAction());
+
+    auto *find = new QAction(QIcon::fromTheme(QStringLiteral("edit-find")), tr("&Find…"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, m_filterBar, &FilterBar::focusSearch);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({edits->undoAction(), edits->redoAction()});
+    edit->addSeparator();
+    edit->addMenu(edits->newRowMenu());
+    edit->addActions({edits->duplicateAction(), edits->deleteAction()});
+    edit->addSeparator();
+    edit->addActions({edits->enableAction(), edits->disableAction()});
+    edit->addSeparator();
+    edit->addAction(find);
+
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->addAction(edits->newRowAction());
+    if (auto *button = qobject_cast<QToolButton *>(tools->widgetForAction(edits->newRowAction())))
+        button->setPopupMode(QToolButton::MenuButtonPopup);
+    tools->addActions({edits->duplicateAction(), edits->deleteAction()});
+    tools->addSeparator();
+    tools->addActions({edits->enableAction(), edits->disableAction()});
+    tools->addSeparator();
+    tools->addActions({edits->undoAction(), edits->redoAction()});
+    tools->addSeparator();
+    tools->addAction(edits->saveAction());
+}
+
+void MainWindow::showDocument(DirectoryDocument *document)
+{
+    // The editor first, so it is ready when the table selects its first row; the filters
+    // before the table, so that first row is one the filters let through.
+    m_editor->setDocument(document);
+    m_filterBar->setDocument(document);
+    m_categories->setDocument(document);
+    m_table->setDocument(document);
+    m_rowCount->setDocument(document);
+    m_editActions->setDocument(document);
+
+    setWindowTitle(m_session.windowTitle());
+    setWindowModified(document && document->isModified());
+    if (document)
+        connect(document, &DirectoryDocument::modifiedChanged, this, &QWidget::setWindowModified);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("mainWindow"));
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1440, 860);
+    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    m_editor->restoreLayout(settings.value(QStringLiteral("editor")).toByteArray());
+    m_table->restoreHeaderState(settings.value(QStringLiteral("tableHeader")).toByteArray());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("mainWindow"));
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("state"), saveState());
+    settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("editor"), m_editor->saveLayout());
+    settings.setValue(QStringLiteral("tableHeader"), m_table->headerState());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_editor->commitPendingEdits();
+    if (!m_guard.mayDrop(m_session.document())) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "prompter.h"
+#include "unsavedchangesguard.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class CategoryPanel;
+class DirectoryDocument;
+class DirectorySession;
+class DirectoryTableView;
+class EditActions;
+class FileActions;
+class FilterBar;
+class QSplitter;
+class RowCountLabel;
+class RowEditorPanel;
+
+// The window: category list, filter bar and table, and the row editor side by side.
+// It only builds and wires; what the actions do lives in FileActions and EditActions,
+// what the panes show in the panes themselves.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    // Without a prompter the window asks with message boxes and file dialogs of its own.
+    explicit MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prompter = {},
+                        QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    DirectoryTableView *tableView() const { return m_table; }
+    RowEditorPanel *editorPanel() const { return m_editor; }
+    FilterBar *filterBar() const { return m_filterBar; }
+    CategoryPanel *categoryPanel() const { return m_categories; }
+    FileActions *fileActions() const { return m_fileActions; }
+    EditActions *editActions() const { return m_editActions; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildLayout();
+    void buildMenus();
+    void showDocument(DirectoryDocument *document);
+    void restoreSettings();
+    void saveSettings() const;
+
+    DirectorySession &m_session;
+    std::unique_ptr<Prompter> m_prompter;
+    UnsavedChangesGuard m_guard;
+    CategoryPanel *m_categories;
+    FilterBar *m_filterBar;
+    DirectoryTableView *m_table;
+    RowEditorPanel *m_editor;
+    RowCountLabel *m_rowCount;
+    QSplitter *m_splitter;
+    FileActions *m_fileActions;
+    EditActions *m_editActions;
+};

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "prompter.h"
+
+#include <QCoreApplication>
+
+class QWidget;
+
+// The real prompts: QMessageBox and QFileDialog, parented to the main window.
+class MessageBoxPrompter final : public Prompter
+{
+    Q_DECLARE_TR_FUNCTIONS(MessageBoxPrompter)
+
+public:
+    explicit MessageBoxPrompter(QWidget *parent);
+
+    bool confirmDelete(const QStringList &keys) override;
+    bool confirmRevert(int rows) override;
+    UnsavedChoice askUnsaved(const QString &location, int rows) override;
+    bool askFillWithSamples() override;
+
+    QString chooseOpenPath(const QString &near) override;
+    QString chooseNewPath(const QString &near) override;
+    QString chooseImportPath(const QString &near) override;
+    ExportTarget chooseExportTarget(const QString &near) override;
+
+    void showError(const QString &title, const QString &message) override;
+    void showInfo(const QString &title, const QString &message) override;
+
+private:
+    static QString directoryFilter();
+
+    QWidget *m_parent;
+};

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+// Every question the GUI asks the user and every message it shows, behind one interface,
+// so controllers never open a dialog themselves and tests can answer without a modal loop.
+class Prompter
+{
+public:
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    enum class ExportFormat { Json, Sql };
+
+    struct ExportTarget
+    {
+        QString path; // empty: cancelled
+        ExportFormat format = ExportFormat::Json;
+    };
+
+    virtual ~Prompter() = default;
+
+    virtual bool confirmDelete(const QStringList &keys) = 0;
+    virtual bool confirmRevert(int rows) = 0;
+    virtual UnsavedChoice askUnsaved(const QString &location, int rows) = 0;
+    virtual bool askFillWithSamples() = 0;
+
+    // File choosers start near `near` (a file or folder) and return "" when cancelled.
+    virtual QString chooseOpenPath(const QString &near) = 0;
+    virtual QString chooseNewPath(const QString &near) = 0;
+    virtual QString chooseImportPath(const QString &near) = 0;
+    virtual ExportTarget chooseExportTarget(const QString &near) = 0;
+
+    virtual void showError(const QString &title, const QString &message) = 0;
+    virtual void showInfo(const QString &title, const QString &message) = 0;
+};

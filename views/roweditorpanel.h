@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QHash>
+#include <QMultiHash>
+#include <QPointer>
+#include <QSet>
+#include <QWidget>
+
+class DirectoryDocument;
+class JsonFieldEdit;
+class NullableIntEdit;
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+class QSplitter;
+class QStackedWidget;
+class RowTitleBar;
+class UndoShortcutFilter;
+struct Row;
+
+// Every column of one row, each with the widget its kind calls for. A user edit becomes
+// DirectoryDocument::setField() (one undo command, merged while typing in one field).
+// When the document changes the row underneath (undo, redo, save) the widgets are
+// refreshed without echoing edits back, and text that did not change keeps its cursor.
+// RowValidator's findings are shown beside the fields they concern as the row changes.
+class RowEditorPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RowEditorPanel)
+
+public:
+    explicit RowEditorPanel(QWidget *parent = nullptr);
+
+    void setDocument(DirectoryDocument *document);
+    QString key() const { return m_key; }
+    void showRow(const QString &key);
+    // Puts the cursor in the key field, selected: a new row's first edit is its name.
+    void focusKey();
+    // Applies what is typed but not yet committed (a new row's key is renamed on Return or
+    // leaving the field); called before a save so the save includes it.
+    void commitPendingEdits();
+
+    QByteArray saveLayout() const;
+    void restoreLayout(const QByteArray &state);
+
+signals:
+    // The panel followed its row to another key by itself: a rename, or undoing one.
+    void shownKeyChanged(const QString &key);
+
+private:
+    QWidget *buildForm();
+    QWidget *buildContent();
+    QLineEdit *addLine(QFormLayout *form, const QString &label, const QString &column);
+    QCheckBox *addCheck(const QString &text, const QString &column);
+    QLabel *addProblemLabel(QFormLayout *form);
+
+    void refresh(bool anotherRow);
+    void showFields(const Row &row, bool anotherRow);
+    void showHeader(const Row &row);
+    void showProblems(const Row &row);
+    void edit(const QString &column, const QVariant &value);
+    QVariant textValue(const QString &column, const QString &text) const;
+    void checkTypedKey(const QString &text);
+    void commitKey();
+    void followRowChange(const QString &key);
+    void followRename(const QString &oldKey, const QString &newKey);
+
+    QPointer<DirectoryDocument> m_document;
+    QString m_key;
+    // Keys linked by renames, both ways, so undoing a rename can bring the editor along.
+    QMultiHash<QString, QString> m_renamePartners;
+    // Text columns that were NULL when the row was shown: emptying one restores NULL
+    // rather than leaving an empty string that would count as a change.
+    QSet<QString> m_nullColumns;
+    bool m_refreshing = false;
+    bool m_contentCrLf = false; // content stored with "\r\n" line ends
+
+    UndoShortcutFilter *m_undoFilter;
+    QStackedWidget *m_pages;
+    RowTitleBar *m_title;
+    QSplitter *m_splitter;
+    QLineEdit *m_keyEdit;
+    QLabel *m_keyProblem;
+    QComboBox *m_type;
+    QLabel *m_typeProblem;
+    QHash<QString, QLineEdit *> m_lines;
+    QHash<QString, QCheckBox *> m_checks;
+    NullableIntEdit *m_seq;
+    QSpinBox *m_plannerRank;
+    JsonFieldEdit *m_inputSchema;
+    JsonFieldEdit *m_examples;
+    QPlainTextEdit *m_content;
+    QLabel *m_updatedAt;
+    QLabel *m_createdAt;
+};
