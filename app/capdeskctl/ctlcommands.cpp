@@ -2,11 +2,10 @@
 
 #include "ctloutput.h"
 #include "defaultlocations.h"
+#include "directoryexporter.h"
 #include "directoryimporter.h"
 #include "jsontextcheck.h"
-#include "rowjsoncodec.h"
 #include "sampledirectory.h"
-#include "sqldumpwriter.h"
 #include "sqlitedirectorystore.h"
 
 #include <QDir>
@@ -20,17 +19,23 @@ namespace {
 
 using CtlOutput::Ok;
 
-QByteArray readStdin()
-{
-    QFile in;
-    if (!in.open(stdin, QIODevice::ReadOnly))
-        return {};
-    return in.readAll();
-}
-
 StoreError invalid(const QString &message)
 {
     return StoreError::make(StoreError::Kind::Invalid, message);
+}
+
+// The one JSON object put and patch read from stdin.
+StoreResult<QJsonObject> readStdinObject(const QString &what)
+{
+    QFile in;
+    if (!in.open(stdin, QIODevice::ReadOnly))
+        return invalid(QStringLiteral("cannot read stdin"));
+    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(in.readAll()));
+    if (!json.ok)
+        return invalid(QStringLiteral("stdin is not JSON: ") + json.message);
+    if (!json.document.isObject())
+        return invalid(QStringLiteral("stdin must hold one %1").arg(what));
+    return json.document.object();
 }
 
 QJsonObject writeOutcome(const WriteOutcome &outcome)
@@ -139,11 +144,11 @@ int CtlCommands::exportRows()
         return CtlOutput::usage(QStringLiteral("--format is json or sql, not '%1'").arg(format));
     if (!expectPositional(0, QStringLiteral("export [--format json|sql] [--out FILE]")) || !openStore())
         return m_exit;
-    const StoreResult<QList<Row>> rows = m_store->allRows();
-    if (!rows.ok())
-        return CtlOutput::fail(rows.error());
-    const QByteArray bytes = format == QLatin1String("sql") ? SqlDumpWriter::write(rows.value())
-                                                            : RowJsonCodec::encode(rows.value());
+    const StoreResult<QByteArray> exported = DirectoryExporter::exportBytes(
+        *m_store, format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
+    if (!exported.ok())
+        return CtlOutput::fail(exported.error());
+    const QByteArray &bytes = exported.value();
     if (m_args.out.isEmpty()) {
         CtlOutput::printRaw(bytes);
         return Ok;
@@ -153,7 +158,7 @@ int CtlCommands::exportRows()
         return CtlOutput::fail(StoreError::make(StoreError::Kind::Io,
                                                 QStringLiteral("cannot write %1: %2").arg(m_args.out, out.errorString())));
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true},
-                                     {QStringLiteral("rows"), int(rows.value().size())},
+                                     {QStringLiteral("bytes"), double(bytes.size())},
                                      {QStringLiteral("out"), m_args.out}});
     return Ok;
 }
@@ -173,13 +178,11 @@ int CtlCommands::put()
 {
     if (!expectPositional(0, QStringLiteral("put < row.json")))
         return m_exit;
-    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(readStdin()));
-    if (!json.ok)
-        return CtlOutput::fail(invalid(QStringLiteral("stdin is not JSON: ") + json.message));
-    if (!json.document.isObject())
-        return CtlOutput::fail(invalid(QStringLiteral("stdin must hold one row object")));
+    const StoreResult<QJsonObject> object = readStdinObject(QStringLiteral("row object"));
+    if (!object.ok())
+        return CtlOutput::fail(object.error());
     QString error;
-    const std::optional<Row> row = Row::fromJson(json.document.object(), &error);
+    const std::optional<Row> row = Row::fromJson(object.value(), &error);
     if (!row)
         return CtlOutput::fail(invalid(error));
     if (!openStore())
@@ -195,14 +198,12 @@ int CtlCommands::patch()
 {
     if (!expectPositional(1, QStringLiteral("patch KEY < fields.json")))
         return m_exit;
-    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(readStdin()));
-    if (!json.ok)
-        return CtlOutput::fail(invalid(QStringLiteral("stdin is not JSON: ") + json.message));
-    if (!json.document.isObject())
-        return CtlOutput::fail(invalid(QStringLiteral("stdin must hold one object of fields")));
+    const StoreResult<QJsonObject> fields = readStdinObject(QStringLiteral("object of fields"));
+    if (!fields.ok())
+        return CtlOutput::fail(fields.error());
     if (!openStore())
         return m_exit;
-    const StoreResult<WriteOutcome> written = m_store->patch(m_args.positional.first(), json.document.object());
+    const StoreResult<WriteOutcome> written = m_store->patch(m_args.positional.first(), fields.value());
     if (!written.ok())
         return CtlOutput::fail(written.error());
     CtlOutput::printJson(writeOutcome(written.value()));
