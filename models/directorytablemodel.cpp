@@ -154,8 +154,9 @@ void DirectoryTableModel::rebuildOrder()
             std::reverse(m_order.begin(), m_order.end());
         return;
     }
-    m_order = m_byKey; // key order first keeps the comparator's tie-break cheap
-    std::stable_sort(m_order.begin(), m_order.end(), [this](int a, int b) { return lessThan(a, b); });
+    // Keys are unique and break every tie, so the order is total and needs no stable sort.
+    m_order = m_byKey;
+    std::sort(m_order.begin(), m_order.end(), [this](int a, int b) { return lessThan(a, b); });
 }
 
 void DirectoryTableModel::refilter()
