@@ -13,9 +13,10 @@ ContentSearch::ContentSearch(std::shared_ptr<DirectoryStore> store, QObject *par
 
 ContentSearch::~ContentSearch()
 {
-    // Running searches hold their own reference to the store and finish on their own;
-    // their answers are dropped because this object is gone.
-    ++m_generation;
+    // Searches use the store without owning it, so the store (and its QtSql connection)
+    // is released here on its own thread, never by a worker.
+    for (QFutureWatcher<StoreResult<QStringList>> *watcher : findChildren<QFutureWatcher<StoreResult<QStringList>> *>())
+        watcher->waitForFinished();
 }
 
 void ContentSearch::request(const QString &text, int delayMs)
@@ -50,6 +51,6 @@ void ContentSearch::start()
         if (generation == m_generation && result.ok())
             emit finished(text, result.value());
     });
-    std::shared_ptr<DirectoryStore> store = m_store;
+    const DirectoryStore *store = m_store.get();
     watcher->setFuture(QtConcurrent::run([store, text] { return store->keysWithContent(text); }));
 }

@@ -32,6 +32,12 @@ void insertSorted(std::vector<int> &list, int value, Less less)
 
 DirectoryTableModel::DirectoryTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
+DirectoryTableModel::~DirectoryTableModel()
+{
+    if (m_loadWatcher)
+        m_loadWatcher->waitForFinished();
+}
+
 // A table read from the store, with its key index, built wherever the reading happened.
 struct DirectoryTableModel::Snapshot
 {
@@ -82,13 +88,16 @@ StoreError DirectoryTableModel::loadProgressively(std::shared_ptr<const Director
     m_loading = true;
     install(std::move(*first));
 
-    auto *watcher = new QFutureWatcher<std::shared_ptr<Snapshot>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
+    if (m_loadWatcher)
+        m_loadWatcher->waitForFinished();
+    delete m_loadWatcher;
+    m_loadingStore = store;
+    m_loadWatcher = new QFutureWatcher<std::shared_ptr<Snapshot>>(this);
+    connect(m_loadWatcher, &QFutureWatcherBase::finished, this, [this, generation] {
+        std::shared_ptr<Snapshot> full = m_loadWatcher->result();
         if (generation != m_loadGeneration)
             return; // a newer load replaced this one
         m_loading = false;
-        std::shared_ptr<Snapshot> full = watcher->result();
         if (full->error.isError()) {
             emit loadFinished(full->error.message);
             return;
@@ -96,7 +105,8 @@ StoreError DirectoryTableModel::loadProgressively(std::shared_ptr<const Director
         install(std::move(*full));
         emit loadFinished(QString());
     });
-    watcher->setFuture(QtConcurrent::run([store] { return readSnapshot(*store, 0); }));
+    const DirectoryStore *reader = store.get();
+    m_loadWatcher->setFuture(QtConcurrent::run([reader] { return readSnapshot(*reader, 0); }));
     return StoreError::none();
 }
 

@@ -4,6 +4,7 @@
 #include "summarytable.h"
 
 #include <QAbstractTableModel>
+#include <QFutureWatcher>
 #include <QIcon>
 
 #include <functional>
@@ -28,6 +29,7 @@ public:
     };
 
     explicit DirectoryTableModel(QObject *parent = nullptr);
+    ~DirectoryTableModel() override;
 
     // Replaces everything (a new file was opened, or a reload).
     StoreError load(const DirectoryStore &store);
@@ -101,5 +103,8 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QHash<QString, QIcon> m_typeIcons;
     bool m_loading = false;
+    // Kept while a background load reads it, so it is released here, not by the worker.
+    std::shared_ptr<const DirectoryStore> m_loadingStore;
+    QFutureWatcher<std::shared_ptr<Snapshot>> *m_loadWatcher = nullptr;
     quint64 m_loadGeneration = 0;
 };
