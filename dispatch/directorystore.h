@@ -76,13 +76,16 @@ public:
     virtual StoreResult<QStringList> keysWithContent(const QString &needle) const = 0;
 
     virtual StoreResult<WriteOutcome> create(Row row) = 0;
-    virtual StoreResult<WriteOutcome> replace(Row row) = 0;
+    // With `expectedUpdatedAt` (the updated_at the caller read), a row changed since by
+    // someone else is refused as a Conflict instead of being overwritten. A replace is
+    // judged only on the fields it changes, so old rows stay editable.
+    virtual StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) = 0;
     // Creates the row when the key is free, replaces it otherwise.
     virtual StoreResult<WriteOutcome> put(Row row) = 0;
     // Only the 13 allow-listed fields; a patch naming none is refused with
     // "no recognized fields".
     virtual StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) = 0;
-    virtual StoreError remove(const QString &key) = 0;
+    virtual StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) = 0;
 
     // Rows as they are (timestamps kept); a duplicate or taken key refuses the whole batch.
     virtual StoreError importRows(const QList<Row> &rows) = 0;

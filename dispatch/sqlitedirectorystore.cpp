@@ -49,6 +49,12 @@ StoreError checkIsSqliteFile(const QString &path)
     if (file.read(16) != QByteArray("SQLite format 3\0", 16))
         return StoreError::make(Kind::NotDirectory,
                                 QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
+    // SQLite would report a read-only file as "attempt to write a readonly database" at
+    // the first migration or WAL switch; say what is wrong instead.
+    if (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable())
+        return StoreError::make(Kind::Io, QStringLiteral("%1 is read-only (the file or its folder): Capdesk needs to "
+                                                         "write beside it for its journal, migrations and edits")
+                                              .arg(path));
     return StoreError::none();
 }
 
@@ -155,9 +161,12 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
         return error;
 
     QSqlQuery pragma(db);
-    if (!pragma.exec(QStringLiteral("PRAGMA journal_mode = WAL")))
-        return sqlError(QStringLiteral("cannot switch %1 to WAL").arg(path), pragma.lastError());
-    pragma.exec(QStringLiteral("PRAGMA synchronous = FULL"));
+    if (!pragma.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !pragma.next()
+        || pragma.value(0).toString() != QLatin1String("wal"))
+        return StoreError::make(Kind::Io, QStringLiteral("cannot switch %1 to write-ahead logging: %2")
+                                              .arg(path, pragma.lastError().text()));
+    if (!pragma.exec(QStringLiteral("PRAGMA synchronous = FULL")))
+        return sqlError(QStringLiteral("cannot make writes to %1 durable").arg(path), pragma.lastError());
     return store;
 }
 
@@ -260,6 +269,9 @@ StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
     QList<Row> rows;
     while (query.next())
         rows.append(rowFromQuery(query));
+    // A corrupt page ends next() early; a partial list must never pass for the whole.
+    if (query.lastError().isValid())
+        return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
     return rows;
 }
 
@@ -282,6 +294,8 @@ StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) cons
             return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
         while (query.next())
             found.append(rowFromQuery(query));
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
     }
     return found;
 }
@@ -298,6 +312,8 @@ StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &ne
             return sqlError(QStringLiteral("content search failed"), query.lastError());
         while (query.next())
             keys.append(query.value(0).toString());
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("content search failed"), query.lastError());
         return StoreError::none();
     });
     if (error.isError())
@@ -313,68 +329,90 @@ bool SqliteDirectoryStore::exists(const QString &key) const
     return query.exec() && query.next();
 }
 
-StoreError SqliteDirectoryStore::writeRow(const QString &sql, const Row &row)
+StoreError SqliteDirectoryStore::insertRow(const Row &row)
 {
+    QStringList marks;
+    for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
+        marks.append(QStringLiteral("?"));
     QSqlQuery query(database());
-    if (!query.prepare(sql))
-        return sqlError(QStringLiteral("cannot prepare a write"), query.lastError());
-    for (const QString &column : RowSchema::columns()) {
-        if (sql.startsWith(QLatin1String("UPDATE")) && column == QLatin1String("key"))
-            continue;
+    query.prepare(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u',')));
+    for (const QString &column : RowSchema::columns())
         query.addBindValue(row.value(column));
-    }
-    if (sql.startsWith(QLatin1String("UPDATE")))
-        query.addBindValue(row.key);
     if (!query.exec())
         return sqlError(QStringLiteral("cannot write '%1'").arg(row.key), query.lastError());
     return StoreError::none();
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::insert(Row row)
+StoreError SqliteDirectoryStore::updateRow(const Row &row)
 {
-    const QList<FieldProblem> problems = RowValidator::check(row);
-    if (!problems.isEmpty())
-        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
-    if (exists(row.key))
-        return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
-    row.updatedAt = IsoTime::nowUtc();
-    row.createdAt = row.updatedAt;
-    QStringList marks;
-    for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
-        marks.append(QStringLiteral("?"));
-    const StoreError error = writeRow(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)")
-                                          .arg(selectColumns(), marks.join(u',')),
-                                      row);
-    if (error.isError())
-        return error;
-    return WriteOutcome{row.key, row.updatedAt, true};
-}
-
-StoreResult<WriteOutcome> SqliteDirectoryStore::update(Row row)
-{
-    const QList<FieldProblem> problems = RowValidator::check(row);
-    if (!problems.isEmpty())
-        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
-    const StoreResult<Row> current = this->row(row.key);
-    if (!current.ok())
-        return current.error();
-    row.updatedAt = IsoTime::nowUtc();
-    row.createdAt = current.value().createdAt;
     QStringList assignments;
     for (const QString &column : RowSchema::columns()) {
         if (column != QLatin1String("key"))
             assignments.append(column + QStringLiteral(" = ?"));
     }
-    const StoreError error = writeRow(QStringLiteral("UPDATE directory SET %1 WHERE key = ?")
-                                          .arg(assignments.join(QStringLiteral(", "))),
-                                      row);
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
+    for (const QString &column : RowSchema::columns()) {
+        if (column != QLatin1String("key"))
+            query.addBindValue(row.value(column));
+    }
+    query.addBindValue(row.key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot write '%1'").arg(row.key), query.lastError());
+    return StoreError::none();
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
+{
+    const QList<FieldProblem> problems = RowValidator::check(row);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    if (exists(row.key))
+        return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = row.updatedAt;
+    const StoreError error = insertRow(row);
+    if (error.isError())
+        return error;
+    return WriteOutcome{row.key, row.updatedAt, true};
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+{
+    const StoreResult<Row> current = this->row(row.key);
+    if (!current.ok())
+        return current.error();
+    if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
+        return StoreError::make(Kind::Conflict, QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                                    .arg(row.key, current.value().updatedAt, expectedUpdatedAt));
+    // Judged on what the write changes, as a patch is: a row that predates a rule stays
+    // editable for unrelated maintenance.
+    QStringList changed;
+    for (const QString &column : RowSchema::columns()) {
+        if (row.value(column) != current.value().value(column))
+            changed.append(column);
+    }
+    const QList<FieldProblem> problems = RowValidator::checkFields(row, changed);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = current.value().createdAt;
+    const StoreError error = updateRow(row);
     if (error.isError())
         return error;
     return WriteOutcome{row.key, row.updatedAt, false};
 }
 
-StoreError SqliteDirectoryStore::deleteRow(const QString &key)
+StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
 {
+    if (!expectedUpdatedAt.isNull()) {
+        const StoreResult<Row> current = row(key);
+        if (!current.ok())
+            return current.error();
+        if (current.value().updatedAt != expectedUpdatedAt)
+            return StoreError::make(Kind::Conflict, QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                                        .arg(key, current.value().updatedAt, expectedUpdatedAt));
+    }
     QSqlQuery query(database());
     query.prepare(QStringLiteral("DELETE FROM directory WHERE key = ?"));
     query.addBindValue(key);
@@ -402,19 +440,9 @@ StoreError SqliteDirectoryStore::inTransaction(const std::function<StoreError()>
     return error;
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
-{
-    return insert(std::move(row));
-}
-
-StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row)
-{
-    return update(std::move(row));
-}
-
 StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
 {
-    return exists(row.key) ? update(std::move(row)) : insert(std::move(row));
+    return exists(row.key) ? replace(std::move(row)) : create(std::move(row));
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
@@ -456,11 +484,6 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
     return WriteOutcome{key, patched.updatedAt, false};
 }
 
-StoreError SqliteDirectoryStore::remove(const QString &key)
-{
-    return deleteRow(key);
-}
-
 StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
 {
     return inTransaction([&]() -> StoreError {
@@ -498,13 +521,13 @@ StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
             StoreError error;
             switch (change.kind) {
             case RowChange::Kind::Create:
-                error = insert(change.row).error();
+                error = create(change.row).error();
                 break;
             case RowChange::Kind::Replace:
-                error = update(change.row).error();
+                error = replace(change.row, change.expectedUpdatedAt).error();
                 break;
             case RowChange::Kind::Delete:
-                error = deleteRow(change.key);
+                error = remove(change.key, change.expectedUpdatedAt);
                 break;
             }
             if (error.isError())

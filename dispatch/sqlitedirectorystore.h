@@ -28,10 +28,10 @@ public:
     StoreResult<QStringList> keysWithContent(const QString &needle) const override;
 
     StoreResult<WriteOutcome> create(Row row) override;
-    StoreResult<WriteOutcome> replace(Row row) override;
+    StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) override;
     StoreResult<WriteOutcome> put(Row row) override;
     StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) override;
-    StoreError remove(const QString &key) override;
+    StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
     StoreError importRows(const QList<Row> &rows) override;
     StoreError apply(const ChangeSet &changes) override;
 
@@ -45,10 +45,8 @@ private:
     // it, else on a short-lived read-only connection: QtSql connections are per thread.
     StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
     bool exists(const QString &key) const;
-    StoreResult<WriteOutcome> insert(Row row);
-    StoreResult<WriteOutcome> update(Row row);
-    StoreError deleteRow(const QString &key);
-    StoreError writeRow(const QString &sql, const Row &row);
+    StoreError insertRow(const Row &row);
+    StoreError updateRow(const Row &row);
     StoreError inTransaction(const std::function<StoreError()> &work);
 
     QString m_path;

@@ -13,6 +13,7 @@ struct StoreError
         None,
         NotFound,      // no such row
         AlreadyExists, // create of a key that is taken
+        Conflict,      // the row changed since the writer read it
         Invalid,       // the row or patch breaks a rule; nothing was written
         NotDirectory,  // the file is not a capability directory
         TooNew,        // written by a newer Capdesk

@@ -48,8 +48,12 @@ void ContentSearch::start()
         if (--m_running == 0 && !m_debounce.isActive())
             emit busyChanged(false);
         const StoreResult<QStringList> result = watcher->result();
-        if (generation == m_generation && result.ok())
+        if (generation != m_generation)
+            return;
+        if (result.ok())
             emit finished(text, result.value());
+        else
+            emit failed(result.error().message);
     });
     const DirectoryStore *store = m_store.get();
     watcher->setFuture(QtConcurrent::run([store, text] { return store->keysWithContent(text); }));

@@ -28,6 +28,7 @@ public:
 signals:
     void finished(const QString &text, const QStringList &keys);
     void busyChanged(bool busy);
+    void failed(const QString &message);
 
 private:
     void start();

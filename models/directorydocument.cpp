@@ -67,7 +67,12 @@ DirectoryDocument::DirectoryDocument(std::shared_ptr<DirectoryStore> store, QObj
 {
     connect(m_table, &DirectoryTableModel::categoriesChanged, this,
             [this] { m_categories->rebuild(m_table->summaries()); });
-    connect(m_table, &DirectoryTableModel::loadFinished, this, &DirectoryDocument::showDraftsInTable);
+    connect(m_table, &DirectoryTableModel::loadFinished, this, [this](const QString &error) {
+        showDraftsInTable();
+        if (!error.isEmpty())
+            emit readFailed(error);
+    });
+    connect(m_contentSearch, &ContentSearch::failed, this, &DirectoryDocument::readFailed);
 }
 
 DirectoryDocument::~DirectoryDocument() = default;
@@ -102,19 +107,31 @@ void DirectoryDocument::showDraftsInTable()
 std::optional<Row> DirectoryDocument::storedRow(const QString &key) const
 {
     StoreResult<Row> result = m_store->row(key);
-    if (!result.ok())
+    if (!result.ok()) {
+        if (result.error().kind != StoreError::Kind::NotFound)
+            reportReadFailure(result.error());
         return std::nullopt;
+    }
     return result.value();
+}
+
+void DirectoryDocument::reportReadFailure(const StoreError &error) const
+{
+    // Lookups are const for their callers; telling the window about a failed read changes
+    // nothing the document holds.
+    emit const_cast<DirectoryDocument *>(this)->readFailed(error.message);
 }
 
 QHash<QString, Row> DirectoryDocument::storedRows(const QStringList &keys) const
 {
     QHash<QString, Row> rows;
     const StoreResult<QList<Row>> found = m_store->rows(keys);
-    if (found.ok()) {
-        for (const Row &row : found.value())
-            rows.insert(row.key, row);
+    if (!found.ok()) {
+        reportReadFailure(found.error());
+        return rows;
     }
+    for (const Row &row : found.value())
+        rows.insert(row.key, row);
     return rows;
 }
 
@@ -254,13 +271,16 @@ StoreError DirectoryDocument::save()
         return StoreError::none();
     ChangeSet changes;
     // Deletes first, so a key freed by one draft can be taken by another.
+    // Each write names the updated_at the draft started from, so a row someone else changed
+    // meanwhile is refused rather than overwritten.
     for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it) {
-        if (!it->current)
-            changes.append(RowChange::remove(it.key()));
+        if (!it->current && it->stored)
+            changes.append(RowChange::remove(it.key(), it->stored->updatedAt));
     }
     for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it) {
         if (it->current)
-            changes.append(it->stored ? RowChange::replace(*it->current) : RowChange::create(*it->current));
+            changes.append(it->stored ? RowChange::replace(*it->current, it->stored->updatedAt)
+                                      : RowChange::create(*it->current));
     }
     const StoreError error = m_store->apply(changes);
     if (error.isError())

@@ -75,6 +75,9 @@ signals:
     void rowRenamed(const QString &oldKey, const QString &newKey);
     void modifiedChanged(bool modified);
     void saved();
+    // Reading the store failed (a locked or damaged file): the document shows what it
+    // had; the window says why.
+    void readFailed(const QString &message);
 
 private:
     struct Draft
@@ -84,6 +87,7 @@ private:
     };
 
     std::optional<Row> storedRow(const QString &key) const;
+    void reportReadFailure(const StoreError &error) const;
     // The current row of each key that has one, fetching undrafted rows in one query.
     QHash<QString, Row> currentRows(const QStringList &keys) const;
     QHash<QString, Row> storedRows(const QStringList &keys) const;

@@ -144,8 +144,11 @@ void MainWindow::showDocument(DirectoryDocument *document)
 
     setWindowTitle(m_session.windowTitle());
     setWindowModified(document && document->isModified());
-    if (document)
+    if (document) {
         connect(document, &DirectoryDocument::modifiedChanged, this, &QWidget::setWindowModified);
+        connect(document, &DirectoryDocument::readFailed, this,
+                [this](const QString &message) { statusBar()->showMessage(tr("Cannot read the directory: %1").arg(message)); });
+    }
 }
 
 void MainWindow::restoreSettings()

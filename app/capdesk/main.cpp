@@ -13,7 +13,6 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Capdesk"));
     QCoreApplication::setApplicationName(QStringLiteral("capdesk"));
-    QGuiApplication::setApplicationDisplayName(QStringLiteral("Capdesk"));
     QGuiApplication::setDesktopFileName(QStringLiteral("capdesk"));
     QApplication::setWindowIcon(TypeIcons::application());
 

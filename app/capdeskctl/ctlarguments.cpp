@@ -1,39 +1,64 @@
 #include "ctlarguments.h"
 
+#include <QHash>
+
+namespace {
+
+QString *valueSlot(CtlArguments &parsed, const QString &name)
+{
+    if (name == QLatin1String("--db"))
+        return &parsed.db;
+    if (name == QLatin1String("--server"))
+        return &parsed.server;
+    if (name == QLatin1String("--format"))
+        return &parsed.format;
+    if (name == QLatin1String("--out"))
+        return &parsed.out;
+    return nullptr;
+}
+
+} // namespace
+
 CtlArguments CtlArguments::parse(const QStringList &arguments)
 {
     CtlArguments parsed;
-    auto valueOf = [&](qsizetype &i, const QString &name, QString *into) {
-        if (i + 1 >= arguments.size()) {
-            parsed.error = QStringLiteral("%1 needs a value").arg(name);
-            return;
-        }
-        *into = arguments.at(++i);
-    };
+    bool optionsEnded = false;
     for (qsizetype i = 1; i < arguments.size() && parsed.error.isEmpty(); ++i) {
         const QString &arg = arguments.at(i);
-        if (arg == QLatin1String("--db"))
-            valueOf(i, arg, &parsed.db);
-        else if (arg.startsWith(QLatin1String("--db=")))
-            parsed.db = arg.mid(5);
-        else if (arg == QLatin1String("--server"))
-            valueOf(i, arg, &parsed.server);
-        else if (arg == QLatin1String("--format"))
-            valueOf(i, arg, &parsed.format);
-        else if (arg.startsWith(QLatin1String("--format=")))
-            parsed.format = arg.mid(9);
-        else if (arg == QLatin1String("--out"))
-            valueOf(i, arg, &parsed.out);
-        else if (arg == QLatin1String("--sample"))
+        const bool isOption = !optionsEnded && arg.startsWith(u'-') && arg.size() > 1;
+        if (!isOption) {
+            if (parsed.command.isEmpty())
+                parsed.command = arg;
+            else
+                parsed.positional.append(arg);
+            continue;
+        }
+        if (arg == QLatin1String("--")) {
+            optionsEnded = true;
+            continue;
+        }
+        const qsizetype equals = arg.indexOf(u'=');
+        const QString name = equals < 0 ? arg : arg.left(equals);
+        if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
+            parsed.help = true;
+        } else if (name == QLatin1String("--sample")) {
             parsed.sample = true;
-        else if (arg.startsWith(QLatin1String("--")) && arg != QLatin1String("--"))
+        } else if (QString *slot = valueSlot(parsed, name)) {
+            if (equals >= 0)
+                *slot = arg.mid(equals + 1);
+            else if (i + 1 < arguments.size())
+                *slot = arguments.at(++i);
+            else
+                parsed.error = QStringLiteral("%1 needs a value").arg(name);
+            if (parsed.error.isEmpty() && slot->isEmpty())
+                parsed.error = QStringLiteral("%1 needs a value").arg(name);
+        } else {
             parsed.error = QStringLiteral("unknown option %1").arg(arg);
-        else if (parsed.command.isEmpty())
-            parsed.command = arg;
-        else
-            parsed.positional.append(arg);
+            break;
+        }
+        parsed.given.insert(name);
     }
-    if (parsed.error.isEmpty() && parsed.command.isEmpty())
+    if (parsed.error.isEmpty() && parsed.command.isEmpty() && !parsed.help)
         parsed.error = QStringLiteral("no command given");
     return parsed;
 }

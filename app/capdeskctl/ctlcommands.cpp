@@ -6,11 +6,14 @@
 #include "directoryimporter.h"
 #include "jsontextcheck.h"
 #include "sampledirectory.h"
+#include "rowschema.h"
 #include "sqlitedirectorystore.h"
+#include "utf8text.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 
 #include <functional>
@@ -24,13 +27,24 @@ StoreError invalid(const QString &message)
     return StoreError::make(StoreError::Kind::Invalid, message);
 }
 
-// The one JSON object put and patch read from stdin.
+// One row is kilobytes; anything near this is a mistake, not a row.
+constexpr qint64 kMaxStdinBytes = 64 * 1024 * 1024;
+
+// The one JSON object put and patch read from stdin. Its failures are usage errors.
 StoreResult<QJsonObject> readStdinObject(const QString &what)
 {
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly))
         return invalid(QStringLiteral("cannot read stdin"));
-    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(in.readAll()));
+    const QByteArray bytes = in.read(kMaxStdinBytes + 1);
+    if (bytes.size() > kMaxStdinBytes)
+        return invalid(QStringLiteral("stdin holds more than %1 MiB; expected one %2").arg(kMaxStdinBytes >> 20).arg(what));
+    if (bytes.trimmed().isEmpty())
+        return invalid(QStringLiteral("stdin is empty; expected one %1").arg(what));
+    const StoreError encoding = Utf8Text::check(bytes);
+    if (encoding.isError())
+        return invalid(QStringLiteral("stdin, ") + encoding.message);
+    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(bytes));
     if (!json.ok)
         return invalid(QStringLiteral("stdin is not JSON: ") + json.message);
     if (!json.document.isObject())
@@ -54,6 +68,10 @@ int CtlCommands::run()
 {
     if (!m_args.error.isEmpty())
         return CtlOutput::usage(m_args.error);
+    if (m_args.help) {
+        CtlOutput::printUsage(stdout);
+        return Ok;
+    }
     if (!m_args.server.isEmpty())
         return CtlOutput::usage(QStringLiteral("--server: remote directories arrive with remote mode; use --db"));
 
@@ -69,6 +87,14 @@ int CtlCommands::run()
     const auto command = commands.constFind(m_args.command);
     if (command == commands.constEnd())
         return CtlOutput::usage(QStringLiteral("unknown command '%1'").arg(m_args.command));
+    const QHash<QString, QStringList> extraOptions{
+        {QStringLiteral("init"), {QStringLiteral("--sample")}},
+        {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
+    };
+    for (const QString &option : std::as_const(m_args.given)) {
+        if (option != QLatin1String("--db") && !extraOptions.value(m_args.command).contains(option))
+            return CtlOutput::usage(QStringLiteral("%1 does not apply to %2").arg(option, m_args.command));
+    }
     return (*command)();
 }
 
@@ -77,9 +103,14 @@ QString CtlCommands::dbPath() const
     return m_args.db.isEmpty() ? DefaultLocations::directoryFile() : m_args.db;
 }
 
-bool CtlCommands::openStore()
+bool CtlCommands::openStore(bool mayCreate)
 {
     const QString path = dbPath();
+    if (!mayCreate && !QFileInfo::exists(path)) {
+        m_exit = CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound,
+                                                  QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
+        return false;
+    }
     QDir().mkpath(QFileInfo(path).absolutePath());
     StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened = SqliteDirectoryStore::open(path);
     if (!opened.ok()) {
@@ -100,7 +131,7 @@ bool CtlCommands::expectPositional(int count, const QString &usage)
 
 int CtlCommands::init()
 {
-    if (!expectPositional(0, QStringLiteral("init [--sample] [--db FILE]")) || !openStore())
+    if (!expectPositional(0, QStringLiteral("init [--sample] [--db FILE]")) || !openStore(true))
         return m_exit;
     int rows = 0;
     m_store->scanSummaries([&rows](const RowSummary &) { ++rows; });
@@ -128,7 +159,7 @@ int CtlCommands::importFile()
     const QString file = m_args.positional.first();
     if (!QFileInfo(file).isFile())
         return CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound, QStringLiteral("no file %1").arg(file)));
-    if (!openStore())
+    if (!openStore(true))
         return m_exit;
     const StoreResult<int> imported = DirectoryImporter::importFile(*m_store, file);
     if (!imported.ok())
@@ -142,7 +173,11 @@ int CtlCommands::exportRows()
     const QString format = m_args.format.isEmpty() ? QStringLiteral("json") : m_args.format;
     if (format != QLatin1String("json") && format != QLatin1String("sql"))
         return CtlOutput::usage(QStringLiteral("--format is json or sql, not '%1'").arg(format));
-    if (!expectPositional(0, QStringLiteral("export [--format json|sql] [--out FILE]")) || !openStore())
+    if (!expectPositional(0, QStringLiteral("export [--format json|sql] [--out FILE]")))
+        return m_exit;
+    if (!m_args.out.isEmpty() && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
+        return CtlOutput::usage(QStringLiteral("--out names the directory file itself; exporting there would destroy it"));
+    if (!openStore())
         return m_exit;
     const StoreResult<QByteArray> exported = DirectoryExporter::exportBytes(
         *m_store, format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
@@ -180,7 +215,7 @@ int CtlCommands::put()
         return m_exit;
     const StoreResult<QJsonObject> object = readStdinObject(QStringLiteral("row object"));
     if (!object.ok())
-        return CtlOutput::fail(object.error());
+        return CtlOutput::fail(object.error(), CtlOutput::Usage);
     QString error;
     const std::optional<Row> row = Row::fromJson(object.value(), &error);
     if (!row)
@@ -200,13 +235,24 @@ int CtlCommands::patch()
         return m_exit;
     const StoreResult<QJsonObject> fields = readStdinObject(QStringLiteral("object of fields"));
     if (!fields.ok())
-        return CtlOutput::fail(fields.error());
+        return CtlOutput::fail(fields.error(), CtlOutput::Usage);
     if (!openStore())
         return m_exit;
     const StoreResult<WriteOutcome> written = m_store->patch(m_args.positional.first(), fields.value());
     if (!written.ok())
         return CtlOutput::fail(written.error());
-    CtlOutput::printJson(writeOutcome(written.value()));
+    // Production's PATCH drops fields outside its allow-list; say which, never silently.
+    QStringList ignored;
+    for (auto it = fields.value().constBegin(); it != fields.value().constEnd(); ++it) {
+        if (!RowSchema::patchableFields().contains(it.key()))
+            ignored.append(it.key());
+    }
+    QJsonObject output = writeOutcome(written.value());
+    if (!ignored.isEmpty()) {
+        output.insert(QStringLiteral("ignored"), QJsonArray::fromStringList(ignored));
+        std::fprintf(stderr, "capdeskctl: not patchable, ignored: %s\n", qUtf8Printable(ignored.join(QStringLiteral(", "))));
+    }
+    CtlOutput::printJson(output);
     return Ok;
 }
 

@@ -22,7 +22,9 @@ private:
     int patch();
     int remove();
 
-    bool openStore();
+    // Only init and import may create the file; a typo in --db must not leave an empty
+    // directory behind (nor pre-empt the GUI's first-start sample).
+    bool openStore(bool mayCreate = false);
     QString dbPath() const;
     bool expectPositional(int count, const QString &usage);
 

@@ -17,6 +17,7 @@ int exitCodeFor(const StoreError &error)
         return NotFound;
     case StoreError::Kind::Invalid:
     case StoreError::Kind::AlreadyExists:
+    case StoreError::Kind::Conflict:
     case StoreError::Kind::NotDirectory:
     case StoreError::Kind::TooNew:
         return Refused;
@@ -38,17 +39,16 @@ void printJson(const QJsonValue &value)
     printRaw(document.toJson(QJsonDocument::Indented));
 }
 
-int fail(const StoreError &error)
+int fail(const StoreError &error, int exitCode)
 {
     printJson(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
     std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(error.message));
-    return exitCodeFor(error);
+    return exitCode >= 0 ? exitCode : exitCodeFor(error);
 }
 
-int usage(const QString &message)
+void printUsage(std::FILE *to)
 {
-    std::fprintf(stderr,
-                 "capdeskctl: %s\n"
+    std::fprintf(to,
                  "usage: capdeskctl COMMAND [--db FILE] ARGS…\n"
                  "  init [--sample]              create a directory (with the sample rows)\n"
                  "  import FILE                  add rows from a SQL dump or a JSON array\n"
@@ -56,8 +56,15 @@ int usage(const QString &message)
                  "  get KEY                      print one row\n"
                  "  put                          create or replace the row JSON on stdin\n"
                  "  patch KEY                    apply the fields JSON on stdin\n"
-                 "  delete KEY                   remove one row\n",
-                 qUtf8Printable(message));
+                 "  delete KEY                   remove one row\n"
+                 "Only init and import create a directory file; the other commands need one.\n"
+                 "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused.\n");
+}
+
+int usage(const QString &message)
+{
+    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
+    printUsage(stderr);
     return Usage;
 }
 

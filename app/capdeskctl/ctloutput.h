@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include <cstdio>
+
 // Exit codes of SPEC §11 and the JSON that goes with them.
 namespace CtlOutput {
 
@@ -14,8 +16,10 @@ int exitCodeFor(const StoreError &error);
 
 void printJson(const QJsonValue &value);
 void printRaw(const QByteArray &bytes);
-// `{"ok":false,"error":…}` on stdout, the message on stderr; returns the exit code.
-int fail(const StoreError &error);
+// `{"ok":false,"error":…}` on stdout, the message on stderr; returns the exit code
+// (the error's own, unless one is given).
+int fail(const StoreError &error, int exitCode = -1);
 int usage(const QString &message);
+void printUsage(std::FILE *to);
 
 } // namespace CtlOutput

@@ -36,6 +36,9 @@ private slots:
     void putRefusesBadRows_data();
     void putRefusesBadRows();
     void patchRefusesUnpatchableFields();
+    void readCommandsNeverCreateADirectory_data();
+    void readCommandsNeverCreateADirectory();
+    void helpAndInapplicableOptions();
     void missingRowsAreExitThree_data();
     void missingRowsAreExitThree();
     void importAndExportBothFormats();
@@ -115,6 +118,7 @@ void TestCapdeskctl::usageErrors()
 
 void TestCapdeskctl::putGetPatchDeleteRoundTrip()
 {
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
     const QByteArray row = R"({"key":"ZZ_TEST_TEMPERATURE","type":"http",
         "target":"GET https://api.open-meteo.com/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m",
         "auth":"","content":"# WHAT: Current temperature\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]",
@@ -149,23 +153,31 @@ void TestCapdeskctl::putGetPatchDeleteRoundTrip()
 void TestCapdeskctl::putRefusesBadRows_data()
 {
     QTest::addColumn<QByteArray>("row");
+    QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    QTest::addRow("not json") << QByteArray("{\"key\":") << "stdin is not JSON: line 1";
-    QTest::addRow("array") << QByteArray("[]") << "one row object";
-    QTest::addRow("bad key") << QByteArray(R"({"key":"lower","type":"fn"})") << "must match";
-    QTest::addRow("fifth type") << QByteArray(R"({"key":"GOOD_KEY","type":"cron"})") << "not one of fn, http, agent, flow";
-    QTest::addRow("unknown field") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","colour":"red"})") << "unknown field 'colour'";
-    QTest::addRow("bad schema") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","input_schema":"{"})") << "input_schema is not JSON";
-    QTest::addRow("examples object") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","examples":"{}"})") << "JSON array";
-    QTest::addRow("enabled 2") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","enabled":2})") << "must be 0 or 1";
+    QTest::addRow("not json") << QByteArray("{\"key\":") << 2 << "stdin is not JSON: line 1";
+    QTest::addRow("array") << QByteArray("[]") << 2 << "one row object";
+    QTest::addRow("empty stdin") << QByteArray("  \n") << 2 << "stdin is empty";
+    QTest::addRow("invalid utf-8") << QByteArray("{\"key\":\"UTF_ROW\",\"type\":\"fn\",\"content\":\"a\xff\"}") << 2
+                                   << "invalid UTF-8";
+    QTest::addRow("bad key") << QByteArray(R"({"key":"lower","type":"fn"})") << 4 << "must match";
+    QTest::addRow("fifth type") << QByteArray(R"({"key":"GOOD_KEY","type":"cron"})") << 4 << "not one of fn, http, agent, flow";
+    QTest::addRow("unknown field") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","colour":"red"})") << 4
+                                   << "unknown field 'colour'";
+    QTest::addRow("bad schema") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","input_schema":"{"})") << 4
+                                << "input_schema is not JSON";
+    QTest::addRow("examples object") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","examples":"{}"})") << 4 << "JSON array";
+    QTest::addRow("enabled 2") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","enabled":2})") << 4 << "must be 0 or 1";
 }
 
 void TestCapdeskctl::putRefusesBadRows()
 {
     QFETCH(QByteArray, row);
+    QFETCH(int, exitCode);
     QFETCH(QString, message);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
     const Run run = ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row);
-    QCOMPARE(run.exitCode, 4);
+    QCOMPARE(run.exitCode, exitCode);
     QCOMPARE(run.json().value(QStringLiteral("ok")).toBool(true), false);
     QVERIFY2(run.json().value(QStringLiteral("error")).toString().contains(message), run.out.constData());
     const Run exported = ctl({QStringLiteral("export"), QStringLiteral("--db"), db()});
@@ -181,6 +193,49 @@ void TestCapdeskctl::patchRefusesUnpatchableFields()
     QCOMPARE(run.exitCode, 4);
     QCOMPARE(run.json().value(QStringLiteral("error")).toString(), QStringLiteral("no recognized fields"));
     QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()}).out, before.out);
+
+    const Run mixed = ctl({QStringLiteral("patch"), QStringLiteral("NOW"), QStringLiteral("--db"), db()},
+                          R"({"runner":"edge","category":"clock"})");
+    QCOMPARE(mixed.exitCode, 0);
+    QCOMPARE(mixed.json().value(QStringLiteral("ignored")).toArray(), QJsonArray{QStringLiteral("runner")});
+    QVERIFY(mixed.err.contains("not patchable, ignored: runner"));
+}
+
+void TestCapdeskctl::readCommandsNeverCreateADirectory_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addRow("get") << QStringList{QStringLiteral("get"), QStringLiteral("NOW")};
+    QTest::addRow("export") << QStringList{QStringLiteral("export")};
+    QTest::addRow("delete") << QStringList{QStringLiteral("delete"), QStringLiteral("NOW")};
+    QTest::addRow("put") << QStringList{QStringLiteral("put")};
+}
+
+void TestCapdeskctl::readCommandsNeverCreateADirectory()
+{
+    QFETCH(QStringList, arguments);
+    const QString missing = m_dir->filePath(QStringLiteral("typo/none.db"));
+    const Run run = ctl(arguments + QStringList{QStringLiteral("--db"), missing}, R"({"key":"NOW","type":"fn"})");
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY(run.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("capdeskctl init")));
+    QVERIFY(!QFileInfo::exists(missing));
+    QVERIFY(!QFileInfo::exists(m_dir->filePath(QStringLiteral("typo"))));
+}
+
+void TestCapdeskctl::helpAndInapplicableOptions()
+{
+    const Run help = ctl({QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains("usage: capdeskctl"));
+    const Run sample = ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--sample")});
+    QCOMPARE(sample.exitCode, 2);
+    QVERIFY(sample.err.contains("--sample does not apply to get"));
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const Run clobber = ctl({QStringLiteral("export"), QStringLiteral("--db"), db(), QStringLiteral("--out=") + db()});
+    QCOMPARE(clobber.exitCode, 2);
+    QVERIFY(clobber.err.contains("would destroy it"));
+    QVERIFY(SqliteDirectoryStore::open(db()).ok());
+    const Run dashes = ctl({QStringLiteral("--db"), db(), QStringLiteral("get"), QStringLiteral("--"), QStringLiteral("--NOT_AN_OPTION")});
+    QCOMPARE(dashes.exitCode, 3);
 }
 
 void TestCapdeskctl::missingRowsAreExitThree_data()
@@ -195,6 +250,7 @@ void TestCapdeskctl::missingRowsAreExitThree_data()
 void TestCapdeskctl::missingRowsAreExitThree()
 {
     QFETCH(QStringList, arguments);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
     const Run run = ctl(arguments + QStringList{QStringLiteral("--db"), db()}, R"({"content":"x"})");
     QCOMPARE(run.exitCode, 3);
 }

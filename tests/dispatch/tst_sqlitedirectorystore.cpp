@@ -94,6 +94,9 @@ private slots:
     void patchHonoursTheAllowList_data();
     void patchHonoursTheAllowList();
     void patchOfMissingRowIsNotFound();
+    void staleWritesAreConflicts();
+    void replaceJudgesOnlyWhatItChanges();
+    void partialReadsAreErrors();
     void applyIsAllOrNothing();
     void importRowsIsAllOrNothing();
     void contentSearchIsCaseInsensitiveAndEscaped();
@@ -338,6 +341,67 @@ void TestSqliteDirectoryStore::patchOfMissingRowIsNotFound()
     QVERIFY(opened.ok());
     const auto result = opened.value()->patch(QStringLiteral("NOPE"), QJsonObject{{QStringLiteral("content"), QStringLiteral("x")}});
     QCOMPARE(result.error().kind, StoreError::Kind::NotFound);
+}
+
+void TestSqliteDirectoryStore::staleWritesAreConflicts()
+{
+    auto opened = SqliteDirectoryStore::open(freshPath());
+    QVERIFY(opened.ok());
+    DirectoryStore &store = *opened.value();
+    QVERIFY(store.create(sampleRow(QStringLiteral("SHARED_ROW"))).ok());
+    const Row read = store.row(QStringLiteral("SHARED_ROW")).value();
+    QTest::qWait(3);
+    QVERIFY(store.patch(QStringLiteral("SHARED_ROW"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}}).ok());
+
+    Row mine = read;
+    mine.category = QStringLiteral("mine");
+    const StoreResult<WriteOutcome> replaced = store.replace(mine, read.updatedAt);
+    QCOMPARE(replaced.error().kind, StoreError::Kind::Conflict);
+    QVERIFY(replaced.error().message.contains(QStringLiteral("changed since it was read")));
+    QCOMPARE(store.remove(QStringLiteral("SHARED_ROW"), read.updatedAt).kind, StoreError::Kind::Conflict);
+    QCOMPARE(store.row(QStringLiteral("SHARED_ROW")).value().target, QStringLiteral("upper"));
+
+    const QString current = store.row(QStringLiteral("SHARED_ROW")).value().updatedAt;
+    QVERIFY(store.replace(mine, current).ok());
+    QVERIFY(!store.remove(QStringLiteral("SHARED_ROW"), store.row(QStringLiteral("SHARED_ROW")).value().updatedAt).isError());
+}
+
+void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
+{
+    auto opened = SqliteDirectoryStore::open(freshPath());
+    QVERIFY(opened.ok());
+    Row legacy = sampleRow(QStringLiteral("legacy_row"));
+    legacy.examples = QStringLiteral("oops not json");
+    legacy.updatedAt = QStringLiteral("2026-01-01T00:00:00.000Z");
+    QVERIFY(!opened.value()->importRows({legacy}).isError());
+
+    Row disabled = opened.value()->row(QStringLiteral("legacy_row")).value();
+    disabled.enabled = false;
+    QVERIFY2(opened.value()->replace(disabled).ok(), "an unrelated edit of an old row is allowed");
+    Row broken = disabled;
+    broken.inputSchema = QStringLiteral("{");
+    const StoreResult<WriteOutcome> refused = opened.value()->replace(broken);
+    QCOMPARE(refused.error().kind, StoreError::Kind::Invalid);
+    QVERIFY(refused.error().message.startsWith(QStringLiteral("legacy_row: input_schema")));
+}
+
+void TestSqliteDirectoryStore::partialReadsAreErrors()
+{
+    const QString path = freshPath();
+    QVERIFY(FixtureGenerator::makeDatabase(path, 400).isEmpty());
+    QVERIFY(SqliteDirectoryStore::open(path).ok()); // migrated and checked while intact
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        file.seek(6 * 4096);
+        file.write(QByteArray(4 * 4096, '\xA5'));
+    }
+    auto opened = SqliteDirectoryStore::open(path);
+    QVERIFY(opened.ok());
+    const StoreResult<QList<Row>> rows = opened.value()->allRows();
+    QVERIFY2(!rows.ok(), "a damaged table must not read as a shorter one");
+    int seen = 0;
+    QVERIFY(opened.value()->scanSummaryViews([&seen](const RowSummaryView &) { ++seen; }).isError());
 }
 
 void TestSqliteDirectoryStore::applyIsAllOrNothing()

@@ -4,6 +4,7 @@
 #include "sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -39,6 +40,7 @@ private slots:
     void revertIsUndoable();
     void failedSaveKeepsDraftsAndHistory();
     void categoryCountsFollowEdits();
+    void saveRefusesRowsChangedMeanwhile();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -201,6 +203,17 @@ void TestDirectoryDocument::categoryCountsFollowEdits()
     m_doc->setField(QStringLiteral("ALPHA"), QStringLiteral("category"), QStringLiteral("b"));
     QCOMPARE(countOf(QStringLiteral("b")), 3);
     QCOMPARE(countOf(QStringLiteral("a")), 0);
+}
+
+void TestDirectoryDocument::saveRefusesRowsChangedMeanwhile()
+{
+    m_doc->setField(QStringLiteral("ALPHA"), QStringLiteral("category"), QStringLiteral("mine"));
+    QVERIFY(m_store->patch(QStringLiteral("ALPHA"), QJsonObject{{QStringLiteral("target"), QStringLiteral("theirs")}}).ok());
+    const StoreError error = m_doc->save();
+    QCOMPARE(error.kind, StoreError::Kind::Conflict);
+    QVERIFY(m_doc->isRowModified(QStringLiteral("ALPHA")));
+    QCOMPARE(m_store->row(QStringLiteral("ALPHA")).value().target, QStringLiteral("theirs"));
+    QCOMPARE(m_store->row(QStringLiteral("ALPHA")).value().category, QStringLiteral("a"));
 }
 
 QTEST_GUILESS_MAIN(TestDirectoryDocument)
