@@ -59,7 +59,8 @@ QList<FieldProblem> RowValidator::checkFields(const Row &row, const QStringList 
 
 bool RowValidator::isValidKey(const QString &key)
 {
-    static const QRegularExpression form(QStringLiteral("^[A-Z][A-Z0-9_]{1,63}$"));
+    // Anchored on the whole text: a PCRE `$` would also accept a key ending in "\n".
+    static const QRegularExpression form(QRegularExpression::anchoredPattern(QStringLiteral("[A-Z][A-Z0-9_]{1,63}")));
     return form.match(key).hasMatch();
 }
 

@@ -26,9 +26,20 @@ void ContentSearch::request(const QString &text, int delayMs)
     if (text.isEmpty()) {
         m_debounce.stop();
         emit finished(text, {});
+        updateBusy();
         return;
     }
     m_debounce.start(delayMs);
+    updateBusy();
+}
+
+// Busy spans the debounce wait and every running search; the signal fires only on change.
+void ContentSearch::updateBusy()
+{
+    if (isBusy() == m_busy)
+        return;
+    m_busy = !m_busy;
+    emit busyChanged(m_busy);
 }
 
 bool ContentSearch::isBusy() const
@@ -41,12 +52,12 @@ void ContentSearch::start()
     const quint64 generation = m_generation;
     const QString text = m_pending;
     auto *watcher = new QFutureWatcher<StoreResult<QStringList>>(this);
-    if (m_running++ == 0)
-        emit busyChanged(true);
+    ++m_running;
+    updateBusy();
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, text] {
         watcher->deleteLater();
-        if (--m_running == 0 && !m_debounce.isActive())
-            emit busyChanged(false);
+        --m_running;
+        updateBusy();
         const StoreResult<QStringList> result = watcher->result();
         if (generation != m_generation)
             return;

@@ -32,10 +32,12 @@ signals:
 
 private:
     void start();
+    void updateBusy();
 
     std::shared_ptr<DirectoryStore> m_store;
     QTimer m_debounce;
     QString m_pending;
     quint64 m_generation = 0;
     int m_running = 0;
+    bool m_busy = false;
 };
