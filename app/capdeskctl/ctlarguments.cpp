@@ -43,6 +43,8 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
             parsed.help = true;
         } else if (name == QLatin1String("--sample")) {
             parsed.sample = true;
+        } else if (name == QLatin1String("--shape")) {
+            parsed.shape = true;
         } else if (QString *slot = valueSlot(parsed, name)) {
             if (equals >= 0)
                 *slot = arg.mid(equals + 1);

@@ -15,6 +15,7 @@ struct CtlArguments
     QString format;          // --format (export)
     QString out;             // --out (export)
     bool sample = false;     // --sample (init)
+    bool shape = false;      // --shape (invoke)
     bool help = false;       // --help / -h
     QSet<QString> given;     // the options used, to refuse ones a command ignores
     QString error;           // set when the line cannot be understood

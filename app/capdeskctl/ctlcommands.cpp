@@ -7,10 +7,13 @@
 #include "jsontextcheck.h"
 #include "sampledirectory.h"
 #include "rowschema.h"
+#include "invocationhandle.h"
 #include "sqlitedirectorystore.h"
+#include "standarddispatcher.h"
 #include "utf8text.h"
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -83,6 +86,7 @@ int CtlCommands::run()
         {QStringLiteral("put"), [this] { return put(); }},
         {QStringLiteral("patch"), [this] { return patch(); }},
         {QStringLiteral("delete"), [this] { return remove(); }},
+        {QStringLiteral("invoke"), [this] { return invoke(); }},
     };
     const auto command = commands.constFind(m_args.command);
     if (command == commands.constEnd())
@@ -90,6 +94,7 @@ int CtlCommands::run()
     const QHash<QString, QStringList> extraOptions{
         {QStringLiteral("init"), {QStringLiteral("--sample")}},
         {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
+        {QStringLiteral("invoke"), {QStringLiteral("--shape")}},
     };
     for (const QString &option : std::as_const(m_args.given)) {
         if (option != QLatin1String("--db") && !extraOptions.value(m_args.command).contains(option))
@@ -266,4 +271,28 @@ int CtlCommands::remove()
         return CtlOutput::fail(error);
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("key"), key}, {QStringLiteral("deleted"), 1}});
     return Ok;
+}
+
+int CtlCommands::invoke()
+{
+    if (m_args.positional.isEmpty() || m_args.positional.size() > 2) {
+        m_exit = CtlOutput::usage(QStringLiteral("usage: capdeskctl invoke KEY [BODY] [--shape]"));
+        return m_exit;
+    }
+    if (!openStore())
+        return m_exit;
+    StandardDispatcher dispatcher(m_store);
+    InvocationHandle *handle =
+        dispatcher.invoke({m_args.positional.at(0), m_args.positional.value(1), m_args.shape});
+    QEventLoop loop;
+    QObject::connect(handle, &InvocationHandle::finished, &loop, &QEventLoop::quit);
+    if (!handle->isFinished())
+        loop.exec();
+    const InvocationOutcome outcome = handle->outcome();
+    delete handle;
+
+    CtlOutput::printJson(outcome.toResponse());
+    if (!outcome.refusal.isEmpty())
+        return outcome.refusal.startsWith(QLatin1String("unknown key")) ? CtlOutput::NotFound : CtlOutput::Refused;
+    return outcome.result.isFailure() ? CtlOutput::Findings : Ok;
 }

@@ -21,6 +21,7 @@ private:
     int put();
     int patch();
     int remove();
+    int invoke();
 
     // Only init and import may create the file; a typo in --db must not leave an empty
     // directory behind (nor pre-empt the GUI's first-start sample).

@@ -57,6 +57,7 @@ void printUsage(std::FILE *to)
                  "  put                          create or replace the row JSON on stdin\n"
                  "  patch KEY                    apply the fields JSON on stdin\n"
                  "  delete KEY                   remove one row\n"
+                 "  invoke KEY [BODY] [--shape]  run a row (or build its request, sending nothing)\n"
                  "Only init and import create a directory file; the other commands need one.\n"
                  "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused.\n");
 }

@@ -1,0 +1,6 @@
+#pragma once
+
+class BuiltinRegistry;
+
+// Builtins that steer a flow: fail.
+void registerControlBuiltins(BuiltinRegistry &registry);

@@ -1,0 +1,6 @@
+#pragma once
+
+class BuiltinRegistry;
+
+// JSON builtins: json_get.
+void registerJsonBuiltins(BuiltinRegistry &registry);

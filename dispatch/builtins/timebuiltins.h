@@ -1,0 +1,6 @@
+#pragma once
+
+class BuiltinRegistry;
+
+// Clock builtins: now, sleep_ms.
+void registerTimeBuiltins(BuiltinRegistry &registry);

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "secretsource.h"
+
+class KeychainStore;
+
+// The production SecretSource (SPEC §3 Auth): the process environment first, then the
+// OS keychain (service "capdesk", account NAME). An environment variable that is set but
+// empty counts as unset, so an exported-but-blank variable cannot shadow the keychain
+// with an empty credential. An unreachable keychain counts as Missing: the call proceeds
+// without a credential, which is what the spec asks for when a value is absent.
+class EnvironmentKeychainSecrets final : public SecretSource
+{
+public:
+    explicit EnvironmentKeychainSecrets(const KeychainStore &keychain);
+
+    Lookup lookup(const QString &name) const override;
+
+private:
+    const KeychainStore &m_keychain;
+};

@@ -1,0 +1,144 @@
+#include "httprequestbuilder.h"
+
+#include "doclines.h"
+#include "jsonsyntaxcheck.h"
+#include "runner.h"
+#include "secretsource.h"
+#include "templatesubstitution.h"
+
+#include <QJsonValue>
+#include <QRegularExpression>
+
+namespace {
+
+const QStringList methods{QStringLiteral("GET"),   QStringLiteral("POST"),   QStringLiteral("PUT"),
+                          QStringLiteral("PATCH"), QStringLiteral("DELETE"), QStringLiteral("HEAD")};
+
+bool sendsNoEmptyBody(const QString &method)
+{
+    return method == QLatin1String("GET") || method == QLatin1String("HEAD")
+           || method == QLatin1String("DELETE");
+}
+
+// Secret names are environment variable names; parameter names are kept to characters
+// that need no escaping in a query, so the spec text is also the text on the wire.
+const QRegularExpression secretName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+const QRegularExpression parameterName(QStringLiteral("^[A-Za-z0-9_.~-]+$"));
+
+void addQueryParameter(QUrl &url, const QString &name, const QString &value)
+{
+    QString query = url.query(QUrl::FullyEncoded);
+    if (!query.isEmpty())
+        query += u'&';
+    query += name + u'=' + TemplateSubstitution::encodeUriComponent(value);
+    url.setQuery(query, QUrl::StrictMode);
+}
+
+} // namespace
+
+QJsonObject HttpCallPlan::toShape() const
+{
+    QJsonObject headerObject;
+    for (const auto &header : headers)
+        headerObject.insert(QString::fromLatin1(header.first), QString::fromUtf8(header.second));
+    return {{QStringLiteral("method"), method},
+            {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
+            {QStringLiteral("headers"), headerObject},
+            {QStringLiteral("body"),
+             hasBody ? QJsonValue(QString::fromUtf8(body)) : QJsonValue(QJsonValue::Null)}};
+}
+
+HttpCallPlan HttpRequestBuilder::build(const RunContext &context)
+{
+    HttpCallPlan plan;
+    const QString target = context.row.target.trimmed();
+    const qsizetype space = target.indexOf(QRegularExpression(QStringLiteral("\\s")));
+    plan.method = target.left(space);
+    if (space < 0 || !methods.contains(plan.method)) {
+        plan.error =
+            QStringLiteral("ERR: http target must be \"METHOD URL\" with METHOD one of %1, got \"%2\"")
+                .arg(methods.join(QStringLiteral(", ")), target);
+        return plan;
+    }
+
+    TemplateContext templateContext;
+    templateContext.args = context.args;
+    const TemplateResult url =
+        TemplateSubstitution::apply(target.mid(space + 1).trimmed(), templateContext, TemplateMode::Url);
+    if (!url.ok()) {
+        plan.error = url.error;
+        return plan;
+    }
+    plan.url = QUrl(url.text, QUrl::StrictMode);
+    const QString scheme = plan.url.scheme();
+    if (!plan.url.isValid() || plan.url.host().isEmpty()
+        || (scheme != QLatin1String("http") && scheme != QLatin1String("https"))) {
+        plan.error =
+            QStringLiteral("ERR: http target URL is not an absolute http(s) URL: \"%1\"").arg(url.text);
+        return plan;
+    }
+
+    const QString payload = DocLines::stripDocs(context.row.content);
+    const TemplateResult body =
+        TemplateSubstitution::apply(payload, templateContext, TemplateSubstitution::modeForPayload(payload));
+    if (!body.ok()) {
+        plan.error = body.error;
+        return plan;
+    }
+    if (plan.method == QLatin1String("HEAD") && !body.text.isEmpty()) {
+        // Qt's HTTP stack reads a HEAD reply as body-less only for its own HEAD operation,
+        // which carries no body; a HEAD with a body would wait for content that never comes.
+        plan.notes << QStringLiteral("HEAD sends no body: the payload is not sent");
+    } else if (!(body.text.isEmpty() && sendsNoEmptyBody(plan.method))) {
+        plan.hasBody = true;
+        plan.body = body.text.toUtf8();
+        plan.headers.append(
+            {QByteArrayLiteral("Content-Type"), JsonSyntaxCheck::isValid(body.text)
+                                                    ? QByteArrayLiteral("application/json")
+                                                    : QByteArrayLiteral("text/plain; charset=utf-8")});
+    }
+
+    applyAuth(context.row.auth, context.secrets, plan);
+    return plan;
+}
+
+void HttpRequestBuilder::applyAuth(const QString &auth, const SecretSource *secrets, HttpCallPlan &plan)
+{
+    const QString spec = auth.trimmed();
+    if (spec.isEmpty())
+        return;
+    const qsizetype colon = spec.indexOf(u':');
+    const QString prefix = spec.left(colon);
+    QString name = spec.mid(colon + 1);
+    QString parameter = QStringLiteral("key");
+    if (prefix == QLatin1String("query") && name.contains(u'=')) {
+        parameter = name.section(u'=', 0, 0);
+        name = name.section(u'=', 1);
+    }
+    const bool knownPrefix = prefix == QLatin1String("bearer") || prefix == QLatin1String("basic")
+                             || prefix == QLatin1String("query");
+    if (colon < 0 || !knownPrefix || !secretName.match(name).hasMatch()
+        || !parameterName.match(parameter).hasMatch()) {
+        plan.error =
+            QStringLiteral("ERR: malformed auth \"%1\": expected bearer:NAME, basic:NAME, query:NAME "
+                           "or query:PARAM=NAME")
+                .arg(spec);
+        return;
+    }
+
+    const SecretSource::Lookup secret = secrets ? secrets->lookup(name) : SecretSource::Lookup{};
+    if (secret.origin == SecretSource::Origin::Missing || secret.value.isEmpty()) {
+        plan.notes << QStringLiteral("%1 is not set: no credential will be sent").arg(name);
+        return;
+    }
+    plan.usedSecretValues << secret.value;
+    if (prefix == QLatin1String("bearer")) {
+        plan.headers.append({QByteArrayLiteral("Authorization"), "Bearer " + secret.value.toUtf8()});
+    } else if (prefix == QLatin1String("basic")) {
+        plan.headers.append(
+            {QByteArrayLiteral("Authorization"), "Basic " + secret.value.toUtf8().toBase64()});
+    } else {
+        addQueryParameter(plan.url, parameter, secret.value);
+        plan.authQueryParameter = parameter;
+    }
+}

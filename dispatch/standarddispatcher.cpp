@@ -1,0 +1,20 @@
+#include "standarddispatcher.h"
+
+#include "agentrunner.h"
+#include "fnrunner.h"
+#include "httprunner.h"
+
+StandardDispatcher::StandardDispatcher(std::shared_ptr<const DirectoryStore> store, AgentEndpoints endpoints)
+    : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain))
+{
+    m_local.setRunner(QStringLiteral("fn"), std::make_unique<FnRunner>());
+    m_local.setRunner(QStringLiteral("http"), std::make_unique<HttpRunner>(m_client));
+    m_local.setRunner(QStringLiteral("agent"), std::make_unique<AgentRunner>(m_client, std::move(endpoints)));
+}
+
+StandardDispatcher::~StandardDispatcher() = default;
+
+InvocationHandle *StandardDispatcher::invoke(const InvocationRequest &request)
+{
+    return m_local.invoke(request);
+}
