@@ -1,9 +1,13 @@
 #pragma once
 
+#include "row.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 // One call: `(key, body)`, and whether to build the request without sending it.
 struct InvocationRequest
@@ -11,6 +15,9 @@ struct InvocationRequest
     QString key;
     QString body;
     bool shape = false;
+    // The row as the editor holds it, unsaved, instead of the stored one: the shape panel
+    // previews edits before they are saved, and Invoke tries them. Local dispatch only.
+    std::optional<Row> draft;
 };
 
 // What a runner hands back. A real call gives `output` (an output starting with "ERR:"

@@ -33,7 +33,7 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
         QTimer::singleShot(0, handle, [handle, outcome] { handle->finish(outcome); });
         return handle;
     };
-    const StoreResult<Row> row = m_store->row(request.key);
+    const StoreResult<Row> row = request.draft ? StoreResult<Row>(*request.draft) : m_store->row(request.key);
     if (!row.ok()) {
         return refuse(row.error().kind == StoreError::Kind::NotFound ? QStringLiteral("unknown key %1").arg(request.key)
                                                                      : row.error().message);

@@ -283,7 +283,7 @@ int CtlCommands::invoke()
         return m_exit;
     StandardDispatcher dispatcher(m_store);
     InvocationHandle *handle =
-        dispatcher.invoke({m_args.positional.at(0), m_args.positional.value(1), m_args.shape});
+        dispatcher.invoke({m_args.positional.at(0), m_args.positional.value(1), m_args.shape, std::nullopt});
     QEventLoop loop;
     QObject::connect(handle, &InvocationHandle::finished, &loop, &QEventLoop::quit);
     if (!handle->isFinished())

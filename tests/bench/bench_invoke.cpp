@@ -30,7 +30,7 @@ int main(int argc, char *argv[])
     for (int i = 0; i < calls + 200; ++i) {
         QElapsedTimer timer;
         timer.start();
-        InvocationHandle *handle = dispatcher.invoke({QStringLiteral("UPPERCASE"), QStringLiteral("hello|world"), false});
+        InvocationHandle *handle = dispatcher.invoke({QStringLiteral("UPPERCASE"), QStringLiteral("hello|world"), false, std::nullopt});
         QEventLoop loop;
         QObject::connect(handle, &InvocationHandle::finished, &loop, &QEventLoop::quit);
         if (!handle->isFinished())
