@@ -8,9 +8,14 @@
 
 #include <algorithm>
 
-void BuiltinRegistry::add(const QString &name, BuiltinFunction fn, const QString &summary)
+void BuiltinRegistry::add(const QString &name, BuiltinFunction fn, const QString &summary, Timing timing)
 {
-    m_entries.insert(name, Entry{std::move(fn), summary});
+    m_entries.insert(name, Entry{std::move(fn), summary, timing});
+}
+
+BuiltinRegistry::Timing BuiltinRegistry::timing(const QString &name) const
+{
+    return m_entries.value(name).timing;
 }
 
 const BuiltinFunction *BuiltinRegistry::find(const QString &name) const

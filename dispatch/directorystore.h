@@ -36,6 +36,13 @@ struct RowSummaryView
     bool sensitive = false;
 };
 
+// How many rows name one `auth` text (SPEC §3 Auth): the raw text, as stored.
+struct AuthUsage
+{
+    QString auth;
+    int rows = 0;
+};
+
 struct WriteOutcome
 {
     QString key;
@@ -74,6 +81,9 @@ public:
     // Keys whose content contains `needle` (ASCII case-insensitive). Safe to call from any
     // thread, so a search over 100,000 contents never runs on the GUI thread.
     virtual StoreResult<QStringList> keysWithContent(const QString &needle) const = 0;
+    // Every distinct non-blank `auth` with the number of rows using it, for the Secrets
+    // dialog. Safe from any thread.
+    virtual StoreResult<QList<AuthUsage>> authUsage() const = 0;
 
     virtual StoreResult<WriteOutcome> create(Row row) = 0;
     // With `expectedUpdatedAt` (the updated_at the caller read), a row changed since by

@@ -117,6 +117,10 @@ void FnRunner::run(const RunContext &context, std::function<void(RunResult)> don
     // A context built without a cancel flag still gets one, so the runner can stop the call.
     const BuiltinCall builtinCall{call.args, context.cancelled ? context.cancelled
                                                                : std::make_shared<std::atomic_bool>(false)};
+    if (m_registry.timing(name) == BuiltinRegistry::Timing::Instant) {
+        const QString output = builtinCall.isCancelled() ? u"ERR: cancelled"_s : (*function)(builtinCall);
+        return deliverNow(RunResult{output, {}, {}}, std::move(done));
+    }
     startTracking(builtinCall.cancelled);
     QFuture<RunResult> future = QtConcurrent::run(&m_pool, [this, builtin = *function, builtinCall] {
         const QString output = builtinCall.isCancelled() ? u"ERR: cancelled"_s : builtin(builtinCall);

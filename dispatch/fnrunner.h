@@ -13,9 +13,10 @@
 // The `fn` runner (SPEC §3): the row's target names a builtin and its payload is a JSON
 // array template of the builtin's arguments, `["$1"]` when the payload is empty.
 //
-// A builtin runs on the runner's own thread pool, never on the calling thread, so a
-// sleep_ms cannot freeze the GUI; `done` comes back through the calling thread's event
-// loop (a QEventLoop will do), never from inside run(). Shape mode calls no builtin and
+// A builtin that waits (sleep_ms) runs on the runner's own thread pool, never on the
+// calling thread, so it cannot freeze the GUI; instant builtins run in place. Either way
+// `done` comes back through the calling thread's event loop (a QEventLoop will do), never
+// from inside run(). Shape mode calls no builtin and
 // reports {"fn": target, "args": [...]}.
 class FnRunner final : public Runner
 {

@@ -321,6 +321,26 @@ StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &ne
     return keys;
 }
 
+StoreResult<QList<AuthUsage>> SqliteDirectoryStore::authUsage() const
+{
+    QList<AuthUsage> usage;
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT auth, COUNT(*) FROM directory "
+                                       "WHERE auth IS NOT NULL AND trim(auth) <> '' GROUP BY auth ORDER BY auth")))
+            return sqlError(QStringLiteral("cannot count auth usage"), query.lastError());
+        while (query.next())
+            usage.append({query.value(0).toString(), query.value(1).toInt()});
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot count auth usage"), query.lastError());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return usage;
+}
+
 bool SqliteDirectoryStore::exists(const QString &key) const
 {
     QSqlQuery query(database());

@@ -26,6 +26,7 @@ public:
     StoreResult<QList<Row>> allRows() const override;
     StoreResult<QList<Row>> rows(const QStringList &keys) const override;
     StoreResult<QStringList> keysWithContent(const QString &needle) const override;
+    StoreResult<QList<AuthUsage>> authUsage() const override;
 
     StoreResult<WriteOutcome> create(Row row) override;
     StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) override;

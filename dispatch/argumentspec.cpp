@@ -1,0 +1,279 @@
+#include "argumentspec.h"
+
+#include "doclines.h"
+#include "row.h"
+#include "templatesubstitution.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace {
+
+// Splits an ARGS text on '|' outside parentheses: DIR_PATCH's "(… may contain |)" is one
+// entry's description, not a third entry.
+QStringList splitEntries(const QString &text)
+{
+    QStringList entries;
+    QString current;
+    int depth = 0;
+    for (const QChar c : text) {
+        if (c == u'(')
+            ++depth;
+        else if (c == u')' && depth > 0)
+            --depth;
+        if (c == u'|' && depth == 0) {
+            entries.append(current.trimmed());
+            current.clear();
+        } else {
+            current.append(c);
+        }
+    }
+    entries.append(current.trimmed());
+    return entries;
+}
+
+// "date (YYYY-MM-DD)" → name "date", description "YYYY-MM-DD".
+void splitNameAndNote(const QString &text, ArgumentSlot &slot)
+{
+    const qsizetype open = text.indexOf(u'(');
+    if (open > 0 && text.endsWith(u')')) {
+        slot.name = text.left(open).trimmed();
+        slot.description = text.mid(open + 1, text.size() - open - 2).trimmed();
+    } else {
+        slot.name = text.trimmed();
+    }
+}
+
+// The member names of the top-level "properties" object, in the order written: JSON
+// Schema authors order them as the body's args, and QJsonObject would sort them.
+QStringList propertyOrder(QStringView json)
+{
+    QStringList names;
+    QStringList keyAtDepth; // the member name that opened each nesting level
+    int depth = 0;
+    QString lastString;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const QChar c = json[i];
+        if (c == u'"') {
+            QString text;
+            for (++i; i < json.size() && json[i] != u'"'; ++i) {
+                if (json[i] == u'\\')
+                    ++i;
+                else
+                    text.append(json[i]);
+            }
+            lastString = text;
+            qsizetype next = i + 1;
+            while (next < json.size() && json[next].isSpace())
+                ++next;
+            if (next < json.size() && json[next] == u':' && depth == 2 && keyAtDepth.value(1) == QLatin1String("properties"))
+                names.append(text);
+            continue;
+        }
+        if (c == u'{' || c == u'[') {
+            ++depth;
+            keyAtDepth.resize(depth);
+            keyAtDepth[depth - 1] = lastString;
+            lastString.clear();
+        } else if (c == u'}' || c == u']') {
+            depth = std::max(0, depth - 1);
+            keyAtDepth.resize(depth);
+        } else if (c == u',') {
+            lastString.clear();
+        }
+    }
+    return names;
+}
+
+} // namespace
+
+bool ArgumentSlot::operator==(const ArgumentSlot &other) const
+{
+    return index == other.index && name == other.name && description == other.description
+           && takesRest == other.takesRest && required == other.required;
+}
+
+ArgumentSpec ArgumentSpec::fromRow(const Row &row)
+{
+    bool usable = false;
+    ArgumentSpec spec = fromArgsLine(DocLines::parse(row.content).args(), &usable);
+    if (usable)
+        return spec;
+    spec = fromInputSchema(row.inputSchema);
+    if (!spec.isEmpty())
+        return spec;
+    return fromPlaceholders(row);
+}
+
+ArgumentSpec ArgumentSpec::fromArgsLine(const QString &text, bool *usable)
+{
+    static const QRegularExpression dollar(QStringLiteral(R"(^\$(\d+)(\+)?\s*(?:[=:]\s*(.*))?$)"),
+                                           QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression positional(QStringLiteral(R"(^[A-Za-z_][A-Za-z0-9_]*(\s*\(.*\))?$)"));
+    static const QRegularExpression nothing(QStringLiteral(R"(^(none|nothing|no args?|-|n/a)\.?$)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    ArgumentSpec spec;
+    if (usable)
+        *usable = false;
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty())
+        return spec;
+    if (nothing.match(trimmed).hasMatch()) {
+        spec.m_source = Source::ArgsLine;
+        if (usable)
+            *usable = true;
+        return spec;
+    }
+
+    const QStringList entries = splitEntries(trimmed);
+    QList<ArgumentSlot> slots;
+    const bool allDollar = std::all_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
+        const QRegularExpressionMatch match = dollar.match(entry);
+        return match.hasMatch() && match.captured(1).toInt() > 0;
+    });
+    const bool allPositional = std::all_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
+        return positional.match(entry).hasMatch();
+    });
+    if (allDollar) {
+        for (const QString &entry : entries) {
+            const QRegularExpressionMatch match = dollar.match(entry);
+            ArgumentSlot slot;
+            slot.index = match.captured(1).toInt();
+            slot.takesRest = match.hasCaptured(2);
+            splitNameAndNote(match.captured(3), slot);
+            slots.append(slot);
+        }
+    } else if (allPositional) {
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            ArgumentSlot slot;
+            slot.index = int(i + 1);
+            splitNameAndNote(entries[i], slot);
+            slots.append(slot);
+        }
+    } else {
+        return spec; // free text: says something to a reader, declares nothing
+    }
+    spec.m_arguments = normalised(slots);
+    spec.m_source = Source::ArgsLine;
+    if (usable)
+        *usable = true;
+    return spec;
+}
+
+ArgumentSpec ArgumentSpec::fromInputSchema(const QString &schemaText)
+{
+    ArgumentSpec spec;
+    const QJsonObject schema = QJsonDocument::fromJson(schemaText.toUtf8()).object();
+    const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+    if (properties.isEmpty())
+        return spec;
+    const QJsonArray required = schema.value(QStringLiteral("required")).toArray();
+    QList<ArgumentSlot> slots;
+    for (const QString &name : propertyOrder(schemaText)) {
+        if (!properties.contains(name) || std::any_of(slots.cbegin(), slots.cend(),
+                                                      [&name](const ArgumentSlot &s) { return s.name == name; }))
+            continue;
+        ArgumentSlot slot;
+        slot.index = int(slots.size() + 1);
+        slot.name = name;
+        slot.description = properties.value(name).toObject().value(QStringLiteral("description")).toString();
+        slot.required = required.contains(QJsonValue(name));
+        slots.append(slot);
+    }
+    spec.m_arguments = slots;
+    spec.m_source = Source::InputSchema;
+    return spec;
+}
+
+ArgumentSpec ArgumentSpec::fromPlaceholders(const Row &row)
+{
+    ArgumentSpec spec;
+    QString payload = DocLines::stripDocs(row.content);
+    // An fn row with no payload passes ["$1"] (SPEC §3).
+    if (row.type == QLatin1String("fn") && payload.trimmed().isEmpty())
+        payload = QStringLiteral("[\"$1\"]");
+    const QString templates = (row.type == QLatin1String("http") ? row.target + u'\n' : QString()) + payload;
+    int highest = 0;
+    bool rest = false;
+    for (const TemplatePlaceholder &placeholder : TemplateSubstitution::placeholders(templates)) {
+        if (placeholder.kind != TemplatePlaceholder::Kind::Arg && placeholder.kind != TemplatePlaceholder::Kind::ArgRest)
+            continue;
+        if (placeholder.index > highest) {
+            highest = placeholder.index;
+            rest = false;
+        }
+        if (placeholder.index == highest && placeholder.kind == TemplatePlaceholder::Kind::ArgRest)
+            rest = true;
+    }
+    QList<ArgumentSlot> slots;
+    for (int i = 1; i <= highest; ++i)
+        slots.append({i, QStringLiteral("$%1").arg(i), {}, rest && i == highest, false});
+    spec.m_arguments = slots;
+    spec.m_source = highest > 0 ? Source::Placeholders : Source::None;
+    return spec;
+}
+
+QList<ArgumentSlot> ArgumentSpec::normalised(QList<ArgumentSlot> slots)
+{
+    std::stable_sort(slots.begin(), slots.end(),
+                     [](const ArgumentSlot &a, const ArgumentSlot &b) { return a.index < b.index; });
+    QList<ArgumentSlot> result;
+    for (const ArgumentSlot &slot : slots) {
+        if (!result.isEmpty() && result.last().index == slot.index)
+            continue;
+        for (int gap = result.isEmpty() ? 1 : result.last().index + 1; gap < slot.index; ++gap)
+            result.append({gap, QStringLiteral("$%1").arg(gap), {}, false, false});
+        ArgumentSlot named = slot;
+        if (named.name.isEmpty())
+            named.name = QStringLiteral("$%1").arg(slot.index);
+        result.append(named);
+    }
+    // Only the last argument can take the rest of the body.
+    for (qsizetype i = 0; i + 1 < result.size(); ++i)
+        result[i].takesRest = false;
+    return result;
+}
+
+bool ArgumentSpec::lastTakesRest() const
+{
+    return !m_arguments.isEmpty() && m_arguments.last().takesRest;
+}
+
+QString ArgumentSpec::joinBody(const QStringList &values) const
+{
+    return values.join(u'|');
+}
+
+QStringList ArgumentSpec::splitBody(const QString &body) const
+{
+    QStringList pieces = body.split(u'|');
+    const qsizetype wanted = std::max<qsizetype>(1, m_arguments.size());
+    if (pieces.size() > wanted) {
+        const QString rest = pieces.mid(wanted - 1).join(u'|');
+        pieces = pieces.mid(0, wanted - 1);
+        pieces.append(rest);
+    }
+    while (pieces.size() < m_arguments.size())
+        pieces.append(QString());
+    return pieces;
+}
+
+QList<int> ArgumentSpec::misplacedPipes(const QStringList &values) const
+{
+    QList<int> misplaced;
+    for (qsizetype i = 0; i < values.size(); ++i) {
+        const bool isLast = i + 1 == values.size();
+        if (values[i].contains(u'|') && !(isLast && lastTakesRest()))
+            misplaced.append(int(i));
+    }
+    return misplaced;
+}
+
+bool ArgumentSpec::operator==(const ArgumentSpec &other) const
+{
+    return m_source == other.m_source && m_arguments == other.m_arguments;
+}
