@@ -7,6 +7,33 @@ AgentEndpoints AgentEndpoints::defaults()
     return AgentEndpoints({{QStringLiteral("grok-*"), QUrl(QStringLiteral("https://api.x.ai/v1"))}});
 }
 
+AgentEndpoints AgentEndpoints::fromSettings(QSettings &settings)
+{
+    QList<AgentEndpoint> entries;
+    const int count = settings.beginReadArray(QStringLiteral("agentEndpoints"));
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        const QString glob = settings.value(QStringLiteral("model")).toString();
+        const QUrl url(settings.value(QStringLiteral("baseUrl")).toString());
+        // A hand-edited entry that is not an absolute URL would send prompts nowhere sensible.
+        if (!glob.isEmpty() && url.isValid() && !url.isRelative())
+            entries.append({glob, url});
+    }
+    settings.endArray();
+    return entries.isEmpty() ? defaults() : AgentEndpoints(entries);
+}
+
+void AgentEndpoints::save(QSettings &settings) const
+{
+    settings.beginWriteArray(QStringLiteral("agentEndpoints"), int(m_entries.size()));
+    for (int i = 0; i < m_entries.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("model"), m_entries.at(i).modelGlob);
+        settings.setValue(QStringLiteral("baseUrl"), m_entries.at(i).baseUrl.toString());
+    }
+    settings.endArray();
+}
+
 AgentEndpoints::AgentEndpoints(QList<AgentEndpoint> entries) : m_entries(std::move(entries)) {}
 
 std::optional<QUrl> AgentEndpoints::baseUrlFor(const QString &model) const

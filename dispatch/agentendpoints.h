@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QSettings>
 #include <QString>
 #include <QUrl>
 
@@ -19,6 +20,10 @@ class AgentEndpoints final
 public:
     // grok-* → https://api.x.ai/v1.
     static AgentEndpoints defaults();
+    // The owner's table from QSettings group "agentEndpoints" (an array of {model, baseUrl}),
+    // the defaults when none is saved. GUI and capdeskctl read the same settings.
+    static AgentEndpoints fromSettings(QSettings &settings);
+    void save(QSettings &settings) const;
 
     explicit AgentEndpoints(QList<AgentEndpoint> entries = {});
 

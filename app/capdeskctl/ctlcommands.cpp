@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSettings>
 #include <QJsonObject>
 
 #include <functional>
@@ -281,7 +282,8 @@ int CtlCommands::invoke()
     }
     if (!openStore())
         return m_exit;
-    StandardDispatcher dispatcher(m_store);
+    QSettings settings;
+    StandardDispatcher dispatcher(m_store, AgentEndpoints::fromSettings(settings));
     InvocationHandle *handle =
         dispatcher.invoke({m_args.positional.at(0), m_args.positional.value(1), m_args.shape, std::nullopt});
     QEventLoop loop;
