@@ -1,5 +1,7 @@
 #include "jsonsyntaxcheck.h"
 
+#include "textposition.h"
+
 namespace {
 
 // Far deeper than any payload, and shallow enough that the recursion below stays a few
@@ -234,15 +236,12 @@ JsonSyntaxCheck JsonSyntaxCheck::check(QStringView text)
     if (parser.parseDocument())
         return check;
 
-    const QStringView before = text.left(parser.errorOffset());
+    const TextPosition position = TextPosition::at(text, parser.errorOffset());
     check.ok = false;
-    check.offset = int(before.size());
-    check.line = int(before.count(u'\n')) + 1;
-    check.column = int(before.size() - before.lastIndexOf(u'\n'));
-    check.message = QStringLiteral("line %1, column %2: %3")
-                        .arg(check.line)
-                        .arg(check.column)
-                        .arg(QLatin1String(parser.reason()));
+    check.offset = position.offset;
+    check.line = position.line;
+    check.column = position.column;
+    check.message = position.describe(QLatin1String(parser.reason()));
     return check;
 }
 

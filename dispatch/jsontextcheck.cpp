@@ -1,5 +1,7 @@
 #include "jsontextcheck.h"
 
+#include "textposition.h"
+
 #include <QJsonParseError>
 
 JsonTextCheck JsonTextCheck::parse(const QString &text)
@@ -14,12 +16,10 @@ JsonTextCheck JsonTextCheck::parse(const QString &text)
     check.ok = false;
     // QJsonParseError counts bytes of UTF-8; the editor counts characters.
     const QString before = QString::fromUtf8(utf8.left(error.offset));
-    check.offset = int(before.size());
-    check.line = int(before.count(u'\n')) + 1;
-    check.column = int(before.size() - before.lastIndexOf(u'\n'));
-    check.message = QStringLiteral("line %1, column %2: %3")
-                        .arg(check.line)
-                        .arg(check.column)
-                        .arg(error.errorString());
+    const TextPosition position = TextPosition::at(before, before.size());
+    check.offset = position.offset;
+    check.line = position.line;
+    check.column = position.column;
+    check.message = position.describe(error.errorString());
     return check;
 }
