@@ -130,7 +130,7 @@ ArgumentSpec ArgumentSpec::fromArgsLine(const QString &text, bool *usable)
     }
 
     const QStringList entries = splitEntries(trimmed);
-    QList<ArgumentSlot> slots;
+    QList<ArgumentSlot> found;
     const bool allDollar = std::all_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
         const QRegularExpressionMatch match = dollar.match(entry);
         return match.hasMatch() && match.captured(1).toInt() > 0;
@@ -145,19 +145,19 @@ ArgumentSpec ArgumentSpec::fromArgsLine(const QString &text, bool *usable)
             slot.index = match.captured(1).toInt();
             slot.takesRest = match.hasCaptured(2);
             splitNameAndNote(match.captured(3), slot);
-            slots.append(slot);
+            found.append(slot);
         }
     } else if (allPositional) {
         for (qsizetype i = 0; i < entries.size(); ++i) {
             ArgumentSlot slot;
             slot.index = int(i + 1);
             splitNameAndNote(entries[i], slot);
-            slots.append(slot);
+            found.append(slot);
         }
     } else {
         return spec; // free text: says something to a reader, declares nothing
     }
-    spec.m_arguments = normalised(slots);
+    spec.m_arguments = normalised(found);
     spec.m_source = Source::ArgsLine;
     if (usable)
         *usable = true;
@@ -172,19 +172,19 @@ ArgumentSpec ArgumentSpec::fromInputSchema(const QString &schemaText)
     if (properties.isEmpty())
         return spec;
     const QJsonArray required = schema.value(QStringLiteral("required")).toArray();
-    QList<ArgumentSlot> slots;
+    QList<ArgumentSlot> found;
     for (const QString &name : propertyOrder(schemaText)) {
-        if (!properties.contains(name) || std::any_of(slots.cbegin(), slots.cend(),
+        if (!properties.contains(name) || std::any_of(found.cbegin(), found.cend(),
                                                       [&name](const ArgumentSlot &s) { return s.name == name; }))
             continue;
         ArgumentSlot slot;
-        slot.index = int(slots.size() + 1);
+        slot.index = int(found.size() + 1);
         slot.name = name;
         slot.description = properties.value(name).toObject().value(QStringLiteral("description")).toString();
         slot.required = required.contains(QJsonValue(name));
-        slots.append(slot);
+        found.append(slot);
     }
-    spec.m_arguments = slots;
+    spec.m_arguments = found;
     spec.m_source = Source::InputSchema;
     return spec;
 }
@@ -209,20 +209,20 @@ ArgumentSpec ArgumentSpec::fromPlaceholders(const Row &row)
         if (placeholder.index == highest && placeholder.kind == TemplatePlaceholder::Kind::ArgRest)
             rest = true;
     }
-    QList<ArgumentSlot> slots;
+    QList<ArgumentSlot> found;
     for (int i = 1; i <= highest; ++i)
-        slots.append({i, QStringLiteral("$%1").arg(i), {}, rest && i == highest, false});
-    spec.m_arguments = slots;
+        found.append({i, QStringLiteral("$%1").arg(i), {}, rest && i == highest, false});
+    spec.m_arguments = found;
     spec.m_source = highest > 0 ? Source::Placeholders : Source::None;
     return spec;
 }
 
-QList<ArgumentSlot> ArgumentSpec::normalised(QList<ArgumentSlot> slots)
+QList<ArgumentSlot> ArgumentSpec::normalised(QList<ArgumentSlot> found)
 {
-    std::stable_sort(slots.begin(), slots.end(),
+    std::stable_sort(found.begin(), found.end(),
                      [](const ArgumentSlot &a, const ArgumentSlot &b) { return a.index < b.index; });
     QList<ArgumentSlot> result;
-    for (const ArgumentSlot &slot : slots) {
+    for (const ArgumentSlot &slot : found) {
         if (!result.isEmpty() && result.last().index == slot.index)
             continue;
         for (int gap = result.isEmpty() ? 1 : result.last().index + 1; gap < slot.index; ++gap)
@@ -245,7 +245,12 @@ bool ArgumentSpec::lastTakesRest() const
 
 QString ArgumentSpec::joinBody(const QStringList &values) const
 {
-    return values.join(u'|');
+    // Trailing empty args are left off: a missing arg is empty too (SPEC §2), so the body
+    // means the same and reads as typed ("37.77", not "37.77|").
+    qsizetype count = values.size();
+    while (count > 1 && values[count - 1].isEmpty())
+        --count;
+    return values.mid(0, count).join(u'|');
 }
 
 QStringList ArgumentSpec::splitBody(const QString &body) const

@@ -42,7 +42,7 @@ public:
     // Whether the last argument is a $N+ one, the only kind that may hold pipes.
     bool lastTakesRest() const;
 
-    // The body the values make: joined with '|'.
+    // The body the values make: joined with '|', trailing empty values left off.
     QString joinBody(const QStringList &values) const;
     // The body as count() values. Pieces beyond the last argument stay in it, pipes put
     // back, so joinBody(splitBody(b)) == b for every body.
@@ -55,7 +55,7 @@ public:
 
 private:
     // Sorts by index, drops repeats and fills gaps with unnamed slots.
-    static QList<ArgumentSlot> normalised(QList<ArgumentSlot> slots);
+    static QList<ArgumentSlot> normalised(QList<ArgumentSlot> found);
 
     QList<ArgumentSlot> m_arguments;
     Source m_source = Source::None;

@@ -1,5 +1,6 @@
 #include "curlcommand.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
 

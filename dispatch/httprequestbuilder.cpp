@@ -1,5 +1,7 @@
 #include "httprequestbuilder.h"
 
+#include "authspec.h"
+
 #include "doclines.h"
 #include "jsonsyntaxcheck.h"
 #include "runner.h"
@@ -19,11 +21,6 @@ bool sendsNoEmptyBody(const QString &method)
     return method == QLatin1String("GET") || method == QLatin1String("HEAD")
            || method == QLatin1String("DELETE");
 }
-
-// Secret names are environment variable names; parameter names are kept to characters
-// that need no escaping in a query, so the spec text is also the text on the wire.
-const QRegularExpression secretName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-const QRegularExpression parameterName(QStringLiteral("^[A-Za-z0-9_.~-]+$"));
 
 void addQueryParameter(QUrl &url, const QString &name, const QString &value)
 {
@@ -104,41 +101,33 @@ HttpCallPlan HttpRequestBuilder::build(const RunContext &context)
 
 void HttpRequestBuilder::applyAuth(const QString &auth, const SecretSource *secrets, HttpCallPlan &plan)
 {
-    const QString spec = auth.trimmed();
-    if (spec.isEmpty())
+    if (auth.trimmed().isEmpty())
         return;
-    const qsizetype colon = spec.indexOf(u':');
-    const QString prefix = spec.left(colon);
-    QString name = spec.mid(colon + 1);
-    QString parameter = QStringLiteral("key");
-    if (prefix == QLatin1String("query") && name.contains(u'=')) {
-        parameter = name.section(u'=', 0, 0);
-        name = name.section(u'=', 1);
-    }
-    const bool knownPrefix = prefix == QLatin1String("bearer") || prefix == QLatin1String("basic")
-                             || prefix == QLatin1String("query");
-    if (colon < 0 || !knownPrefix || !secretName.match(name).hasMatch()
-        || !parameterName.match(parameter).hasMatch()) {
+    const std::optional<AuthSpec> spec = AuthSpec::parse(auth);
+    if (!spec) {
         plan.error =
             QStringLiteral("ERR: malformed auth \"%1\": expected bearer:NAME, basic:NAME, query:NAME "
                            "or query:PARAM=NAME")
-                .arg(spec);
+                .arg(auth.trimmed());
         return;
     }
 
-    const SecretSource::Lookup secret = secrets ? secrets->lookup(name) : SecretSource::Lookup{};
+    const SecretSource::Lookup secret = secrets ? secrets->lookup(spec->name) : SecretSource::Lookup{};
     if (secret.origin == SecretSource::Origin::Missing || secret.value.isEmpty()) {
-        plan.notes << QStringLiteral("%1 is not set: no credential will be sent").arg(name);
+        plan.notes << QStringLiteral("%1 is not set: no credential will be sent").arg(spec->name);
         return;
     }
     plan.usedSecretValues << secret.value;
-    if (prefix == QLatin1String("bearer")) {
+    switch (spec->kind) {
+    case AuthSpec::Kind::Bearer:
         plan.headers.append({QByteArrayLiteral("Authorization"), "Bearer " + secret.value.toUtf8()});
-    } else if (prefix == QLatin1String("basic")) {
-        plan.headers.append(
-            {QByteArrayLiteral("Authorization"), "Basic " + secret.value.toUtf8().toBase64()});
-    } else {
-        addQueryParameter(plan.url, parameter, secret.value);
-        plan.authQueryParameter = parameter;
+        break;
+    case AuthSpec::Kind::Basic:
+        plan.headers.append({QByteArrayLiteral("Authorization"), "Basic " + secret.value.toUtf8().toBase64()});
+        break;
+    case AuthSpec::Kind::Query:
+        addQueryParameter(plan.url, spec->parameter, secret.value);
+        plan.authQueryParameter = spec->parameter;
+        break;
     }
 }

@@ -1,8 +1,11 @@
 #include "directorysession.h"
 
 #include "directorydocument.h"
+#include "invocationhandle.h"
+#include "standarddispatcher.h"
 
 #include <QFileInfo>
+#include <QTimer>
 
 DirectorySession::DirectorySession(QObject *parent) : QObject(parent) {}
 
@@ -27,6 +30,9 @@ StoreError DirectorySession::open(std::shared_ptr<DirectoryStore> store)
     if (const StoreError error = document->loadProgressively(); error.isError())
         return error;
     DirectoryDocument *old = m_document;
+    // Calls still running on the old dispatcher finish with it gone: their handles are
+    // left unfinished, which the panels tolerate (they reset on documentChanged).
+    m_dispatcher = std::make_unique<StandardDispatcher>(document->sharedStore());
     m_document = document.release();
     m_document->setParent(this);
     emit documentChanged(m_document);
@@ -39,4 +45,15 @@ StoreError DirectorySession::reload()
     if (!m_document)
         return StoreError::none();
     return open(m_document->sharedStore());
+}
+
+InvocationHandle *DirectorySession::invoke(const InvocationRequest &request)
+{
+    if (m_dispatcher)
+        return m_dispatcher->invoke(request);
+    auto *handle = new InvocationHandle;
+    InvocationOutcome outcome;
+    outcome.refusal = tr("no directory is open");
+    QTimer::singleShot(0, handle, [handle, outcome] { handle->finish(outcome); });
+    return handle;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "directorystore.h"
+#include "dispatcher.h"
 
 #include <QObject>
 
@@ -12,7 +13,11 @@ class DirectoryDocument;
 // DirectoryDocument first and only then swaps it in: a file that fails to load leaves the
 // current directory (and its unsaved edits) untouched. The old document is deleted after
 // documentChanged() has let every view rewire to the new one.
-class DirectorySession final : public QObject
+//
+// The session is also the Dispatcher of whatever directory is open: each document gets
+// its own (a StandardDispatcher over its store), and the call panels, which outlive
+// documents, hold the session and never a dispatcher that a reopen would replace.
+class DirectorySession final : public QObject, public Dispatcher
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DirectorySession)
@@ -28,6 +33,11 @@ public:
     QString windowTitle() const;
 
     StoreError open(std::shared_ptr<DirectoryStore> store);
+    // The open directory's own dispatcher; null when none is open.
+    Dispatcher *dispatcher() const { return m_dispatcher.get(); }
+    // Forwards to dispatcher(); refuses (asynchronously, like every refusal) when no
+    // directory is open.
+    InvocationHandle *invoke(const InvocationRequest &request) override;
     // A fresh document over the same store, after something else wrote to it (an import).
     StoreError reload();
 
@@ -36,4 +46,5 @@ signals:
 
 private:
     DirectoryDocument *m_document = nullptr;
+    std::unique_ptr<Dispatcher> m_dispatcher;
 };

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "callpanel.h"
 #include "categorypanel.h"
 #include "directorydocument.h"
 #include "directorysession.h"
@@ -10,17 +11,21 @@
 #include "messageboxprompter.h"
 #include "rowcountlabel.h"
 #include "roweditorpanel.h"
+#include "secretactions.h"
 #include "typeicons.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -36,10 +41,11 @@ std::unique_ptr<Prompter> orDialogs(std::unique_ptr<Prompter> prompter, QWidget 
 MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prompter, QWidget *parent)
     : QMainWindow(parent), m_session(session), m_prompter(orDialogs(std::move(prompter), this)),
       m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
-      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_rowCount(new RowCountLabel),
+      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)), m_rowCount(new RowCountLabel),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
-      m_editActions(new EditActions(m_table, *m_prompter, this))
+      m_editActions(new EditActions(m_table, *m_prompter, this)),
+      m_secretActions(new SecretActions(m_session, *m_prompter, this, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
@@ -48,6 +54,8 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
 
     connect(&m_session, &DirectorySession::documentChanged, this, &MainWindow::showDocument);
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_editor, &RowEditorPanel::showRow);
+    connect(m_table, &DirectoryTableView::currentKeyChanged, m_calls, &CallPanel::showRow);
+    connect(m_editor, &RowEditorPanel::shownKeyChanged, m_calls, &CallPanel::showRow);
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_table, &DirectoryTableView::selectKey);
     connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
         m_table->selectKey(key);
@@ -60,6 +68,16 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
     connect(m_editActions, &EditActions::statusMessage, this, showMessage);
     statusBar()->addPermanentWidget(m_rowCount);
+    auto *keychainStatus = new QLabel(this);
+    keychainStatus->setObjectName(QStringLiteral("keychainStatus"));
+    connect(m_secretActions, &SecretActions::keychainStatusChanged, keychainStatus,
+            [keychainStatus](const QString &text, const QString &why) {
+                keychainStatus->setText(text);
+                keychainStatus->setToolTip(why);
+            });
+    statusBar()->addPermanentWidget(keychainStatus);
+    // After the window is up: a keychain waiting for an unlock must not delay it.
+    QTimer::singleShot(0, m_secretActions, &SecretActions::checkKeychain);
 
     showDocument(m_session.document());
     restoreSettings();
@@ -85,6 +103,12 @@ void MainWindow::buildLayout()
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setContentsMargins(6, 6, 6, 0);
     setCentralWidget(m_splitter);
+
+    auto *calls = new QDockWidget(tr("Shape and invoke"), this);
+    calls->setObjectName(QStringLiteral("callDock"));
+    calls->setWidget(m_calls);
+    addDockWidget(Qt::BottomDockWidgetArea, calls);
+    resizeDocks({calls}, {300}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -116,6 +140,8 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(find);
 
+    menuBar()->addMenu(tr("&Tools"))->addAction(m_secretActions->secretsAction());
+
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -136,6 +162,7 @@ void MainWindow::showDocument(DirectoryDocument *document)
     // The editor first, so it is ready when the table selects its first row; the filters
     // before the table, so that first row is one the filters let through.
     m_editor->setDocument(document);
+    m_calls->setDocument(document);
     m_filterBar->setDocument(document);
     m_categories->setDocument(document);
     m_table->setDocument(document);

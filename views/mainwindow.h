@@ -7,6 +7,7 @@
 
 #include <memory>
 
+class CallPanel;
 class CategoryPanel;
 class DirectoryDocument;
 class DirectorySession;
@@ -17,6 +18,7 @@ class FilterBar;
 class QSplitter;
 class RowCountLabel;
 class RowEditorPanel;
+class SecretActions;
 
 // The window: category list, filter bar and table, and the row editor side by side.
 // It only builds and wires; what the actions do lives in FileActions and EditActions,
@@ -36,8 +38,10 @@ public:
     RowEditorPanel *editorPanel() const { return m_editor; }
     FilterBar *filterBar() const { return m_filterBar; }
     CategoryPanel *categoryPanel() const { return m_categories; }
+    CallPanel *callPanel() const { return m_calls; }
     FileActions *fileActions() const { return m_fileActions; }
     EditActions *editActions() const { return m_editActions; }
+    SecretActions *secretActions() const { return m_secretActions; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -56,8 +60,10 @@ private:
     FilterBar *m_filterBar;
     DirectoryTableView *m_table;
     RowEditorPanel *m_editor;
+    CallPanel *m_calls;
     RowCountLabel *m_rowCount;
     QSplitter *m_splitter;
     FileActions *m_fileActions;
     EditActions *m_editActions;
+    SecretActions *m_secretActions;
 };

@@ -58,6 +58,17 @@ bool MessageBoxPrompter::confirmRevert(int rows)
     return answer == QMessageBox::Discard;
 }
 
+bool MessageBoxPrompter::confirmRemoveSecret(const QString &name)
+{
+    const auto answer = QMessageBox::question(
+        m_parent, tr("Delete Secret"),
+        tr("Delete the keychain value of %1? It cannot be undone; rows using %1 send no credential "
+           "until it is set again or comes from the environment.")
+            .arg(name),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Yes;
+}
+
 Prompter::UnsavedChoice MessageBoxPrompter::askUnsaved(const QString &location, int rows)
 {
     QMessageBox box(

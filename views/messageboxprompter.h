@@ -16,6 +16,7 @@ public:
 
     bool confirmDelete(const QStringList &keys) override;
     bool confirmRevert(int rows) override;
+    bool confirmRemoveSecret(const QString &name) override;
     UnsavedChoice askUnsaved(const QString &location, int rows) override;
     bool askFillWithSamples() override;
 

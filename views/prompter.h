@@ -21,6 +21,8 @@ public:
 
     virtual bool confirmDelete(const QStringList &keys) = 0;
     virtual bool confirmRevert(int rows) = 0;
+    // Removing a keychain value cannot be undone: the value is not kept anywhere else.
+    virtual bool confirmRemoveSecret(const QString &name) = 0;
     virtual UnsavedChoice askUnsaved(const QString &location, int rows) = 0;
     virtual bool askFillWithSamples() = 0;
 

@@ -18,6 +18,7 @@ public:
     // Answers.
     bool deleteAnswer = false;
     bool revertAnswer = true;
+    bool removeSecretAnswer = false;
     UnsavedChoice unsavedAnswer = UnsavedChoice::Cancel;
     bool samplesAnswer = false;
     QString openPath;
@@ -28,6 +29,7 @@ public:
     // What was asked or shown.
     QList<QStringList> deleteQuestions;
     int revertQuestions = 0;
+    QStringList removeSecretQuestions;
     QStringList unsavedQuestions;
     QStringList errors;
     QStringList infos;
@@ -36,6 +38,11 @@ public:
     {
         deleteQuestions.append(keys);
         return deleteAnswer;
+    }
+    bool confirmRemoveSecret(const QString &name) override
+    {
+        removeSecretQuestions.append(name);
+        return removeSecretAnswer;
     }
     bool confirmRevert(int) override
     {

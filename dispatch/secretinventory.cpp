@@ -1,0 +1,62 @@
+#include "secretinventory.h"
+
+#include "authspec.h"
+#include "keychainstore.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+
+std::optional<SecretInventory::Reference> SecretInventory::parse(const QString &auth)
+{
+    const std::optional<AuthSpec> spec = AuthSpec::parse(auth);
+    if (!spec)
+        return std::nullopt;
+    return Reference{spec->form(), spec->name};
+}
+
+SecretInventory SecretInventory::fromUsage(const QList<AuthUsage> &usage)
+{
+    SecretInventory inventory;
+    QMap<QString, Secret> byName;
+    for (const AuthUsage &use : usage) {
+        const std::optional<Reference> reference = parse(use.auth);
+        if (!reference) {
+            inventory.m_malformedRows += use.rows;
+            continue;
+        }
+        Secret &secret = byName[reference->name];
+        secret.name = reference->name;
+        secret.rows += use.rows;
+        if (!secret.forms.contains(reference->form))
+            secret.forms.append(reference->form);
+    }
+    for (Secret &secret : byName) {
+        std::sort(secret.forms.begin(), secret.forms.end());
+        inventory.m_secrets.append(secret);
+    }
+    return inventory;
+}
+
+void SecretInventory::checkOrigins(const KeychainStore *keychain)
+{
+    for (Secret &secret : m_secrets) {
+        secret.inEnvironment = inEnvironment(secret.name);
+        if (!keychain) {
+            secret.keychain = KeychainState::Unavailable;
+            continue;
+        }
+        QString why;
+        const bool present = keychain->has(secret.name, &why);
+        secret.keychain = present ? KeychainState::Present
+                          : why.isEmpty() ? KeychainState::Absent
+                                          : KeychainState::Unavailable;
+    }
+}
+
+bool SecretInventory::inEnvironment(const QString &name)
+{
+    // An empty variable counts as unset, as in EnvironmentKeychainSecrets::lookup.
+    return !qEnvironmentVariableIsEmpty(name.toLocal8Bit().constData());
+}

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QWidget>
+
+class DirectoryDocument;
+class Dispatcher;
+class InvokePanel;
+class ShapePreviewPanel;
+
+// The dock beside the row editor: the shape preview (with the argument form) and the
+// invoke panel side by side, sharing one body. It exists so MainWindow wires one widget.
+class CallPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CallPanel)
+
+public:
+    explicit CallPanel(Dispatcher &dispatcher, QWidget *parent = nullptr);
+
+    void setDocument(DirectoryDocument *document);
+    void showRow(const QString &key);
+    ShapePreviewPanel *shapePanel() const { return m_shape; }
+    InvokePanel *invokePanel() const { return m_invoke; }
+
+private:
+    ShapePreviewPanel *m_shape;
+    InvokePanel *m_invoke;
+};

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QDialog>
+
+class DirectoryStore;
+class KeychainStore;
+class Prompter;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class SecretListModel;
+
+// Tools → Secrets…: every secret NAME the directory's rows refer to, how many rows use it
+// and whether the environment or the keychain has a value (SPEC §3 Auth). A value can be
+// set, replaced or deleted in the keychain; it is typed into a masked field and never
+// shown again, not even as its length. Without a Secret Service the dialog says so and
+// only lists, since environment secrets keep working.
+class SecretsDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SecretsDialog)
+
+public:
+    SecretsDialog(const DirectoryStore &store, KeychainStore &keychain, Prompter &prompter,
+                  QWidget *parent = nullptr);
+    ~SecretsDialog() override;
+
+    SecretListModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    bool keychainAvailable() const { return m_keychainAvailable; }
+
+    // Reads the names from the store and their origins again, keeping the selection.
+    void refresh();
+    void selectName(const QString &name);
+    // Shows the masked field for the selected name.
+    void beginEntry();
+    // Writes what was typed to the keychain and forgets it.
+    void storeEntry();
+    void cancelEntry();
+    // Deletes the selected name's keychain value, after asking.
+    void removeSelected();
+
+private:
+    QString selectedName() const;
+    void updateActions();
+
+    const DirectoryStore &m_store;
+    KeychainStore &m_keychain;
+    Prompter &m_prompter;
+    bool m_keychainAvailable = false;
+    SecretListModel *m_model;
+    QLabel *m_banner;
+    QLabel *m_malformed;
+    QTableView *m_table;
+    QWidget *m_entry;
+    QLabel *m_entryLabel;
+    QLineEdit *m_value;
+    QPushButton *m_storeButton;
+    QPushButton *m_setButton;
+    QPushButton *m_removeButton;
+    QString m_entryName;
+};
