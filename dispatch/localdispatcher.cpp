@@ -13,7 +13,18 @@ LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store, st
 {
 }
 
-LocalDispatcher::~LocalDispatcher() = default;
+LocalDispatcher::~LocalDispatcher()
+{
+    for (const QPointer<InvocationHandle> &handle : std::as_const(m_open)) {
+        if (!handle || handle->isFinished())
+            continue;
+        InvocationOutcome outcome;
+        outcome.ran = true;
+        outcome.result = RunResult::failure(QStringLiteral("cancelled: the directory was closed"));
+        handle->cancel();
+        handle->finish(outcome);
+    }
+}
 
 void LocalDispatcher::setRunner(const QString &type, std::unique_ptr<Runner> runner)
 {
@@ -58,10 +69,14 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     context.secrets = m_secrets.get();
     context.cancelled = handle->cancelFlag();
 
+    m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
+    m_open.append(handle);
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
     // The runner is kept alive by the callback, so replacing it mid-call is safe.
-    runner->run(context, [handle, outcome, timer, runner](RunResult result) mutable {
+    runner->run(context, [handle = QPointer<InvocationHandle>(handle), outcome, timer, runner](RunResult result) mutable {
+        if (!handle)
+            return;
         outcome.result = std::move(result);
         outcome.durationMs = timer->elapsed();
         handle->finish(std::move(outcome));

@@ -4,13 +4,17 @@
 #include "runner.h"
 
 #include <QHash>
+#include <QList>
+#include <QPointer>
 
 #include <memory>
 
 class DirectoryStore;
+class InvocationHandle;
 class SecretSource;
 
 // Runs invocations in this process against a DirectoryStore, one Runner per `type`.
+// A caller may delete its handle at any time; a late result is then dropped.
 class LocalDispatcher final : public Dispatcher
 {
 public:
@@ -24,4 +28,7 @@ private:
     std::shared_ptr<const DirectoryStore> m_store;
     std::shared_ptr<const SecretSource> m_secrets;
     QHash<QString, std::shared_ptr<Runner>> m_runners;
+    // Calls not yet reported, finished with an error if this dispatcher goes first
+    // (the directory was closed), so no caller waits forever.
+    QList<QPointer<InvocationHandle>> m_open;
 };
