@@ -41,7 +41,8 @@ std::unique_ptr<Prompter> orDialogs(std::unique_ptr<Prompter> prompter, QWidget 
 MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prompter, QWidget *parent)
     : QMainWindow(parent), m_session(session), m_prompter(orDialogs(std::move(prompter), this)),
       m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
-      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)), m_rowCount(new RowCountLabel),
+      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)),
+      m_rowCount(new RowCountLabel),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
       m_editActions(new EditActions(m_table, *m_prompter, this)),
@@ -104,11 +105,11 @@ void MainWindow::buildLayout()
     m_splitter->setContentsMargins(6, 6, 6, 0);
     setCentralWidget(m_splitter);
 
-    auto *calls = new QDockWidget(tr("Shape and invoke"), this);
-    calls->setObjectName(QStringLiteral("callDock"));
-    calls->setWidget(m_calls);
-    addDockWidget(Qt::BottomDockWidgetArea, calls);
-    resizeDocks({calls}, {300}, Qt::Vertical);
+    m_callDock = new QDockWidget(tr("Shape and invoke"), this);
+    m_callDock->setObjectName(QStringLiteral("callDock"));
+    m_callDock->setWidget(m_calls);
+    addDockWidget(Qt::BottomDockWidgetArea, m_callDock);
+    resizeDocks({m_callDock}, {300}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -140,6 +141,8 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(find);
 
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_callDock->toggleViewAction());
     menuBar()->addMenu(tr("&Tools"))->addAction(m_secretActions->secretsAction());
 
     QToolBar *tools = addToolBar(tr("Main"));

@@ -15,6 +15,7 @@ class DirectoryTableView;
 class EditActions;
 class FileActions;
 class FilterBar;
+class QDockWidget;
 class QSplitter;
 class RowCountLabel;
 class RowEditorPanel;
@@ -61,6 +62,7 @@ private:
     DirectoryTableView *m_table;
     RowEditorPanel *m_editor;
     CallPanel *m_calls;
+    QDockWidget *m_callDock = nullptr;
     RowCountLabel *m_rowCount;
     QSplitter *m_splitter;
     FileActions *m_fileActions;
