@@ -1,0 +1,135 @@
+#include "canonicaljson.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocale>
+#include <QMetaType>
+#include <QStringList>
+#include <QVariant>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+QByteArray CanonicalJson::serialize(const QJsonValue &value)
+{
+    QByteArray out;
+    write(value, &out);
+    return out;
+}
+
+void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
+{
+    switch (value.type()) {
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        out->append("null");
+        return;
+    case QJsonValue::Bool:
+        out->append(value.toBool() ? "true" : "false");
+        return;
+    case QJsonValue::Double:
+        writeNumber(value, out);
+        return;
+    case QJsonValue::String:
+        writeString(value.toString(), out);
+        return;
+    case QJsonValue::Array: {
+        out->append('[');
+        bool first = true;
+        for (const QJsonValue &element : value.toArray()) {
+            if (!first)
+                out->append(',');
+            first = false;
+            write(element, out);
+        }
+        out->append(']');
+        return;
+    }
+    case QJsonValue::Object: {
+        const QJsonObject object = value.toObject();
+        QStringList keys = object.keys();
+        // QString's operator< compares UTF-16 code units, which is the documented order;
+        // QJsonObject's own key order is not relied on.
+        std::sort(keys.begin(), keys.end());
+        out->append('{');
+        bool first = true;
+        for (const QString &key : std::as_const(keys)) {
+            if (!first)
+                out->append(',');
+            first = false;
+            writeString(key, out);
+            out->append(':');
+            write(object.value(key), out);
+        }
+        out->append('}');
+        return;
+    }
+    }
+}
+
+void CanonicalJson::writeString(const QString &text, QByteArray *out)
+{
+    static const char hexDigits[] = "0123456789abcdef";
+    const QByteArray utf8 = text.toUtf8();
+    out->append('"');
+    for (const char c : utf8) {
+        const auto byte = static_cast<unsigned char>(c);
+        switch (byte) {
+        case '"':
+            out->append("\\\"");
+            break;
+        case '\\':
+            out->append("\\\\");
+            break;
+        case '\b':
+            out->append("\\b");
+            break;
+        case '\f':
+            out->append("\\f");
+            break;
+        case '\n':
+            out->append("\\n");
+            break;
+        case '\r':
+            out->append("\\r");
+            break;
+        case '\t':
+            out->append("\\t");
+            break;
+        default:
+            if (byte < 0x20) {
+                out->append("\\u00");
+                out->append(hexDigits[byte >> 4]);
+                out->append(hexDigits[byte & 0xf]);
+            } else {
+                out->append(c);
+            }
+        }
+    }
+    out->append('"');
+}
+
+void CanonicalJson::writeNumber(const QJsonValue &value, QByteArray *out)
+{
+    // Qt's parser keeps a number that fits in 64 bits as an integer; the variant says so
+    // and keeps integers above 2^53 exact.
+    const QVariant variant = value.toVariant();
+    if (variant.typeId() == QMetaType::LongLong) {
+        out->append(QByteArray::number(variant.toLongLong()));
+        return;
+    }
+    const double d = value.toDouble();
+    if (!std::isfinite(d)) {
+        out->append("null");
+        return;
+    }
+    // 2^63 itself does not fit in qint64, so the range check is strict on the upper side;
+    // -0.0 passes and converts to 0.
+    constexpr double twoTo63 = 9223372036854775808.0;
+    if (d == std::trunc(d) && d >= -twoTo63 && d < twoTo63) {
+        out->append(QByteArray::number(static_cast<qint64>(d)));
+        return;
+    }
+    out->append(QByteArray::number(d, 'g', QLocale::FloatingPointShortest));
+}
