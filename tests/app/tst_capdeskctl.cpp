@@ -1,14 +1,13 @@
 #include "fixturegenerator.h"
+#include "processrun.h"
 #include "sqlitedirectorystore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QEventLoop>
 #include <QHttpServer>
-#include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -62,19 +61,10 @@ private:
 
 Run TestCapdeskctl::ctl(const QStringList &arguments, const QByteArray &stdinData) const
 {
-    QProcess process;
-    process.start(QStringLiteral(CAPDESKCTL_PATH), arguments);
-    process.write(stdinData);
-    process.closeWriteChannel();
-    // An event loop rather than waitForFinished(): in-test servers answer from this thread.
-    QEventLoop loop;
-    connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-    if (process.state() != QProcess::NotRunning)
-        loop.exec();
-    if (process.state() != QProcess::NotRunning)
+    const ProcessRun::Result result = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, stdinData);
+    if (!result.finished)
         return {};
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    return {result.exitCode, result.out, result.err};
 }
 
 void TestCapdeskctl::init()
@@ -320,13 +310,12 @@ void TestCapdeskctl::optionsMayStandAnywhere()
 
 void TestCapdeskctl::defaultDirectoryLivesInXdgData()
 {
-    QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("XDG_DATA_HOME"), m_dir->filePath(QStringLiteral("xdg")));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(CAPDESKCTL_PATH), {QStringLiteral("init")});
-    QVERIFY(process.waitForFinished(60000));
-    QCOMPARE(process.exitCode(), 0);
+    const ProcessRun::Result result =
+        ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), {QStringLiteral("init")}, {}, environment);
+    QVERIFY(result.finished);
+    QCOMPARE(result.exitCode, 0);
     QVERIFY(QFileInfo::exists(m_dir->filePath(QStringLiteral("xdg/capdesk/directory.db"))));
 }
 

@@ -1,16 +1,13 @@
 #include "../views/viewtestsupport.h"
 
+#include "curlcommand.h"
 #include "directorysession.h"
-#include "keychainstore.h"
 #include "invocationhandle.h"
+#include "keychainstore.h"
 #include "mainwindow.h"
+#include "processrun.h"
 #include "secretsdialog.h"
 #include "standarddispatcher.h"
-
-#if __has_include("curlcommand.h")
-#include "curlcommand.h"
-#define CAPDESK_HAS_CURLCOMMAND 1
-#endif
 
 #include <QApplication>
 #include <QClipboard>
@@ -24,7 +21,6 @@
 #include <QLoggingCategory>
 #include <QMimeData>
 #include <QMutex>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QSettings>
 #include <QStandardPaths>
@@ -144,18 +140,9 @@ InvocationOutcome TestSecretLeak::invoke(StandardDispatcher &dispatcher, const Q
 
 QByteArray TestSecretLeak::ctl(const QStringList &arguments, const QProcessEnvironment &environment, QByteArray *err)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(CAPDESKCTL_PATH), arguments);
-    process.closeWriteChannel();
-    // An event loop, not waitForFinished(): the upstream answers from this thread.
-    QEventLoop loop;
-    connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-    if (process.state() != QProcess::NotRunning)
-        loop.exec();
-    *err = process.readAllStandardError();
-    return process.readAllStandardOutput();
+    const ProcessRun::Result result = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, {}, environment);
+    *err = result.err;
+    return result.out;
 }
 
 void TestSecretLeak::expectClean(const QByteArray &haystack, const QString &where) const
@@ -229,13 +216,11 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
             QVERIFY2(shape.ran, qPrintable(row.key + u": "_s + shape.refusal));
             QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(), qPrintable(shape.result.notes.join(u' ')));
             shapes += QJsonDocument(shape.toResponse()).toJson() + '\n';
-#ifdef CAPDESK_HAS_CURLCOMMAND
             const QString curl = CurlCommand::fromShape(shape.result.shapeRequest);
             QVERIFY2(!curl.isEmpty(), qPrintable(row.key));
             curls += curl.toUtf8() + '\n';
             // What "Copy as curl" does with it.
             QGuiApplication::clipboard()->setText(curl);
-#endif
         }
     }
     // The upstream really got the credential each time: it was used, not merely absent.

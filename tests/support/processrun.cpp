@@ -1,0 +1,36 @@
+#include "processrun.h"
+
+#include <QEventLoop>
+#include <QProcess>
+#include <QTimer>
+
+namespace ProcessRun {
+
+Result run(const QString &program, const QStringList &arguments, const QByteArray &stdinData,
+           const QProcessEnvironment &environment, int timeoutMs)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(program, arguments);
+    process.write(stdinData);
+    process.closeWriteChannel();
+    QEventLoop loop;
+    QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    if (process.state() != QProcess::NotRunning)
+        loop.exec();
+    Result result;
+    result.finished = process.state() == QProcess::NotRunning && process.exitStatus() == QProcess::NormalExit;
+    if (!result.finished) {
+        process.kill();
+        process.waitForFinished(1000);
+        return result;
+    }
+    result.exitCode = process.exitCode();
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+} // namespace ProcessRun
