@@ -52,7 +52,8 @@ struct WriteOutcome
 
 // A capability directory, wherever it lives. Views and the CLI hold only this interface,
 // so an embedded SQLite file and (later) a remote server behave the same to them.
-// Every write stamps `updated_at` (and `created_at` on create) and is all-or-nothing.
+// Every write stamps `updated_at` (and `created_at` on create), is all-or-nothing, and
+// appends one DIRECTORY_MUTATE event per changed row to the event log (SPEC §8).
 class DirectoryStore
 {
 public:
@@ -100,4 +101,8 @@ public:
     // Rows as they are (timestamps kept); a duplicate or taken key refuses the whole batch.
     virtual StoreError importRows(const QList<Row> &rows) = 0;
     virtual StoreError apply(const ChangeSet &changes) = 0;
+
+    // Who the writes are recorded as in the event log (SPEC §8): "owner:local" unless set.
+    virtual void setActor(const QString &actor) = 0;
+    virtual QString actor() const = 0;
 };

@@ -11,11 +11,15 @@ QJsonObject InvocationOutcome::toResponse() const
                 {QStringLiteral("request"), result.shapeRequest},
                 {QStringLiteral("notes"), QJsonArray::fromStringList(result.notes)}};
     }
-    // Receipts arrive with their own issue; until then the proof names the invocation id
-    // and says plainly that no signed receipt backs it.
-    const QJsonObject proof{{QStringLiteral("ok"), false},
-                            {QStringLiteral("invocation_id"), invocationId},
-                            {QStringLiteral("public_receipt"), QJsonValue::Null}};
+    // A local directory has no public URL; the signed receipt itself travels in the proof
+    // instead, so it can be saved and verified offline.
+    QJsonObject proof{{QStringLiteral("ok"), receipt.has_value()},
+                      {QStringLiteral("invocation_id"), invocationId},
+                      {QStringLiteral("public_receipt"), QJsonValue::Null}};
+    if (receipt)
+        proof.insert(QStringLiteral("receipt"), receipt->toJson());
+    else
+        proof.insert(QStringLiteral("error"), receiptError);
     return {{QStringLiteral("ok"), material()},
             {QStringLiteral("ran"), true},
             {QStringLiteral("trace"), trace},

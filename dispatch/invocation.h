@@ -1,5 +1,6 @@
 #pragma once
 
+#include "receipt.h"
 #include "row.h"
 
 #include <QJsonArray>
@@ -18,6 +19,19 @@ struct InvocationRequest
     // The row as the editor holds it, unsaved, instead of the stored one: the shape panel
     // previews edits before they are saved, and Invoke tries them. Local dispatch only.
     std::optional<Row> draft;
+
+    // Who calls: "owner:local" when empty. A capability token (its value) makes the call
+    // a token holder's, gated by SPEC §7 before any runner; `audience` and `ownerPresent`
+    // are what the gate checks the token's audience and owner gate against.
+    QString actor;
+    QString token;
+    QString audience;
+    bool ownerPresent = false;
+
+    // A nested call (a flow step) names the invocation it runs inside and shares its trace.
+    QString parentInvocationId;
+    QString trace;
+    int depth = 0; // 0 at the top level; a flow refuses to nest deeper than its limit
 };
 
 // What a runner hands back. A real call gives `output` (an output starting with "ERR:"
@@ -41,8 +55,12 @@ struct InvocationOutcome
     QString trace;           // t_ + 8 base-36 characters
     QString invocationId;    // inv_ + 10 base-36 characters; empty for shape calls
     RunResult result;
-    QString refusal;         // why nothing ran (unknown key, disabled row, …)
+    QString refusal;         // why nothing ran (unknown key, disabled row, a gate reason)
+    int refusalStatus = 0;   // the HTTP status a server answers a refusal with
     qint64 durationMs = 0;
+    // The signed receipt of a real call, or why it could not be written.
+    std::optional<Receipt> receipt;
+    QString receiptError;
 
     bool material() const { return ran && !shape && !result.isFailure(); }
     QJsonObject toResponse() const;

@@ -1,6 +1,10 @@
 #include "localdispatcher.h"
 
+#include "capabilitygate.h"
+#include "contractfingerprint.h"
+#include "directoryledger.h"
 #include "directorystore.h"
+#include "isotime.h"
 #include "invocationhandle.h"
 #include "invocationids.h"
 #include "templatecontext.h"
@@ -8,8 +12,11 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
-LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<const SecretSource> secrets)
-    : m_store(std::move(store)), m_secrets(std::move(secrets))
+using namespace Qt::StringLiterals;
+
+LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<const SecretSource> secrets,
+                                 std::shared_ptr<DirectoryLedger> ledger)
+    : m_store(std::move(store)), m_ledger(std::move(ledger)), m_secrets(std::move(secrets))
 {
 }
 
@@ -31,29 +38,54 @@ void LocalDispatcher::setRunner(const QString &type, std::unique_ptr<Runner> run
     m_runners.insert(type, std::shared_ptr<Runner>(std::move(runner)));
 }
 
+std::optional<std::pair<QString, int>> LocalDispatcher::gate(const InvocationRequest &request, const Row &row,
+                                                             QString *actor)
+{
+    const StoreResult<CapabilityToken> token = m_ledger->tokens().findByValue(request.token);
+    GateVerdict verdict = token.ok() ? CapabilityGate::check(token.value(),
+                                                             {row.key, request.body, request.audience, request.ownerPresent},
+                                                             row, QDateTime::currentDateTimeUtc())
+                                     : CapabilityGate::unknownToken();
+    const QString tokenId = token.ok() ? token.value().id : QString();
+    *actor = token.ok() ? u"token:"_s + tokenId : u"token:unknown"_s;
+    if (verdict.allowed)
+        return std::nullopt;
+    const StoreError logged = m_ledger->recordRefusal(row.key, tokenId, verdict.reason, *actor);
+    if (logged.isError())
+        return std::pair(verdict.reason + u" (and the refusal could not be logged: "_s + logged.message + u')', verdict.httpStatus);
+    return std::pair(verdict.reason, verdict.httpStatus);
+}
+
 InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 {
     auto *handle = new InvocationHandle;
     InvocationOutcome outcome;
     outcome.shape = request.shape;
-    outcome.trace = InvocationIds::newTrace();
+    outcome.trace = request.trace.isEmpty() ? InvocationIds::newTrace() : request.trace;
 
     // Refusals still finish asynchronously, so callers handle every outcome one way.
-    auto refuse = [handle, &outcome](const QString &reason) {
+    auto refuse = [handle, &outcome](const QString &reason, int status) {
         outcome.refusal = reason;
+        outcome.refusalStatus = status;
         QTimer::singleShot(0, handle, [handle, outcome] { handle->finish(outcome); });
         return handle;
     };
     const StoreResult<Row> row = request.draft ? StoreResult<Row>(*request.draft) : m_store->row(request.key);
     if (!row.ok()) {
-        return refuse(row.error().kind == StoreError::Kind::NotFound ? QStringLiteral("unknown key %1").arg(request.key)
-                                                                     : row.error().message);
+        if (row.error().kind == StoreError::Kind::NotFound)
+            return refuse(u"unknown key %1"_s.arg(request.key), 404);
+        return refuse(row.error().message, 500);
+    }
+    QString actor = request.actor.isEmpty() ? u"owner:local"_s : request.actor;
+    if (!request.token.isEmpty()) {
+        if (const auto refusal = gate(request, row.value(), &actor))
+            return refuse(refusal->first, refusal->second);
     }
     if (!row.value().enabled && !request.shape)
-        return refuse(QStringLiteral("%1 is disabled").arg(request.key));
+        return refuse(u"%1 is disabled"_s.arg(request.key), 403);
     const std::shared_ptr<Runner> runner = m_runners.value(row.value().type);
     if (!runner)
-        return refuse(QStringLiteral("no %1 runner in this build").arg(row.value().type));
+        return refuse(u"no %1 runner in this build"_s.arg(row.value().type), 501);
 
     outcome.runner = row.value().type;
     if (!request.shape)
@@ -68,18 +100,48 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     context.store = m_store.get();
     context.secrets = m_secrets.get();
     context.cancelled = handle->cancelFlag();
+    context.invocationId = outcome.invocationId;
+    context.trace = outcome.trace;
+    context.depth = request.depth;
+    context.dispatcher = this;
+    context.request = request;
+
+    Receipt receipt;
+    if (!request.shape) {
+        receipt.invocationId = outcome.invocationId;
+        receipt.trace = outcome.trace;
+        receipt.key = row.value().key;
+        receipt.parent = request.parentInvocationId.isEmpty() ? QString() : request.parentInvocationId;
+        receipt.actor = actor;
+        receipt.runner = outcome.runner;
+        receipt.startedAt = IsoTime::nowUtc();
+        receipt.inputFingerprint = Receipt::sha256Hex(request.body);
+        receipt.contractFingerprint = ContractFingerprint::of(row.value());
+    }
 
     m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
     m_open.append(handle);
     auto timer = std::make_shared<QElapsedTimer>();
     timer->start();
-    // The runner is kept alive by the callback, so replacing it mid-call is safe.
-    runner->run(context, [handle = QPointer<InvocationHandle>(handle), outcome, timer, runner](RunResult result) mutable {
-        if (!handle)
-            return;
+    // The runner and the ledger are kept alive by the callback, so replacing a runner or
+    // closing the directory mid-call is safe.
+    runner->run(context, [handle = QPointer<InvocationHandle>(handle), outcome, receipt, timer, runner,
+                          ledger = m_ledger](RunResult result) mutable {
         outcome.result = std::move(result);
         outcome.durationMs = timer->elapsed();
-        handle->finish(std::move(outcome));
+        if (!outcome.shape) {
+            receipt.durationMs = outcome.durationMs;
+            receipt.material = outcome.material();
+            receipt.status = Receipt::statusFor(receipt.material);
+            receipt.outputFingerprint = Receipt::sha256Hex(outcome.result.output);
+            StoreResult<Receipt> issued = ledger->issue(std::move(receipt));
+            if (issued.ok())
+                outcome.receipt = std::move(issued.value());
+            else
+                outcome.receiptError = issued.error().message;
+        }
+        if (handle)
+            handle->finish(std::move(outcome));
     });
     return handle;
 }

@@ -9,23 +9,32 @@
 
 #include <memory>
 
+class DirectoryLedger;
 class DirectoryStore;
 class InvocationHandle;
 class SecretSource;
+struct CapabilityToken;
 
-// Runs invocations in this process against a DirectoryStore, one Runner per `type`.
-// A caller may delete its handle at any time; a late result is then dropped.
+// Runs invocations in this process against a DirectoryStore, one Runner per `type`. A
+// capability token is gated before any runner; every real call's signed receipt is
+// committed to the ledger before its handle reports. A caller may delete its handle at any
+// time; a late result is then dropped (its receipt is still written).
 class LocalDispatcher final : public Dispatcher
 {
 public:
-    LocalDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<const SecretSource> secrets);
+    LocalDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<const SecretSource> secrets,
+                    std::shared_ptr<DirectoryLedger> ledger);
     ~LocalDispatcher() override;
 
     void setRunner(const QString &type, std::unique_ptr<Runner> runner);
     InvocationHandle *invoke(const InvocationRequest &request) override;
 
 private:
+    // The refusal reason and HTTP status when the request's token may not make this call.
+    std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row, QString *actor);
+
     std::shared_ptr<const DirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
     std::shared_ptr<const SecretSource> m_secrets;
     QHash<QString, std::shared_ptr<Runner>> m_runners;
     // Calls not yet reported, finished with an error if this dispatcher goes first

@@ -10,6 +10,7 @@
 #include <memory>
 
 class DirectoryStore;
+class Dispatcher;
 class SecretSource;
 
 // Everything a runner may use for one call. Runners never write to the store and never
@@ -23,6 +24,15 @@ struct RunContext
     const DirectoryStore *store = nullptr;  // for includes (agent) and nested rows (flow)
     const SecretSource *secrets = nullptr;
     std::shared_ptr<std::atomic_bool> cancelled = std::make_shared<std::atomic_bool>(false);
+
+    // This call's identity, for runners that make nested calls (flow steps): they pass
+    // these on as the nested request's parentInvocationId, trace and depth + 1, through
+    // `dispatcher`, so every step is gated, run and receipted like any other call.
+    QString invocationId; // empty for shape calls
+    QString trace;
+    int depth = 0;
+    Dispatcher *dispatcher = nullptr;
+    InvocationRequest request; // as the caller made it (actor, token, audience, …)
 };
 
 // One `type` value's way of running a row. Asynchronous: `done` is called exactly once,

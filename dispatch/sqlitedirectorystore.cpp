@@ -1,9 +1,11 @@
 #include "sqlitedirectorystore.h"
 
+#include "eventlog.h"
 #include "isotime.h"
 #include "rowschema.h"
 #include "rowvalidator.h"
 #include "schemamigrator.h"
+#include "writetransaction.h"
 
 #include <QAtomicInteger>
 #include <QFile>
@@ -349,13 +351,18 @@ bool SqliteDirectoryStore::exists(const QString &key) const
     return query.exec() && query.next();
 }
 
-StoreError SqliteDirectoryStore::insertRow(const Row &row)
+QString SqliteDirectoryStore::insertStatement()
 {
     QStringList marks;
     for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
         marks.append(QStringLiteral("?"));
+    return QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u','));
+}
+
+StoreError SqliteDirectoryStore::insertRow(const Row &row)
+{
     QSqlQuery query(database());
-    query.prepare(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u',')));
+    query.prepare(insertStatement());
     for (const QString &column : RowSchema::columns())
         query.addBindValue(row.value(column));
     if (!query.exec())
@@ -382,7 +389,38 @@ StoreError SqliteDirectoryStore::updateRow(const Row &row)
     return StoreError::none();
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
+StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreError(EventLog &)> &work)
+{
+    WriteTransaction transaction(database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    {
+        // The log's statements end before the transaction does.
+        EventLog log(database());
+        const StoreError error = work(log);
+        if (error.isError())
+            return error;
+    }
+    return transaction.commit();
+}
+
+StoreResult<WriteOutcome>
+SqliteDirectoryStore::writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work)
+{
+    std::optional<WriteOutcome> outcome;
+    const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
+        StoreResult<WriteOutcome> written = work(log);
+        if (!written.ok())
+            return written.error();
+        outcome = written.value();
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return *outcome;
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
 {
     const QList<FieldProblem> problems = RowValidator::check(row);
     if (!problems.isEmpty())
@@ -391,13 +429,16 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
         return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
     row.updatedAt = IsoTime::nowUtc();
     row.createdAt = row.updatedAt;
-    const StoreError error = insertRow(row);
+    StoreError error = insertRow(row);
+    if (!error.isError())
+        error = log.appendRowChange(QStringLiteral("create"), m_actor, nullptr, &row, row.updatedAt);
     if (error.isError())
         return error;
     return WriteOutcome{row.key, row.updatedAt, true};
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
+                                                          EventLog &log)
 {
     const StoreResult<Row> current = this->row(row.key);
     if (!current.ok())
@@ -417,52 +458,53 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &
         return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
     row.updatedAt = IsoTime::nowUtc();
     row.createdAt = current.value().createdAt;
-    const StoreError error = updateRow(row);
+    StoreError error = updateRow(row);
+    if (!error.isError())
+        error =
+            log.appendRowChange(QStringLiteral("replace"), m_actor, &current.value(), &row, row.updatedAt);
     if (error.isError())
         return error;
     return WriteOutcome{row.key, row.updatedAt, false};
 }
 
-StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
+StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log)
 {
-    if (!expectedUpdatedAt.isNull()) {
-        const StoreResult<Row> current = row(key);
-        if (!current.ok())
-            return current.error();
-        if (current.value().updatedAt != expectedUpdatedAt)
-            return StoreError::make(Kind::Conflict, QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
-                                                        .arg(key, current.value().updatedAt, expectedUpdatedAt));
-    }
+    const StoreResult<Row> current = row(key);
+    if (!current.ok())
+        return current.error();
+    if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
+        return StoreError::make(Kind::Conflict,
+                                QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                    .arg(key, current.value().updatedAt, expectedUpdatedAt));
     QSqlQuery query(database());
     query.prepare(QStringLiteral("DELETE FROM directory WHERE key = ?"));
     query.addBindValue(key);
     if (!query.exec())
         return sqlError(QStringLiteral("cannot delete '%1'").arg(key), query.lastError());
-    if (query.numRowsAffected() == 0)
-        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
-    return StoreError::none();
+    return log.appendRowChange(QStringLiteral("delete"), m_actor, &current.value(), nullptr);
 }
 
-StoreError SqliteDirectoryStore::inTransaction(const std::function<StoreError()> &work)
+StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
 {
-    QSqlDatabase db = database();
-    if (!db.transaction())
-        return sqlError(QStringLiteral("cannot start a transaction"), db.lastError());
-    StoreError error = work();
-    if (error.isError()) {
-        db.rollback();
-        return error;
-    }
-    if (!db.commit()) {
-        error = sqlError(QStringLiteral("cannot commit"), db.lastError());
-        db.rollback();
-    }
-    return error;
+    return writeOne([&](EventLog &log) { return createIn(std::move(row), log); });
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+{
+    return writeOne([&](EventLog &log) { return replaceIn(std::move(row), expectedUpdatedAt, log); });
+}
+
+StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
+{
+    return inWriteTransaction([&](EventLog &log) { return removeIn(key, expectedUpdatedAt, log); });
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
 {
-    return exists(row.key) ? replace(std::move(row)) : create(std::move(row));
+    // Inside the transaction, so no other writer can take or free the key in between.
+    return writeOne([&](EventLog &log) {
+        return exists(row.key) ? replaceIn(std::move(row), QString(), log) : createIn(std::move(row), log);
+    });
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
@@ -475,43 +517,47 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
     if (named.isEmpty())
         return StoreError::make(Kind::Invalid, QStringLiteral("no recognized fields"));
 
-    StoreResult<Row> current = row(key);
-    if (!current.ok())
-        return current.error();
-    Row patched = current.value();
-    for (const QString &field : named) {
-        QString message;
-        if (!patched.setValue(field, fields.value(field).toVariant(), &message))
-            return StoreError::make(Kind::Invalid, message);
-    }
-    const QList<FieldProblem> problems = RowValidator::checkFields(patched, named);
-    if (!problems.isEmpty())
-        return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
-    // A patch is judged on the fields it names; an old row's other fields stay as they are.
-    patched.updatedAt = IsoTime::nowUtc();
-    QStringList assignments;
-    for (const QString &field : named)
-        assignments.append(field + QStringLiteral(" = ?"));
-    assignments.append(QStringLiteral("updated_at = ?"));
-    QSqlQuery query(database());
-    query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
-    for (const QString &field : named)
-        query.addBindValue(patched.value(field));
-    query.addBindValue(patched.updatedAt);
-    query.addBindValue(key);
-    if (!query.exec())
-        return sqlError(QStringLiteral("cannot patch '%1'").arg(key), query.lastError());
-    return WriteOutcome{key, patched.updatedAt, false};
+    return writeOne([&](EventLog &log) -> StoreResult<WriteOutcome> {
+        const StoreResult<Row> current = row(key);
+        if (!current.ok())
+            return current.error();
+        Row patched = current.value();
+        for (const QString &field : named) {
+            QString message;
+            if (!patched.setValue(field, fields.value(field).toVariant(), &message))
+                return StoreError::make(Kind::Invalid, message);
+        }
+        const QList<FieldProblem> problems = RowValidator::checkFields(patched, named);
+        if (!problems.isEmpty())
+            return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
+        // A patch is judged on the fields it names; an old row's other fields stay as they are.
+        patched.updatedAt = IsoTime::nowUtc();
+        QStringList assignments;
+        for (const QString &field : named)
+            assignments.append(field + QStringLiteral(" = ?"));
+        assignments.append(QStringLiteral("updated_at = ?"));
+        QSqlQuery query(database());
+        query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?")
+                          .arg(assignments.join(QStringLiteral(", "))));
+        for (const QString &field : named)
+            query.addBindValue(patched.value(field));
+        query.addBindValue(patched.updatedAt);
+        query.addBindValue(key);
+        if (!query.exec())
+            return sqlError(QStringLiteral("cannot patch '%1'").arg(key), query.lastError());
+        const StoreError error = log.appendRowChange(QStringLiteral("patch"), m_actor, &current.value(),
+                                                     &patched, patched.updatedAt);
+        if (error.isError())
+            return error;
+        return WriteOutcome{key, patched.updatedAt, false};
+    });
 }
 
 StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
 {
-    return inTransaction([&]() -> StoreError {
+    return inWriteTransaction([&](EventLog &log) -> StoreError {
         QSqlQuery query(database());
-        QStringList marks;
-        for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
-            marks.append(QStringLiteral("?"));
-        query.prepare(QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u',')));
+        query.prepare(insertStatement());
         for (qsizetype i = 0; i < rows.size(); ++i) {
             Row row = rows.at(i);
             if (!RowSchema::isKnownType(row.type))
@@ -529,6 +575,9 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
                     return StoreError::make(Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
                 return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
             }
+            const StoreError error = log.appendRowChange(QStringLiteral("import"), m_actor, nullptr, &row);
+            if (error.isError())
+                return error;
         }
         return StoreError::none();
     });
@@ -536,18 +585,18 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
 
 StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
 {
-    return inTransaction([&]() -> StoreError {
+    return inWriteTransaction([&](EventLog &log) -> StoreError {
         for (const RowChange &change : changes) {
             StoreError error;
             switch (change.kind) {
             case RowChange::Kind::Create:
-                error = create(change.row).error();
+                error = createIn(change.row, log).error();
                 break;
             case RowChange::Kind::Replace:
-                error = replace(change.row, change.expectedUpdatedAt).error();
+                error = replaceIn(change.row, change.expectedUpdatedAt, log).error();
                 break;
             case RowChange::Kind::Delete:
-                error = remove(change.key, change.expectedUpdatedAt);
+                error = removeIn(change.key, change.expectedUpdatedAt, log);
                 break;
             }
             if (error.isError())

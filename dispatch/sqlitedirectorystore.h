@@ -8,6 +8,8 @@
 
 #include <memory>
 
+class EventLog;
+
 // The embedded directory: one SQLite file through QtSql, in WAL mode, migrated to the
 // app's schema when opened. A file that is not a directory, is newer than this build, or
 // is corrupt is refused and left exactly as it was.
@@ -36,21 +38,35 @@ public:
     StoreError importRows(const QList<Row> &rows) override;
     StoreError apply(const ChangeSet &changes) override;
 
+    void setActor(const QString &actor) override { m_actor = actor; }
+    QString actor() const override { return m_actor; }
+
     // The connection, for components that keep their own tables in the same file.
     QSqlDatabase database() const;
+    // Runs `read` on the store's own connection when called from the thread that opened
+    // it, else on a short-lived read-only connection: QtSql connections are per thread.
+    // For readers of the engine's other tables (the event log, receipts) on any thread.
+    StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
 
 private:
     SqliteDirectoryStore(QString path, QString connectionName);
 
-    // Runs `read` on the store's own connection when called from the thread that opened
-    // it, else on a short-lived read-only connection: QtSql connections are per thread.
-    StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
+    static QString insertStatement();
     bool exists(const QString &key) const;
     StoreError insertRow(const Row &row);
     StoreError updateRow(const Row &row);
-    StoreError inTransaction(const std::function<StoreError()> &work);
+
+    // Every public write is one WriteTransaction with its events appended inside it, so
+    // a write and its DIRECTORY_MUTATE events commit or vanish together. The *In parts
+    // assume that transaction is open, so apply() can compose them.
+    StoreError inWriteTransaction(const std::function<StoreError(EventLog &)> &work);
+    StoreResult<WriteOutcome> writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work);
+    StoreResult<WriteOutcome> createIn(Row row, EventLog &log);
+    StoreResult<WriteOutcome> replaceIn(Row row, const QString &expectedUpdatedAt, EventLog &log);
+    StoreError removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log);
 
     QString m_path;
     QString m_connectionName;
     QThread *m_ownerThread;
+    QString m_actor = QStringLiteral("owner:local");
 };

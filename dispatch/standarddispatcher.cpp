@@ -1,15 +1,18 @@
 #include "standarddispatcher.h"
 
 #include "agentrunner.h"
+#include "flowrunner.h"
 #include "fnrunner.h"
 #include "httprunner.h"
 
-StandardDispatcher::StandardDispatcher(std::shared_ptr<const DirectoryStore> store, AgentEndpoints endpoints)
-    : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain))
+StandardDispatcher::StandardDispatcher(std::shared_ptr<const DirectoryStore> store,
+                                       std::shared_ptr<DirectoryLedger> ledger, AgentEndpoints endpoints)
+    : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain), std::move(ledger))
 {
     m_local.setRunner(QStringLiteral("fn"), std::make_unique<FnRunner>());
     m_local.setRunner(QStringLiteral("http"), std::make_unique<HttpRunner>(m_client));
     m_local.setRunner(QStringLiteral("agent"), std::make_unique<AgentRunner>(m_client, std::move(endpoints)));
+    m_local.setRunner(QStringLiteral("flow"), std::make_unique<FlowRunner>());
 }
 
 StandardDispatcher::~StandardDispatcher() = default;

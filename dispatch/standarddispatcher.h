@@ -9,15 +9,17 @@
 
 #include <memory>
 
+class DirectoryLedger;
 class DirectoryStore;
 
 // The dispatcher the GUI and capdeskctl use for a local directory: the fn, http and agent
-// runners over one HttpClient, secrets from the environment first, then the keychain.
+// runners over one HttpClient, secrets from the environment first, then the keychain,
+// receipts and token checks through the directory's ledger.
 class StandardDispatcher final : public Dispatcher
 {
 public:
-    explicit StandardDispatcher(std::shared_ptr<const DirectoryStore> store,
-                                AgentEndpoints endpoints = AgentEndpoints::defaults());
+    StandardDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
+                       AgentEndpoints endpoints = AgentEndpoints::defaults());
     ~StandardDispatcher() override;
     Q_DISABLE_COPY_MOVE(StandardDispatcher)
 

@@ -1,7 +1,9 @@
 #include "directorysession.h"
 
 #include "directorydocument.h"
+#include "directoryledger.h"
 #include "invocationhandle.h"
+#include "sqlitedirectorystore.h"
 #include "standarddispatcher.h"
 
 #include <QFileInfo>
@@ -26,13 +28,17 @@ QString DirectorySession::windowTitle() const
 
 StoreError DirectorySession::open(std::shared_ptr<DirectoryStore> store)
 {
+    auto sqlite = std::dynamic_pointer_cast<SqliteDirectoryStore>(store);
+    if (!sqlite)
+        return StoreError::make(StoreError::Kind::NotDirectory, tr("%1 is not a local directory").arg(store->location()));
     auto document = std::make_unique<DirectoryDocument>(std::move(store));
     if (const StoreError error = document->loadProgressively(); error.isError())
         return error;
     DirectoryDocument *old = m_document;
     // Calls still running on the old dispatcher finish with it gone: their handles are
     // left unfinished, which the panels tolerate (they reset on documentChanged).
-    m_dispatcher = std::make_unique<StandardDispatcher>(document->sharedStore());
+    m_ledger = std::make_shared<DirectoryLedger>(sqlite);
+    m_dispatcher = std::make_unique<StandardDispatcher>(document->sharedStore(), m_ledger);
     m_document = document.release();
     m_document->setParent(this);
     emit documentChanged(m_document);
@@ -49,8 +55,11 @@ StoreError DirectorySession::reload()
 
 InvocationHandle *DirectorySession::invoke(const InvocationRequest &request)
 {
-    if (m_dispatcher)
-        return m_dispatcher->invoke(request);
+    if (m_dispatcher) {
+        InvocationHandle *handle = m_dispatcher->invoke(request);
+        connect(handle, &InvocationHandle::finished, this, [this, handle] { emit invocationFinished(handle->outcome()); });
+        return handle;
+    }
     auto *handle = new InvocationHandle;
     InvocationOutcome outcome;
     outcome.refusal = tr("no directory is open");

@@ -8,6 +8,7 @@
 #include <memory>
 
 class DirectoryDocument;
+class DirectoryLedger;
 
 // The directory the window currently shows. Opening another one builds and loads a new
 // DirectoryDocument first and only then swaps it in: a file that fails to load leaves the
@@ -35,6 +36,8 @@ public:
     StoreError open(std::shared_ptr<DirectoryStore> store);
     // The open directory's own dispatcher; null when none is open.
     Dispatcher *dispatcher() const { return m_dispatcher.get(); }
+    // The open directory's receipts, tokens and signing key; null when none is open.
+    const std::shared_ptr<DirectoryLedger> &ledger() const { return m_ledger; }
     // Forwards to dispatcher(); refuses (asynchronously, like every refusal) when no
     // directory is open.
     InvocationHandle *invoke(const InvocationRequest &request) override;
@@ -43,8 +46,11 @@ public:
 
 signals:
     void documentChanged(DirectoryDocument *document);
+    // A call made through the session finished (its receipt, if any, is committed).
+    void invocationFinished(const InvocationOutcome &outcome);
 
 private:
     DirectoryDocument *m_document = nullptr;
+    std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<Dispatcher> m_dispatcher;
 };

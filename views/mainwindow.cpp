@@ -8,7 +8,10 @@
 #include "editactions.h"
 #include "fileactions.h"
 #include "filterbar.h"
+#include "flowpane.h"
+#include "ledgeractions.h"
 #include "messageboxprompter.h"
+#include "receiptspane.h"
 #include "rowcountlabel.h"
 #include "roweditorpanel.h"
 #include "secretactions.h"
@@ -42,11 +45,13 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     : QMainWindow(parent), m_session(session), m_prompter(orDialogs(std::move(prompter), this)),
       m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
       m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)),
+      m_receipts(new ReceiptsPane(m_session, *m_prompter)), m_flows(new FlowPane(m_session)),
       m_rowCount(new RowCountLabel),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
       m_editActions(new EditActions(m_table, *m_prompter, this)),
-      m_secretActions(new SecretActions(m_session, *m_prompter, this, this))
+      m_secretActions(new SecretActions(m_session, *m_prompter, this, this)),
+      m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
@@ -58,6 +63,14 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_calls, &CallPanel::showRow);
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_calls, &CallPanel::showRow);
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_table, &DirectoryTableView::selectKey);
+    connect(m_table, &DirectoryTableView::currentKeyChanged, m_flows, &FlowPane::showRow);
+    connect(m_editor, &RowEditorPanel::shownKeyChanged, m_flows, &FlowPane::showRow);
+    auto showKey = [this](const QString &key) {
+        m_table->selectKey(key);
+        m_editor->showRow(key);
+    };
+    connect(m_flows, &FlowPane::keyActivated, this, showKey);
+    connect(m_receipts, &ReceiptsPane::rowRequested, this, showKey);
     connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
         m_table->selectKey(key);
         m_editor->showRow(key);
@@ -65,26 +78,45 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     });
     connect(m_editActions, &EditActions::aboutToSave, m_editor, &RowEditorPanel::commitPendingEdits);
     connect(m_fileActions, &FileActions::quitRequested, this, &QWidget::close);
-    auto showMessage = [this](const QString &message) { statusBar()->showMessage(message, 8000); };
-    connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
-    connect(m_editActions, &EditActions::statusMessage, this, showMessage);
-    statusBar()->addPermanentWidget(m_rowCount);
-    auto *keychainStatus = new QLabel(this);
-    keychainStatus->setObjectName(QStringLiteral("keychainStatus"));
-    connect(m_secretActions, &SecretActions::keychainStatusChanged, keychainStatus,
-            [keychainStatus](const QString &text, const QString &why) {
-                keychainStatus->setText(text);
-                keychainStatus->setToolTip(why);
-            });
-    statusBar()->addPermanentWidget(keychainStatus);
-    // After the window is up: a keychain waiting for an unlock must not delay it.
-    QTimer::singleShot(0, m_secretActions, &SecretActions::checkKeychain);
+    buildStatusBar();
 
     showDocument(m_session.document());
     restoreSettings();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::buildStatusBar()
+{
+    auto showMessage = [this](const QString &message) { statusBar()->showMessage(message, 8000); };
+    connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
+    connect(m_editActions, &EditActions::statusMessage, this, showMessage);
+    statusBar()->addPermanentWidget(m_rowCount);
+    auto addStatus = [this](const QString &name) {
+        auto *label = new QLabel(this);
+        label->setObjectName(name);
+        statusBar()->addPermanentWidget(label);
+        return [label](const QString &text, const QString &detail) {
+            label->setText(text);
+            label->setToolTip(detail);
+        };
+    };
+    connect(m_secretActions, &SecretActions::keychainStatusChanged, this, addStatus(QStringLiteral("keychainStatus")));
+    connect(m_ledgerActions, &LedgerActions::signingKeyStatusChanged, this,
+            addStatus(QStringLiteral("signingKeyStatus")));
+    // After the window is up: a keychain waiting for an unlock must not delay it.
+    QTimer::singleShot(0, m_secretActions, &SecretActions::checkKeychain);
+    QTimer::singleShot(0, m_ledgerActions, &LedgerActions::checkSigningKey);
+}
+
+QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name, QWidget *content)
+{
+    auto *dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(content);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    return dock;
+}
 
 void MainWindow::buildLayout()
 {
@@ -105,11 +137,13 @@ void MainWindow::buildLayout()
     m_splitter->setContentsMargins(6, 6, 6, 0);
     setCentralWidget(m_splitter);
 
-    m_callDock = new QDockWidget(tr("Shape and invoke"), this);
-    m_callDock->setObjectName(QStringLiteral("callDock"));
-    m_callDock->setWidget(m_calls);
-    addDockWidget(Qt::BottomDockWidgetArea, m_callDock);
-    resizeDocks({m_callDock}, {300}, Qt::Vertical);
+    m_callDock = addBottomDock(tr("Shape and invoke"), QStringLiteral("callDock"), m_calls);
+    m_flowDock = addBottomDock(tr("Flow"), QStringLiteral("flowDock"), m_flows);
+    m_receiptDock = addBottomDock(tr("Receipts"), QStringLiteral("receiptDock"), m_receipts);
+    tabifyDockWidget(m_callDock, m_flowDock);
+    tabifyDockWidget(m_flowDock, m_receiptDock);
+    m_callDock->raise();
+    resizeDocks({m_callDock}, {320}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -124,6 +158,7 @@ void MainWindow::buildMenus()
     file->addActions({edits->saveAction(), edits->revertAction()});
     file->addSeparator();
     file->addActions({files->importAction(), files->exportAction()});
+    file->addAction(m_ledgerActions->exportPublicKeyAction());
     file->addSeparator();
     file->addAction(files->quitAction());
 
@@ -142,8 +177,16 @@ void MainWindow::buildMenus()
     edit->addAction(find);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_callDock->toggleViewAction());
-    menuBar()->addMenu(tr("&Tools"))->addAction(m_secretActions->secretsAction());
+    view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(), m_receiptDock->toggleViewAction()});
+    QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolsMenu->addActions({m_secretActions->secretsAction(), m_ledgerActions->tokensAction()});
+    auto *verify = toolsMenu->addAction(tr("&Verify a Receipt File…"));
+    verify->setObjectName(QStringLiteral("verifyReceiptFileAction"));
+    connect(verify, &QAction::triggered, this, [this] {
+        m_receiptDock->show();
+        m_receiptDock->raise();
+        m_receipts->verifyReceiptFile();
+    });
 
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -166,6 +209,7 @@ void MainWindow::showDocument(DirectoryDocument *document)
     // before the table, so that first row is one the filters let through.
     m_editor->setDocument(document);
     m_calls->setDocument(document);
+    m_flows->setDocument(document);
     m_filterBar->setDocument(document);
     m_categories->setDocument(document);
     m_table->setDocument(document);

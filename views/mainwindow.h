@@ -15,9 +15,12 @@ class DirectoryTableView;
 class EditActions;
 class FileActions;
 class FilterBar;
+class FlowPane;
+class LedgerActions;
 class QDockWidget;
 class QSplitter;
 class RowCountLabel;
+class ReceiptsPane;
 class RowEditorPanel;
 class SecretActions;
 
@@ -43,6 +46,9 @@ public:
     FileActions *fileActions() const { return m_fileActions; }
     EditActions *editActions() const { return m_editActions; }
     SecretActions *secretActions() const { return m_secretActions; }
+    LedgerActions *ledgerActions() const { return m_ledgerActions; }
+    ReceiptsPane *receiptsPane() const { return m_receipts; }
+    FlowPane *flowPane() const { return m_flows; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -50,6 +56,8 @@ protected:
 private:
     void buildLayout();
     void buildMenus();
+    void buildStatusBar();
+    QDockWidget *addBottomDock(const QString &title, const QString &name, QWidget *content);
     void showDocument(DirectoryDocument *document);
     void restoreSettings();
     void saveSettings() const;
@@ -63,9 +71,14 @@ private:
     RowEditorPanel *m_editor;
     CallPanel *m_calls;
     QDockWidget *m_callDock = nullptr;
+    ReceiptsPane *m_receipts;
+    QDockWidget *m_receiptDock = nullptr;
+    FlowPane *m_flows;
+    QDockWidget *m_flowDock = nullptr;
     RowCountLabel *m_rowCount;
     QSplitter *m_splitter;
     FileActions *m_fileActions;
     EditActions *m_editActions;
     SecretActions *m_secretActions;
+    LedgerActions *m_ledgerActions;
 };

@@ -87,6 +87,17 @@ Prompter::UnsavedChoice MessageBoxPrompter::askUnsaved(const QString &location, 
     }
 }
 
+bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &label)
+{
+    const QString name = label.isEmpty() ? id : tr("%1 (%2)").arg(id, label);
+    return QMessageBox::question(m_parent, tr("Revoke Token"),
+                                 tr("Revoke %1? Every call presenting it is refused from now on. "
+                                    "This cannot be undone.")
+                                     .arg(name),
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+        == QMessageBox::Yes;
+}
+
 bool MessageBoxPrompter::askFillWithSamples()
 {
     return QMessageBox::question(m_parent, tr("New Directory"),
@@ -129,6 +140,29 @@ Prompter::ExportTarget MessageBoxPrompter::chooseExportTarget(const QString &nea
     if (QFileInfo(path).suffix().isEmpty())
         target.path += target.format == ExportFormat::Sql ? QStringLiteral(".sql") : QStringLiteral(".json");
     return target;
+}
+
+QString MessageBoxPrompter::chooseReceiptFile(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Verify a Receipt File"), folderOf(near),
+                                        tr("Receipts (*.json);;All files (*)"));
+}
+
+QString MessageBoxPrompter::choosePublicKeyFile(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Public Key"), folderOf(near),
+                                        tr("PEM public keys (*.pem *.pub);;All files (*)"));
+}
+
+QString MessageBoxPrompter::chooseReceiptExportPath(const QString &near)
+{
+    return QFileDialog::getSaveFileName(m_parent, tr("Export Receipt"), near, tr("Receipts (*.json)"));
+}
+
+QString MessageBoxPrompter::choosePublicKeyExportPath(const QString &near)
+{
+    return QFileDialog::getSaveFileName(m_parent, tr("Export Receipt Public Key"), near,
+                                        tr("PEM public keys (*.pem)"));
 }
 
 void MessageBoxPrompter::showError(const QString &title, const QString &message)

@@ -19,11 +19,16 @@ public:
     bool confirmRemoveSecret(const QString &name) override;
     UnsavedChoice askUnsaved(const QString &location, int rows) override;
     bool askFillWithSamples() override;
+    bool confirmRevokeToken(const QString &id, const QString &label) override;
 
     QString chooseOpenPath(const QString &near) override;
     QString chooseNewPath(const QString &near) override;
     QString chooseImportPath(const QString &near) override;
     ExportTarget chooseExportTarget(const QString &near) override;
+    QString chooseReceiptFile(const QString &near) override;
+    QString choosePublicKeyFile(const QString &near) override;
+    QString chooseReceiptExportPath(const QString &near) override;
+    QString choosePublicKeyExportPath(const QString &near) override;
 
     void showError(const QString &title, const QString &message) override;
     void showInfo(const QString &title, const QString &message) override;

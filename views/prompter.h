@@ -25,12 +25,20 @@ public:
     virtual bool confirmRemoveSecret(const QString &name) = 0;
     virtual UnsavedChoice askUnsaved(const QString &location, int rows) = 0;
     virtual bool askFillWithSamples() = 0;
+    // Revoking a capability token is final: whoever holds it is refused from then on.
+    virtual bool confirmRevokeToken(const QString &id, const QString &label) = 0;
 
     // File choosers start near `near` (a file or folder) and return "" when cancelled.
     virtual QString chooseOpenPath(const QString &near) = 0;
     virtual QString chooseNewPath(const QString &near) = 0;
     virtual QString chooseImportPath(const QString &near) = 0;
     virtual ExportTarget chooseExportTarget(const QString &near) = 0;
+    // The receipt viewer: an exported receipt to verify, a public key (PEM) to verify it
+    // with, and where to export a receipt (`near` is the suggested file).
+    virtual QString chooseReceiptFile(const QString &near) = 0;
+    virtual QString choosePublicKeyFile(const QString &near) = 0;
+    virtual QString chooseReceiptExportPath(const QString &near) = 0;
+    virtual QString choosePublicKeyExportPath(const QString &near) = 0;
 
     virtual void showError(const QString &title, const QString &message) = 0;
     virtual void showInfo(const QString &title, const QString &message) = 0;

@@ -4,9 +4,11 @@
 #include "directorydocument.h"
 #include "jsonfieldedit.h"
 #include "nullableintedit.h"
+#include "rowhistorypanel.h"
 #include "rowschema.h"
 #include "rowtitlebar.h"
 #include "rowvalidator.h"
+#include "sqlitedirectorystore.h"
 #include "textsync.h"
 #include "typeicons.h"
 #include "undoshortcutfilter.h"
@@ -24,6 +26,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -63,7 +66,8 @@ QString targetHint(const QString &type)
 
 RowEditorPanel::RowEditorPanel(QWidget *parent)
     : QWidget(parent), m_undoFilter(new UndoShortcutFilter(this)), m_pages(new QStackedWidget(this)),
-      m_title(new RowTitleBar(this)), m_splitter(new QSplitter(Qt::Vertical, this))
+      m_tabs(new QTabWidget(this)), m_history(new RowHistoryPanel(this)), m_title(new RowTitleBar(this)),
+      m_splitter(new QSplitter(Qt::Vertical, this))
 {
     auto *form = new QScrollArea(m_splitter);
     form->setWidget(buildForm());
@@ -81,7 +85,10 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     empty->setAlignment(Qt::AlignCenter);
     empty->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_pages->insertWidget(EmptyPage, empty);
-    m_pages->insertWidget(FormPage, m_splitter);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_splitter, tr("Row"));
+    m_tabs->addTab(m_history, tr("History"));
+    m_pages->insertWidget(FormPage, m_tabs);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 0, 0, 0);
@@ -231,15 +238,21 @@ QLabel *RowEditorPanel::addProblemLabel(QFormLayout *form)
 
 void RowEditorPanel::setDocument(DirectoryDocument *document)
 {
-    if (m_document)
+    if (m_document) {
         disconnect(m_document, nullptr, this, nullptr);
+        disconnect(m_document, nullptr, m_history, nullptr);
+    }
     m_document = document;
     m_key.clear();
     m_renamePartners.clear();
     if (m_document) {
         connect(m_document, &DirectoryDocument::rowChanged, this, &RowEditorPanel::followRowChange);
         connect(m_document, &DirectoryDocument::rowRenamed, this, &RowEditorPanel::followRename);
+        connect(m_document, &DirectoryDocument::saved, m_history, &RowHistoryPanel::reload);
     }
+    // The event log lives in a local directory file; another kind of store has none.
+    m_history->setStore(
+        m_document ? std::dynamic_pointer_cast<SqliteDirectoryStore>(m_document->sharedStore()) : nullptr);
     refresh(true);
 }
 
@@ -276,6 +289,7 @@ void RowEditorPanel::refresh(bool anotherRow)
 {
     const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
     m_pages->setCurrentIndex(row ? FormPage : EmptyPage);
+    m_history->setKey(row ? m_key : QString());
     if (!row) {
         m_title->clear();
         return;

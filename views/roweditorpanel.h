@@ -18,6 +18,8 @@ class QPlainTextEdit;
 class QSpinBox;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
+class RowHistoryPanel;
 class RowTitleBar;
 class UndoShortcutFilter;
 struct Row;
@@ -27,6 +29,7 @@ struct Row;
 // When the document changes the row underneath (undo, redo, save) the widgets are
 // refreshed without echoing edits back, and text that did not change keeps its cursor.
 // RowValidator's findings are shown beside the fields they concern as the row changes.
+// A second tab shows the row's saved versions from the event log (RowHistoryPanel).
 class RowEditorPanel final : public QWidget
 {
     Q_OBJECT
@@ -43,6 +46,9 @@ public:
     // Applies what is typed but not yet committed (a new row's key is renamed on Return or
     // leaving the field); called before a save so the save includes it.
     void commitPendingEdits();
+
+    // The History tab, reloaded by the panel itself after every save of its document.
+    RowHistoryPanel *historyPanel() const { return m_history; }
 
     QByteArray saveLayout() const;
     void restoreLayout(const QByteArray &state);
@@ -81,6 +87,8 @@ private:
 
     UndoShortcutFilter *m_undoFilter;
     QStackedWidget *m_pages;
+    QTabWidget *m_tabs;
+    RowHistoryPanel *m_history;
     RowTitleBar *m_title;
     QSplitter *m_splitter;
     QLineEdit *m_keyEdit;

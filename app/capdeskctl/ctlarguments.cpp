@@ -17,6 +17,26 @@ QString *valueSlot(CtlArguments &parsed, const QString &name)
     return nullptr;
 }
 
+const QSet<QString> &extraValueOptions()
+{
+    static const QSet<QString> options{
+        QStringLiteral("--key"),         QStringLiteral("--public-key"),      QStringLiteral("--status"),
+        QStringLiteral("--since"),       QStringLiteral("--until"),           QStringLiteral("--limit"),
+        QStringLiteral("--audience"),    QStringLiteral("--keys"),            QStringLiteral("--categories"),
+        QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"),            QStringLiteral("--fixed-body"),
+        QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"),     QStringLiteral("--label"),
+        QStringLiteral("--token"),       QStringLiteral("--parent"),
+    };
+    return options;
+}
+
+const QSet<QString> &extraFlags()
+{
+    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--owner-gate"),
+                                     QStringLiteral("--owner-present")};
+    return flags;
+}
+
 } // namespace
 
 CtlArguments CtlArguments::parse(const QStringList &arguments)
@@ -45,15 +65,22 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
             parsed.sample = true;
         } else if (name == QLatin1String("--shape")) {
             parsed.shape = true;
-        } else if (QString *slot = valueSlot(parsed, name)) {
+        } else if (extraFlags().contains(name)) {
+            parsed.extra.insert(name, QString());
+        } else if (QString *slot = valueSlot(parsed, name); slot || extraValueOptions().contains(name)) {
+            QString value;
+            if (!slot)
+                slot = &value;
             if (equals >= 0)
                 *slot = arg.mid(equals + 1);
             else if (i + 1 < arguments.size())
                 *slot = arguments.at(++i);
             else
                 parsed.error = QStringLiteral("%1 needs a value").arg(name);
-            if (parsed.error.isEmpty() && slot->isEmpty())
+            if (parsed.error.isEmpty() && slot->isEmpty() && name != QLatin1String("--fixed-body"))
                 parsed.error = QStringLiteral("%1 needs a value").arg(name);
+            if (slot == &value)
+                parsed.extra.insert(name, value);
         } else {
             parsed.error = QStringLiteral("unknown option %1").arg(arg);
             break;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -17,8 +18,13 @@ struct CtlArguments
     bool sample = false;     // --sample (init)
     bool shape = false;      // --shape (invoke)
     bool help = false;       // --help / -h
+    // Options of the receipt, log and token commands, by name ("--key" → value); flags
+    // ("--verify") map to an empty string.
+    QHash<QString, QString> extra;
     QSet<QString> given;     // the options used, to refuse ones a command ignores
     QString error;           // set when the line cannot be understood
 
     static CtlArguments parse(const QStringList &arguments);
+    bool has(const QString &option) const { return given.contains(option); }
+    QString value(const QString &option) const { return extra.value(option); }
 };

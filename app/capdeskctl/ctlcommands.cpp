@@ -1,6 +1,11 @@
 #include "ctlcommands.h"
 
+#include "ctlflowplancommand.h"
+#include "ctlkeycommands.h"
+#include "ctllogcommand.h"
 #include "ctloutput.h"
+#include "ctltokencommands.h"
+#include "directoryledger.h"
 #include "defaultlocations.h"
 #include "directoryexporter.h"
 #include "directoryimporter.h"
@@ -88,6 +93,13 @@ int CtlCommands::run()
         {QStringLiteral("patch"), [this] { return patch(); }},
         {QStringLiteral("delete"), [this] { return remove(); }},
         {QStringLiteral("invoke"), [this] { return invoke(); }},
+        {QStringLiteral("receipts"), [this] { return receiptCommand(&CtlReceiptCommands::receipts); }},
+        {QStringLiteral("confirm"), [this] { return receiptCommand(&CtlReceiptCommands::confirm); }},
+        {QStringLiteral("verify-receipt"), [this] { return verifyReceipt(); }},
+        {QStringLiteral("public-key"), [this] { return publicKey(); }},
+        {QStringLiteral("log"), [this] { return log(); }},
+        {QStringLiteral("token"), [this] { return token(); }},
+        {QStringLiteral("flow-plan"), [this] { return flowPlan(); }},
     };
     const auto command = commands.constFind(m_args.command);
     if (command == commands.constEnd())
@@ -95,7 +107,17 @@ int CtlCommands::run()
     const QHash<QString, QStringList> extraOptions{
         {QStringLiteral("init"), {QStringLiteral("--sample")}},
         {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
-        {QStringLiteral("invoke"), {QStringLiteral("--shape")}},
+        {QStringLiteral("invoke"),
+         {QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"), QStringLiteral("--owner-present")}},
+        {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
+        {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
+        {QStringLiteral("public-key"), {QStringLiteral("--out")}},
+        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
+        {QStringLiteral("token"),
+         {QStringLiteral("--audience"), QStringLiteral("--keys"), QStringLiteral("--categories"),
+          QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"), QStringLiteral("--fixed-body"),
+          QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"), QStringLiteral("--owner-gate"),
+          QStringLiteral("--label")}},
     };
     for (const QString &option : std::as_const(m_args.given)) {
         if (option != QLatin1String("--db") && !extraOptions.value(m_args.command).contains(option))
@@ -125,6 +147,13 @@ bool CtlCommands::openStore(bool mayCreate)
     }
     m_store = opened.value();
     return true;
+}
+
+std::shared_ptr<DirectoryLedger> CtlCommands::ledger()
+{
+    if (!m_ledger)
+        m_ledger = std::make_shared<DirectoryLedger>(m_store);
+    return m_ledger;
 }
 
 bool CtlCommands::expectPositional(int count, const QString &usage)
@@ -283,9 +312,15 @@ int CtlCommands::invoke()
     if (!openStore())
         return m_exit;
     QSettings settings;
-    StandardDispatcher dispatcher(m_store, AgentEndpoints::fromSettings(settings));
-    InvocationHandle *handle =
-        dispatcher.invoke({m_args.positional.at(0), m_args.positional.value(1), m_args.shape, std::nullopt});
+    StandardDispatcher dispatcher(m_store, ledger(), AgentEndpoints::fromSettings(settings));
+    InvocationRequest request;
+    request.key = m_args.positional.at(0);
+    request.body = m_args.positional.value(1);
+    request.shape = m_args.shape;
+    request.token = m_args.value(QStringLiteral("--token"));
+    request.audience = m_args.value(QStringLiteral("--audience"));
+    request.ownerPresent = m_args.has(QStringLiteral("--owner-present"));
+    InvocationHandle *handle = dispatcher.invoke(request);
     QEventLoop loop;
     QObject::connect(handle, &InvocationHandle::finished, &loop, &QEventLoop::quit);
     if (!handle->isFinished())
@@ -295,6 +330,51 @@ int CtlCommands::invoke()
 
     CtlOutput::printJson(outcome.toResponse());
     if (!outcome.refusal.isEmpty())
-        return outcome.refusal.startsWith(QLatin1String("unknown key")) ? CtlOutput::NotFound : CtlOutput::Refused;
-    return outcome.result.isFailure() ? CtlOutput::Findings : Ok;
+        return outcome.refusalStatus == 404 ? CtlOutput::NotFound : CtlOutput::Refused;
+    return outcome.result.isFailure() || (!outcome.shape && !outcome.receipt) ? CtlOutput::Findings : Ok;
+}
+
+int CtlCommands::receiptCommand(int (CtlReceiptCommands::*command)())
+{
+    if (!openStore())
+        return m_exit;
+    CtlReceiptCommands commands(m_args, ledger());
+    return (commands.*command)();
+}
+
+int CtlCommands::verifyReceipt()
+{
+    // With a public key file the check is offline: no directory is needed.
+    if (!m_args.has(QStringLiteral("--public-key")) && !openStore())
+        return m_exit;
+    CtlReceiptCommands commands(m_args, m_store ? ledger() : nullptr);
+    return commands.verifyReceipt();
+}
+
+int CtlCommands::publicKey()
+{
+    if (!expectPositional(0, QStringLiteral("public-key [--out FILE]")) || !openStore())
+        return m_exit;
+    return CtlKeyCommands(m_args, m_store).publicKey();
+}
+
+int CtlCommands::log()
+{
+    if (!openStore())
+        return m_exit;
+    return CtlLogCommand(m_args, m_store).run();
+}
+
+int CtlCommands::flowPlan()
+{
+    if (!openStore())
+        return m_exit;
+    return CtlFlowPlanCommand(m_args, m_store).run();
+}
+
+int CtlCommands::token()
+{
+    if (!openStore())
+        return m_exit;
+    return CtlTokenCommands(m_args, m_store).run();
 }

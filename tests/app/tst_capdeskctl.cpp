@@ -2,6 +2,7 @@
 #include "processrun.h"
 #include "sqlitedirectorystore.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,6 +11,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -51,6 +54,10 @@ private slots:
     void invokeRunsAndReportsLikeTheServer();
     void invokeShapeSendsNothingAndNamesMissingSecrets();
     void invokeHttpAgainstALocalUpstream();
+    void receiptsConfirmAndVerifyOffline();
+    void tokensGateInvocations();
+    void logRecordsMutationsAndVerifies();
+    void flowPlanPrintsTheParsedFlow();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
@@ -384,6 +391,129 @@ void TestCapdeskctl::invokeHttpAgainstALocalUpstream()
     QCOMPARE(seenQuery, QStringLiteral("latitude=37.77&longitude=-122.42&current=temperature_2m"));
     QCOMPARE(run.json().value(QStringLiteral("result")).toString(),
              QStringLiteral(R"(HTTP 200:{"current":{"temperature_2m":15.7}})"));
+}
+
+void TestCapdeskctl::receiptsConfirmAndVerifyOffline()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run run = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject proof = run.json().value(u"proof"_s).toObject();
+    QCOMPARE(proof.value(u"ok"_s).toBool(), true);
+    const QString id = proof.value(u"invocation_id"_s).toString();
+    QCOMPARE(proof.value(u"receipt"_s).toObject().value(u"invocation_id"_s).toString(), id);
+
+    const Run listed = ctl({u"receipts"_s, u"--key"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()});
+    QCOMPARE(listed.exitCode, 0);
+    QCOMPARE(listed.json().value(u"receipts"_s).toArray().size(), 1);
+    QCOMPARE(ctl({u"receipts"_s, u"--key"_s, u"NOW"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray().size(), 0);
+
+    // The row goes; its receipt stays and still confirms.
+    QCOMPARE(ctl({u"delete"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run confirmed = ctl({u"confirm"_s, id, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 0);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(), true);
+    QCOMPARE(confirmed.json().value(u"status"_s).toString(), u"PROVEN_MATERIAL_RESULT"_s);
+    const Run unknown = ctl({u"confirm"_s, u"inv_zzzzzzzzzz"_s, u"--db"_s, db()});
+    QCOMPARE(unknown.exitCode, 3);
+    QCOMPARE(unknown.json().value(u"status"_s).toString(), u"UNKNOWN_INVOCATION"_s);
+
+    // Offline: the saved response and the exported public key, no directory.
+    const QString responseFile = m_dir->filePath(u"response.json"_s);
+    const QString keyFile = m_dir->filePath(u"key.pem"_s);
+    QFile response(responseFile);
+    QVERIFY(response.open(QIODevice::WriteOnly));
+    response.write(run.out);
+    response.close();
+    QCOMPARE(ctl({u"public-key"_s, u"--out"_s, keyFile, u"--db"_s, db()}).exitCode, 0);
+    const QString elsewhere = m_dir->filePath(u"never-created.db"_s);
+    const Run valid = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile, u"--db"_s, elsewhere});
+    QCOMPARE(valid.exitCode, 0);
+    QCOMPARE(valid.json().value(u"signature"_s).toString(), u"valid"_s);
+    QVERIFY(!QFile::exists(elsewhere));
+
+    QByteArray tamperedText = run.out;
+    tamperedText.replace("\"material\": true", "\"material\": false");
+    QVERIFY(tamperedText != run.out);
+    QVERIFY(response.open(QIODevice::WriteOnly));
+    response.write(tamperedText);
+    response.close();
+    const Run tampered = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile});
+    QCOMPARE(tampered.exitCode, 1);
+    QCOMPARE(tampered.json().value(u"signature"_s).toString(), u"invalid"_s);
+}
+
+void TestCapdeskctl::tokensGateInvocations()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run created = ctl({u"token"_s, u"create"_s, u"--audience"_s, u"planner"_s, u"--keys"_s, u"BASE64_ENCODE"_s,
+                             u"--payload-ceiling"_s, u"4"_s, u"--db"_s, db()});
+    QCOMPARE(created.exitCode, 0);
+    const QString value = created.json().value(u"value"_s).toString();
+    const QString id = created.json().value(u"token"_s).toObject().value(u"id"_s).toString();
+    QVERIFY(value.startsWith(u"cdt_"_s));
+
+    auto invokeWith = [&](const QString &key, const QString &body, const QString &audience) {
+        return ctl({u"invoke"_s, key, body, u"--token"_s, value, u"--audience"_s, audience, u"--db"_s, db()});
+    };
+    const Run allowed = invokeWith(u"BASE64_ENCODE"_s, u"hi"_s, u"planner"_s);
+    QCOMPARE(allowed.exitCode, 0);
+    QCOMPARE(allowed.json().value(u"proof"_s).toObject().value(u"receipt"_s).toObject().value(u"actor"_s).toString(),
+             u"token:"_s + id);
+    const Run otherAudience = invokeWith(u"BASE64_ENCODE"_s, u"hi"_s, u"someone"_s);
+    QCOMPARE(otherAudience.exitCode, 4);
+    QCOMPARE(otherAudience.json().value(u"error"_s).toString(), u"audience_mismatch"_s);
+    QCOMPARE(invokeWith(u"NOW"_s, QString(), u"planner"_s).json().value(u"error"_s).toString(), u"scope:NOW"_s);
+    QCOMPARE(invokeWith(u"BASE64_ENCODE"_s, u"hello"_s, u"planner"_s).json().value(u"error"_s).toString(),
+             u"payload_ceiling:5>4"_s);
+
+    QCOMPARE(ctl({u"token"_s, u"revoke"_s, id, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(invokeWith(u"BASE64_ENCODE"_s, u"hi"_s, u"planner"_s).json().value(u"error"_s).toString(), u"revoked"_s);
+    const Run list = ctl({u"token"_s, u"list"_s, u"--db"_s, db()});
+    QCOMPARE(list.json().value(u"tokens"_s).toArray().size(), 1);
+    QVERIFY(!list.out.contains(value.toUtf8()));
+
+    // Every refusal is in the event log.
+    const QJsonArray events = ctl({u"log"_s, u"--key"_s, u"NOW"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const QJsonValue &event) {
+        return event.toObject().value(u"kind"_s).toString() == u"CAPABILITY_REFUSED"_s;
+    }));
+}
+
+void TestCapdeskctl::logRecordsMutationsAndVerifies()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    const QByteArray row = R"({"key":"ZZ_LOG","type":"fn","target":"upper","content":"# WHAT: x"})";
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, row).exitCode, 0);
+    QCOMPARE(ctl({u"patch"_s, u"ZZ_LOG"_s, u"--db"_s, db()}, R"({"target":"lower"})").exitCode, 0);
+    QCOMPARE(ctl({u"delete"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).exitCode, 0);
+    const QJsonArray events = ctl({u"log"_s, u"--key"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
+    QCOMPARE(events.size(), 3);
+    QCOMPARE(events.at(0).toObject().value(u"action"_s).toString(), u"delete"_s);
+    QCOMPARE(events.at(1).toObject().value(u"after"_s).toObject().value(u"target"_s).toString(), u"lower"_s);
+    QCOMPARE(events.at(2).toObject().value(u"action"_s).toString(), u"create"_s);
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
+    QCOMPARE(verified.exitCode, 0);
+    QCOMPARE(verified.json().value(u"intact"_s).toBool(), true);
+}
+
+void TestCapdeskctl::flowPlanPrintsTheParsedFlow()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    const QByteArray flow =
+        R"({"key":"ZZ_FLOW","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:$PREV | BASE64_ENCODE:a|b } => BOTH > ECHO:$BOTH"})";
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, flow).exitCode, 0);
+    const Run plan = ctl({u"flow-plan"_s, u"ZZ_FLOW"_s, u"--db"_s, db()});
+    QCOMPARE(plan.exitCode, 0);
+    const QJsonArray steps = plan.json().value(u"steps"_s).toArray();
+    QCOMPARE(steps.size(), 3);
+    QVERIFY2(plan.out.contains("BOTH"), plan.out.constData());
+    QCOMPARE(ctl({u"flow-plan"_s, u"NOPE"_s, u"--db"_s, db()}).exitCode, 3);
+    const QByteArray broken = R"({"key":"ZZ_BROKEN","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:a"})";
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, broken).exitCode, 0);
+    const Run bad = ctl({u"flow-plan"_s, u"ZZ_BROKEN"_s, u"--db"_s, db()});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.json().contains(u"line"_s), bad.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctl)

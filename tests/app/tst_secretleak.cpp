@@ -2,6 +2,7 @@
 
 #include "curlcommand.h"
 #include "directorysession.h"
+#include "directoryledger.h"
 #include "invocationhandle.h"
 #include "keychainstore.h"
 #include "mainwindow.h"
@@ -207,7 +208,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
     QByteArray shapes;
     QByteArray curls;
     {
-        StandardDispatcher dispatcher(store);
+        StandardDispatcher dispatcher(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
         for (const Row &row : rows) {
             const InvocationOutcome real = invoke(dispatcher, row.key, u"probe"_s, false);
             QVERIFY2(real.ran && !real.result.isFailure(), qPrintable(row.key + u": "_s + real.result.output));

@@ -1,6 +1,11 @@
+#include "capabilitytokenstore.h"
+#include "contractfingerprint.h"
+#include "eventlog.h"
 #include "fnrunner.h"
+#include "directoryledger.h"
 #include "invocationhandle.h"
 #include "localdispatcher.h"
+#include "receiptverifier.h"
 #include "sqlitedirectorystore.h"
 
 #include <QElapsedTimer>
@@ -49,11 +54,19 @@ private slots:
     void aDraftIsRunInsteadOfTheStoredRow();
     void aDeletedHandleDropsTheLateResult();
     void closingTheDirectoryFinishesRunningCalls();
+    void aRealCallCommitsOneSignedReceipt();
+    void aFailedCallsReceiptIsNotMaterial();
+    void shapeCallsWriteNoReceipt();
+    void aNestedCallNamesItsParentAndSharesTheTrace();
+    void aDroppedHandleStillGetsItsReceipt();
+    void aTokenRefusalRunsNothingAndIsLogged();
+    void aTokenHoldersCallIsTheirs();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<SqliteDirectoryStore> m_store;
     std::unique_ptr<LocalDispatcher> m_dispatcher;
+    std::shared_ptr<DirectoryLedger> m_ledger;
 };
 
 void TestLocalDispatcher::init()
@@ -67,9 +80,11 @@ void TestLocalDispatcher::init()
     Row flow = fnRow(QStringLiteral("A_FLOW"), QString());
     flow.type = QStringLiteral("flow");
     QVERIFY(!m_store->importRows({fnRow(QStringLiteral("SHOUT"), QStringLiteral("upper")),
+                                  fnRow(QStringLiteral("BOOM"), QStringLiteral("fail")),
                                   fnRow(QStringLiteral("NAP"), QStringLiteral("sleep_ms")), disabled, flow})
                  .isError());
-    m_dispatcher = std::make_unique<LocalDispatcher>(m_store, nullptr);
+    m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);
+    m_dispatcher = std::make_unique<LocalDispatcher>(m_store, nullptr, m_ledger);
     m_dispatcher->setRunner(QStringLiteral("fn"), std::make_unique<FnRunner>());
 }
 
@@ -144,6 +159,121 @@ void TestLocalDispatcher::closingTheDirectoryFinishesRunningCalls()
     QVERIFY(timer.elapsed() < 1000);
     QCOMPARE(handle->outcome().result.output, QStringLiteral("ERR: cancelled: the directory was closed"));
     delete handle;
+}
+
+void TestLocalDispatcher::aRealCallCommitsOneSignedReceipt()
+{
+    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
+    QVERIFY2(outcome.receipt, qPrintable(outcome.receiptError));
+    // Committed before the handle reported: a fresh connection to the file sees it.
+    auto reopened = SqliteDirectoryStore::open(m_store->location());
+    QVERIFY(reopened.ok());
+    const StoreResult<Receipt> stored = ReceiptLog(reopened.value()->database()).find(outcome.invocationId);
+    QVERIFY2(stored.ok(), qPrintable(stored.error().message));
+    const Receipt &receipt = stored.value();
+    QCOMPARE(receipt.toJson(), outcome.receipt->toJson());
+    QCOMPARE(receipt.trace, outcome.trace);
+    QCOMPARE(receipt.key, QStringLiteral("SHOUT"));
+    QVERIFY(receipt.parent.isNull());
+    QCOMPARE(receipt.actor, QStringLiteral("owner:local"));
+    QCOMPARE(receipt.runner, QStringLiteral("fn"));
+    QVERIFY(receipt.material);
+    QCOMPARE(receipt.status, QStringLiteral("PROVEN_MATERIAL_RESULT"));
+    QCOMPARE(receipt.costUsd, 0.0);
+    QCOMPARE(receipt.inputFingerprint, QStringLiteral("8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"));
+    QCOMPARE(receipt.outputFingerprint, Receipt::sha256Hex(QStringLiteral("HI")));
+    QCOMPARE(receipt.contractFingerprint, ContractFingerprint::of(m_store->row(QStringLiteral("SHOUT")).value()));
+    QCOMPARE(ReceiptVerifier::check(receipt.toJson(), m_ledger->publicKeys()), ReceiptVerifier::Result::Valid);
+
+    const QJsonObject proof = outcome.toResponse().value(QStringLiteral("proof")).toObject();
+    QCOMPARE(proof.value(QStringLiteral("ok")).toBool(), true);
+    QCOMPARE(proof.value(QStringLiteral("receipt")).toObject(), receipt.toJson());
+}
+
+void TestLocalDispatcher::aFailedCallsReceiptIsNotMaterial()
+{
+    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("BOOM"), QStringLiteral("bad"), false, {}}));
+    QCOMPARE(outcome.result.output, QStringLiteral("ERR: bad"));
+    QVERIFY(outcome.receipt);
+    QCOMPARE(outcome.receipt->material, false);
+    QCOMPARE(outcome.receipt->status, QStringLiteral("RAN_WITHOUT_MATERIAL_RESULT"));
+    QCOMPARE(m_ledger->confirm(outcome.invocationId).value(QStringLiteral("status")).toString(),
+             QStringLiteral("RAN_WITHOUT_MATERIAL_RESULT"));
+}
+
+void TestLocalDispatcher::shapeCallsWriteNoReceipt()
+{
+    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), true, {}}));
+    QVERIFY(outcome.shape);
+    QVERIFY(!outcome.receipt);
+    QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
+}
+
+void TestLocalDispatcher::aNestedCallNamesItsParentAndSharesTheTrace()
+{
+    const InvocationOutcome outer = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("a"), false, {}}));
+    InvocationRequest nested{QStringLiteral("SHOUT"), QStringLiteral("b"), false, {}};
+    nested.parentInvocationId = outer.invocationId;
+    nested.trace = outer.trace;
+    const InvocationOutcome inner = await(m_dispatcher->invoke(nested));
+    QCOMPARE(inner.receipt->parent, outer.invocationId);
+    QCOMPARE(inner.receipt->trace, outer.trace);
+    QVERIFY(inner.invocationId != outer.invocationId);
+    ReceiptLog::Query children;
+    children.parent = outer.invocationId;
+    QCOMPARE(m_ledger->receipts().list(children).value().size(), 1);
+}
+
+void TestLocalDispatcher::aDroppedHandleStillGetsItsReceipt()
+{
+    delete m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("20"), false, {}});
+    QTRY_COMPARE(m_ledger->receipts().list({}).value().size(), 1);
+    QCOMPARE(m_ledger->receipts().list({}).value().first().key, QStringLiteral("NAP"));
+}
+
+void TestLocalDispatcher::aTokenRefusalRunsNothingAndIsLogged()
+{
+    CapabilityToken spec;
+    spec.audience = QStringLiteral("planner");
+    spec.allowedKeys = {QStringLiteral("SHOUT")};
+    const StoreResult<CapabilityTokenStore::Minted> minted = m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
+    QVERIFY2(minted.ok(), qPrintable(minted.error().message));
+
+    InvocationRequest request{QStringLiteral("NAP"), QStringLiteral("1"), false, {}};
+    request.token = minted.value().value;
+    request.audience = QStringLiteral("planner");
+    const InvocationOutcome outcome = await(m_dispatcher->invoke(request));
+    QVERIFY(!outcome.ran);
+    QCOMPARE(outcome.refusal, QStringLiteral("scope:NAP"));
+    QCOMPARE(outcome.refusalStatus, 403);
+    QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
+
+    QList<LogEvent> events = EventLog(m_store->database()).events().value();
+    events.removeIf([](const LogEvent &event) { return event.kind != QLatin1String("CAPABILITY_REFUSED"); });
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events.first().key, QStringLiteral("NAP"));
+    QCOMPARE(events.first().kind, QStringLiteral("CAPABILITY_REFUSED"));
+    QCOMPARE(events.first().actor, QStringLiteral("token:") + minted.value().token.id);
+    QCOMPARE(events.first().detail.value(QStringLiteral("reason")).toString(), QStringLiteral("scope:NAP"));
+
+    request.token = QStringLiteral("cdt_not-a-token");
+    QCOMPARE(await(m_dispatcher->invoke(request)).refusal, QStringLiteral("unknown_token"));
+}
+
+void TestLocalDispatcher::aTokenHoldersCallIsTheirs()
+{
+    CapabilityToken spec;
+    spec.audience = QStringLiteral("planner");
+    spec.allowedKeys = {QStringLiteral("SHOUT")};
+    const StoreResult<CapabilityTokenStore::Minted> created = m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
+    QVERIFY2(created.ok(), qPrintable(created.error().message));
+    const CapabilityTokenStore::Minted &minted = created.value();
+    InvocationRequest request{QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}};
+    request.token = minted.value;
+    request.audience = QStringLiteral("planner");
+    const InvocationOutcome outcome = await(m_dispatcher->invoke(request));
+    QCOMPARE(outcome.result.output, QStringLiteral("HI"));
+    QCOMPARE(outcome.receipt->actor, QStringLiteral("token:") + minted.token.id);
 }
 
 QTEST_GUILESS_MAIN(TestLocalDispatcher)

@@ -1,4 +1,5 @@
 #include "directorydocument.h"
+#include "directoryledger.h"
 #include "invocationhistorymodel.h"
 #include "invocationresultview.h"
 #include "invokepanel.h"
@@ -69,7 +70,7 @@ void TestInvokePanel::init()
     };
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), rows);
     QVERIFY(store);
-    m_dispatcher = std::make_unique<StandardDispatcher>(store);
+    m_dispatcher = std::make_unique<StandardDispatcher>(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_panel = std::make_unique<InvokePanel>(*m_dispatcher);

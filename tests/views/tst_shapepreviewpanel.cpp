@@ -1,5 +1,6 @@
 #include "argumentformpanel.h"
 #include "directorydocument.h"
+#include "directoryledger.h"
 #include "shapepreviewpanel.h"
 #include "shaperequestview.h"
 #include "standarddispatcher.h"
@@ -90,7 +91,7 @@ void TestShapePreviewPanel::init()
                               QStringLiteral("# ARGS: $1+=text\n[\"$1+\"]\n"));
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), {weather, upper});
     QVERIFY(store);
-    m_dispatcher = std::make_unique<StandardDispatcher>(store);
+    m_dispatcher = std::make_unique<StandardDispatcher>(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_panel = std::make_unique<ShapePreviewPanel>(*m_dispatcher);

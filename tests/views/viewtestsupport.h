@@ -25,6 +25,12 @@ public:
     QString newPath;
     QString importPath;
     ExportTarget exportTarget;
+    QString receiptFile;
+    QString publicKeyFile;
+    QString receiptExportPath;
+    QString publicKeyExportPath;
+    bool revokeTokenAnswer = false;
+    QStringList revokeTokenQuestions;
 
     // What was asked or shown.
     QList<QStringList> deleteQuestions;
@@ -59,6 +65,15 @@ public:
     QString chooseNewPath(const QString &) override { return newPath; }
     QString chooseImportPath(const QString &) override { return importPath; }
     ExportTarget chooseExportTarget(const QString &) override { return exportTarget; }
+    QString chooseReceiptFile(const QString &) override { return receiptFile; }
+    QString choosePublicKeyFile(const QString &) override { return publicKeyFile; }
+    QString chooseReceiptExportPath(const QString &) override { return receiptExportPath; }
+    QString choosePublicKeyExportPath(const QString &) override { return publicKeyExportPath; }
+    bool confirmRevokeToken(const QString &id, const QString &) override
+    {
+        revokeTokenQuestions.append(id);
+        return revokeTokenAnswer;
+    }
     void showError(const QString &title, const QString &message) override
     {
         errors.append(title + QStringLiteral(": ") + message);

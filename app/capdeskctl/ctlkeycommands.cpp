@@ -1,0 +1,48 @@
+#include "ctlkeycommands.h"
+
+#include "ctloutput.h"
+#include "keychainstore.h"
+#include "signingkeyvault.h"
+#include "sqlitedirectorystore.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+
+CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
+    : m_args(args), m_store(std::move(store))
+{}
+
+int CtlKeyCommands::publicKey()
+{
+    const QString databasePath = m_store->location();
+    // Either file holds what cannot be recovered from a public key.
+    for (const QString &precious : {databasePath, databasePath + QStringLiteral(".signing-key")}) {
+        if (!m_args.out.isEmpty()
+            && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(precious).absoluteFilePath())
+            return CtlOutput::usage(
+                QStringLiteral("--out names %1; writing there would destroy it").arg(precious));
+    }
+    KeychainStore keychain;
+    SigningKeyVault vault(m_store->database(), databasePath, &keychain);
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> unlocked = vault.unlock(&error);
+    if (!unlocked)
+        return CtlOutput::fail(StoreError::make(StoreError::Kind::Io, error));
+    const PublicKey publicKey = unlocked->key.publicKey();
+    const QByteArray pem = publicKey.pem();
+    if (m_args.out.isEmpty()) {
+        CtlOutput::printRaw(pem);
+        return CtlOutput::Ok;
+    }
+    QFile out(m_args.out);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(pem) != pem.size() || !out.flush())
+        return CtlOutput::fail(StoreError::make(
+            StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(m_args.out, out.errorString())));
+    CtlOutput::printJson(
+        QJsonObject{{QStringLiteral("ok"), true},
+                    {QStringLiteral("key_id"), publicKey.keyId()},
+                    {QStringLiteral("storage"), SigningKeyVault::storageDescription(*unlocked)},
+                    {QStringLiteral("out"), m_args.out}});
+    return CtlOutput::Ok;
+}

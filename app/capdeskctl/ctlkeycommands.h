@@ -1,0 +1,24 @@
+#pragma once
+
+#include "ctlarguments.h"
+
+#include <memory>
+
+class SqliteDirectoryStore;
+
+// The receipt-signing key commands of capdeskctl (SPEC §6): what a verifier needs to
+// check receipts offline.
+class CtlKeyCommands final
+{
+public:
+    CtlKeyCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+
+    // Prints the public key that signs this directory's receipts (the newest one whose
+    // private half is reachable) as PEM, to stdout or to --out FILE, making the key pair
+    // first if the directory has none.
+    int publicKey();
+
+private:
+    CtlArguments m_args;
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+};

@@ -1,0 +1,128 @@
+#include "ctltokencommands.h"
+
+#include "capabilitytokenstore.h"
+#include "ctloutput.h"
+#include "sqlitedirectorystore.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The command line stands for the owner at their own terminal.
+const QString kActor = u"owner:local"_s;
+
+} // namespace
+
+CtlTokenCommands::CtlTokenCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
+    : m_args(args), m_store(std::move(store))
+{}
+
+int CtlTokenCommands::run()
+{
+    const QString subcommand = m_args.positional.value(0);
+    if (subcommand == "create"_L1)
+        return create();
+    if (subcommand == "list"_L1)
+        return list();
+    if (subcommand == "revoke"_L1)
+        return revoke();
+    return CtlOutput::usage(subcommand.isEmpty()
+                                ? u"token needs create, list or revoke"_s
+                                : u"unknown token command '%1' (create, list or revoke)"_s.arg(subcommand));
+}
+
+int CtlTokenCommands::refuseOptionsBeyond(const QStringList &allowed) const
+{
+    for (const QString &option : m_args.given)
+        if (option != "--db"_L1 && !allowed.contains(option))
+            return CtlOutput::usage(
+                u"%1 does not apply to token %2"_s.arg(option, m_args.positional.value(0)));
+    return CtlOutput::Ok;
+}
+
+int CtlTokenCommands::create()
+{
+    if (const int refused = refuseOptionsBeyond(
+            {u"--audience"_s, u"--keys"_s, u"--categories"_s, u"--risk-ceiling"_s, u"--pin"_s,
+             u"--fixed-body"_s, u"--payload-ceiling"_s, u"--expires"_s, u"--owner-gate"_s, u"--label"_s}))
+        return refused;
+    if (m_args.positional.size() != 1)
+        return CtlOutput::usage(u"token create takes options only"_s);
+
+    CapabilityToken spec;
+    spec.label = m_args.value(u"--label"_s);
+    spec.audience = m_args.value(u"--audience"_s);
+    spec.ownerGate = m_args.has(u"--owner-gate"_s);
+    spec.allowedKeys = CapabilityToken::splitList(m_args.value(u"--keys"_s));
+    spec.allowedCategories = CapabilityToken::splitList(m_args.value(u"--categories"_s));
+    if (m_args.has(u"--risk-ceiling"_s))
+        spec.riskCeiling = m_args.value(u"--risk-ceiling"_s);
+    if (m_args.has(u"--fixed-body"_s))
+        spec.fixedBody = m_args.value(u"--fixed-body"_s);
+    if (m_args.has(u"--payload-ceiling"_s)) {
+        bool number = false;
+        spec.payloadCeiling = m_args.value(u"--payload-ceiling"_s).toLongLong(&number);
+        if (!number)
+            return CtlOutput::usage(u"--payload-ceiling takes a number of bytes, not '%1'"_s.arg(
+                m_args.value(u"--payload-ceiling"_s)));
+    }
+    const StoreResult<QString> expiry =
+        CapabilityToken::resolveExpiry(m_args.value(u"--expires"_s), QDateTime::currentDateTimeUtc());
+    if (!expiry.ok())
+        return CtlOutput::fail(expiry.error());
+    spec.expiresAt = expiry.value();
+    if (m_args.has(u"--pin"_s)) {
+        const StoreResult<Row> row = m_store->row(m_args.value(u"--pin"_s));
+        if (!row.ok())
+            return CtlOutput::fail(row.error());
+        if (const StoreError error = spec.pinToRow(row.value()); error.isError())
+            return CtlOutput::fail(error);
+    }
+
+    const StoreResult<CapabilityTokenStore::Minted> minted =
+        CapabilityTokenStore(m_store->database()).create(spec, kActor);
+    if (!minted.ok())
+        return CtlOutput::fail(minted.error());
+    CtlOutput::printJson(QJsonObject{{u"ok"_s, true},
+                                     {u"token"_s, minted.value().token.toJson()},
+                                     {u"value"_s, minted.value().value},
+                                     {u"note"_s, u"shown once"_s}});
+    return CtlOutput::Ok;
+}
+
+int CtlTokenCommands::list()
+{
+    if (const int refused = refuseOptionsBeyond({}))
+        return refused;
+    if (m_args.positional.size() != 1)
+        return CtlOutput::usage(u"usage: capdeskctl token list"_s);
+    const StoreResult<QList<CapabilityToken>> tokens = CapabilityTokenStore(m_store->database()).list();
+    if (!tokens.ok())
+        return CtlOutput::fail(tokens.error());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QJsonArray listed;
+    for (const CapabilityToken &token : tokens.value()) {
+        QJsonObject entry = token.toJson();
+        entry.insert(u"status"_s, token.status(now));
+        listed.append(entry);
+    }
+    CtlOutput::printJson(QJsonObject{{u"tokens"_s, listed}});
+    return CtlOutput::Ok;
+}
+
+int CtlTokenCommands::revoke()
+{
+    if (const int refused = refuseOptionsBeyond({}))
+        return refused;
+    if (m_args.positional.size() != 2)
+        return CtlOutput::usage(u"usage: capdeskctl token revoke ID"_s);
+    const QString id = m_args.positional.at(1);
+    if (const StoreError error = CapabilityTokenStore(m_store->database()).revoke(id, kActor);
+        error.isError())
+        return CtlOutput::fail(error);
+    CtlOutput::printJson(QJsonObject{{u"ok"_s, true}, {u"revoked"_s, id}});
+    return CtlOutput::Ok;
+}

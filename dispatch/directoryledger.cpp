@@ -1,0 +1,99 @@
+#include "directoryledger.h"
+
+#include "eventlog.h"
+#include "receiptverifier.h"
+#include "sqlitedirectorystore.h"
+#include "writetransaction.h"
+
+using namespace Qt::StringLiterals;
+
+DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement)
+    : m_store(std::move(store)),
+      m_vault(m_store->database(), m_store->location(), placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+      m_receipts(m_store->database()),
+      m_tokens(m_store->database())
+{
+}
+
+StoreError DirectoryLedger::unlock()
+{
+    if (m_key)
+        return StoreError::none();
+    QString error;
+    m_key = m_vault.unlock(&error);
+    if (!m_key)
+        return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + error);
+    return StoreError::none();
+}
+
+StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    receipt.signature = QString::fromLatin1(m_key->key.sign(receipt.signedBytes()).toBase64());
+    const StoreError error = m_receipts.append(receipt);
+    if (error.isError())
+        return error;
+    return receipt;
+}
+
+StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tokenId, const QString &reason,
+                                          const QString &actor)
+{
+    WriteTransaction transaction(m_store->database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    LogEvent event;
+    event.kind = u"CAPABILITY_REFUSED"_s;
+    event.action = u"invoke"_s;
+    event.key = key;
+    event.actor = actor;
+    event.detail = QJsonObject{{u"token_id"_s, tokenId}, {u"reason"_s, reason}};
+    const StoreError error = EventLog(m_store->database()).append(event);
+    if (error.isError())
+        return error;
+    return transaction.commit();
+}
+
+QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
+{
+    const StoreResult<Receipt> found = m_receipts.find(invocationId);
+    if (!found.ok()) {
+        QJsonObject unknown{{u"confirmed"_s, false}, {u"status"_s, u"UNKNOWN_INVOCATION"_s}, {u"invocation_id"_s, invocationId}};
+        if (found.error().kind != StoreError::Kind::NotFound)
+            unknown.insert(u"error"_s, found.error().message);
+        return unknown;
+    }
+    const QJsonObject receipt = found.value().toJson();
+    const ReceiptVerifier::Result signature = ReceiptVerifier::check(receipt, m_vault.publicKeys());
+    return {{u"confirmed"_s, signature == ReceiptVerifier::Result::Valid},
+            {u"status"_s, Receipt::statusFor(found.value().material)},
+            {u"invocation_id"_s, invocationId},
+            {u"signature"_s, ReceiptVerifier::name(signature)},
+            {u"receipt"_s, receipt}};
+}
+
+StoreResult<QString> DirectoryLedger::keyStorage()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return SigningKeyVault::storageDescription(*m_key);
+}
+
+StoreResult<bool> DirectoryLedger::keyIsInKeychain()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return m_key->storage == SigningKeyVault::Unlocked::Storage::Keychain;
+}
+
+StoreResult<QByteArray> DirectoryLedger::publicKeyPem()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return m_key->key.publicKey().pem();
+}

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "capabilitytokenstore.h"
+#include "keychainstore.h"
+#include "receiptlog.h"
+#include "signingkeyvault.h"
+
+#include <QJsonObject>
+
+#include <memory>
+#include <optional>
+
+class SqliteDirectoryStore;
+
+// The engine's records beside one local directory: signed receipts, capability tokens and
+// gate refusals. The dispatcher writes here in the same code path that runs a call; the
+// receipt viewer, the Tokens dialog and capdeskctl read here. Used on the thread that
+// opened the store (it shares the store's connection).
+class DirectoryLedger final
+{
+public:
+    enum class KeyPlacement { KeychainOrFile, FileOnly };
+
+    explicit DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store,
+                             KeyPlacement placement = KeyPlacement::KeychainOrFile);
+    Q_DISABLE_COPY_MOVE(DirectoryLedger)
+
+    // Signs `receipt` (filling `signature`) and commits it durably. The signing key is
+    // found, or created, on the first call.
+    StoreResult<Receipt> issue(Receipt receipt);
+    // Records a token refusal in the event log (SPEC §7).
+    StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
+    // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}.
+    QJsonObject confirm(const QString &invocationId) const;
+
+    // Where the signing key lives, in words for the UI; unlocks (or creates) it first.
+    StoreResult<QString> keyStorage();
+    // Whether that key is in the keychain (else in the 0600 file beside the directory).
+    StoreResult<bool> keyIsInKeychain();
+    StoreResult<QByteArray> publicKeyPem();
+    QList<PublicKey> publicKeys() const { return m_vault.publicKeys(); }
+
+    ReceiptLog &receipts() { return m_receipts; }
+    const ReceiptLog &receipts() const { return m_receipts; }
+    CapabilityTokenStore &tokens() { return m_tokens; }
+    const std::shared_ptr<SqliteDirectoryStore> &store() const { return m_store; }
+
+private:
+    StoreError unlock();
+
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+    KeychainStore m_keychain;
+    SigningKeyVault m_vault;
+    std::optional<SigningKeyVault::Unlocked> m_key;
+    ReceiptLog m_receipts;
+    CapabilityTokenStore m_tokens;
+};

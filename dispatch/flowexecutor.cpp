@@ -1,0 +1,286 @@
+#include "flowexecutor.h"
+
+#include "dispatcher.h"
+#include "invocationhandle.h"
+#include "templatecontext.h"
+#include "templatesubstitution.h"
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// How often a running flow looks at its invocation's cancel flag, which nothing signals.
+constexpr int cancelPollMs = 50;
+
+QString outputOf(const InvocationOutcome &outcome)
+{
+    return outcome.ran ? outcome.result.output : u"ERR: "_s + outcome.refusal;
+}
+
+bool isFailure(const QString &output)
+{
+    return output.startsWith(QLatin1String("ERR:"));
+}
+
+// SPEC §4: {KEY: output, …} in branch order, which a QJsonObject would sort away.
+QString fanOutObject(const QList<FlowStepState::Call> &calls)
+{
+    QString json = u"{"_s;
+    for (const FlowStepState::Call &call : calls) {
+        if (json.size() > 1)
+            json += u',';
+        json += u'"' + TemplateSubstitution::escapeJsonString(call.key) + u"\":\""_s
+                + TemplateSubstitution::escapeJsonString(call.output) + u'"';
+    }
+    return json + u'}';
+}
+
+} // namespace
+
+FlowExecutor::FlowExecutor(Dispatcher &dispatcher, FlowPlan plan, QString body, InvocationRequest stepRequest,
+                           QObject *parent)
+    : QObject(parent), m_dispatcher(dispatcher), m_plan(std::move(plan)), m_body(std::move(body)),
+      m_args(TemplateContext::splitBody(m_body)), m_stepRequest(std::move(stepRequest))
+{
+    for (int i = 0; i < m_plan.steps.size(); ++i) {
+        FlowStepState state;
+        state.index = i;
+        for (const FlowCall &call : std::as_const(m_plan.steps[i].calls))
+            state.calls.append({call.key, {}, {}, FlowStepState::Phase::Pending, {}, 0, {}, -1, -1});
+        m_steps.append(state);
+    }
+    m_timeout.setSingleShot(true);
+    connect(&m_timeout, &QTimer::timeout, this,
+            [this] { stop(u"ERR: flow_timeout: the flow ran longer than %1 ms"_s.arg(m_limits.timeoutMs)); });
+    m_cancelPoll.setInterval(cancelPollMs);
+    connect(&m_cancelPoll, &QTimer::timeout, this, [this] {
+        if (isCancelled())
+            stop(u"ERR: cancelled"_s);
+    });
+}
+
+FlowExecutor::~FlowExecutor()
+{
+    // A late result must not reach a dead executor; the calls' receipts are still written.
+    for (const QPointer<InvocationHandle> &handle : std::as_const(m_inFlight)) {
+        if (handle) {
+            handle->cancel();
+            delete handle;
+        }
+    }
+}
+
+void FlowExecutor::start(int firstStep, const QList<FlowStepState> &pinned)
+{
+    if (m_state != State::Ready)
+        return;
+    m_state = State::Running;
+    m_first = firstStep;
+    m_pinned = pinned;
+    m_clock.start();
+    QMetaObject::invokeMethod(this, &FlowExecutor::begin, Qt::QueuedConnection);
+}
+
+void FlowExecutor::begin()
+{
+    if (m_state != State::Running)
+        return;
+    if (m_stepRequest.depth > m_limits.maxDepth)
+        return finish(u"ERR: flow_depth_limit: flows nest deeper than %1"_s.arg(m_limits.maxDepth));
+    m_prev = m_body;
+    if (!pin(m_pinned))
+        return;
+    int calls = 0;
+    for (int i = m_first; i < m_plan.steps.size(); ++i)
+        calls += int(m_plan.steps[i].calls.size());
+    if (calls > m_limits.maxSteps)
+        return finish(u"ERR: flow_step_limit: %1 calls, more than the %2 one flow may make"_s.arg(calls).arg(
+            m_limits.maxSteps));
+    m_budgetMs = m_limits.timeoutMs;
+    prepare(m_first);
+}
+
+bool FlowExecutor::pin(const QList<FlowStepState> &pinned)
+{
+    for (int i = 0; i < m_first && i < m_steps.size(); ++i) {
+        if (i >= pinned.size() || pinned[i].phase != FlowStepState::Phase::Done) {
+            finish(u"ERR: flow: step %1 has no output to pin; run it first"_s.arg(i + 1));
+            return false;
+        }
+        m_steps[i] = pinned[i];
+        m_steps[i].pinned = true;
+        absorb(m_steps[i]);
+    }
+    return true;
+}
+
+void FlowExecutor::prepare(int index)
+{
+    if (index >= m_steps.size())
+        return finish(m_prev);
+    if (isCancelled())
+        return finish(u"ERR: cancelled"_s);
+    m_current = index;
+    FlowStepState &state = m_steps[index];
+    state.prev = m_prev;
+    state.args = m_args;
+    state.bindings = m_bindings;
+    for (int b = 0; b < state.calls.size(); ++b)
+        state.calls[b] = prepareCall(m_plan.steps[index].calls[b]);
+    emit stepPrepared(index);
+    if (m_state != State::Running)
+        return; // a slot aborted the run
+    if (m_pauseBeforeEach || m_breakpoints.contains(index))
+        return pause();
+    launch();
+}
+
+FlowStepState::Call FlowExecutor::prepareCall(const FlowCall &call) const
+{
+    FlowStepState::Call prepared;
+    prepared.key = call.key;
+    const TemplateContext context{m_args, m_prev, m_bindings};
+    prepared.resolvedBody = TemplateSubstitution::apply(call.body, context, TemplateMode::Raw).text;
+    if (m_rowLookup)
+        prepared.row = m_rowLookup(call.key);
+    return prepared;
+}
+
+void FlowExecutor::launch()
+{
+    m_state = State::Running;
+    m_runningFor.start();
+    m_timeout.start(int(qMax<qint64>(0, m_budgetMs)));
+    m_cancelPoll.start();
+    FlowStepState &state = m_steps[m_current];
+    state.phase = FlowStepState::Phase::Running;
+    for (int b = 0; b < state.calls.size(); ++b) {
+        FlowStepState::Call &call = state.calls[b];
+        InvocationRequest request = m_stepRequest;
+        request.key = call.key;
+        request.body = call.resolvedBody;
+        call.phase = FlowStepState::Phase::Running;
+        call.startedAtUs = elapsedUs();
+        InvocationHandle *handle = m_dispatcher.invoke(request);
+        m_inFlight.insert(b, handle);
+        connect(handle, &InvocationHandle::finished, this, [this, b, handle] { onCallFinished(b, handle); });
+        if (handle->isFinished())
+            QMetaObject::invokeMethod(
+                this, [this, b, handle] { onCallFinished(b, handle); }, Qt::QueuedConnection);
+    }
+    emit stepStarted(m_current);
+}
+
+void FlowExecutor::onCallFinished(int branch, InvocationHandle *handle)
+{
+    if (m_inFlight.value(branch) != handle)
+        return; // already handled, or dropped by stop()
+    m_inFlight.remove(branch);
+    const InvocationOutcome &outcome = handle->outcome();
+    FlowStepState::Call &call = m_steps[m_current].calls[branch];
+    call.finishedAtUs = elapsedUs();
+    call.output = outputOf(outcome);
+    call.durationMs = outcome.durationMs;
+    call.invocationId = outcome.invocationId;
+    call.phase = isFailure(call.output) ? FlowStepState::Phase::Failed : FlowStepState::Phase::Done;
+    handle->deleteLater();
+    emit callFinished(m_current, branch);
+    if (m_inFlight.isEmpty() && m_state == State::Running)
+        completeStep();
+}
+
+void FlowExecutor::completeStep()
+{
+    m_timeout.stop();
+    m_cancelPoll.stop();
+    m_budgetMs -= m_runningFor.elapsed();
+    FlowStepState &state = m_steps[m_current];
+    const FlowStep &planned = m_plan.steps[m_current];
+    state.output = planned.fanOut ? fanOutObject(state.calls) : state.calls.value(0).output;
+    for (const FlowStepState::Call &call : std::as_const(state.calls)) {
+        if (call.phase == FlowStepState::Phase::Failed) {
+            state.output = call.output; // the first failing branch, in branch order
+            break;
+        }
+    }
+    const bool failed = isFailure(state.output);
+    state.phase = failed ? FlowStepState::Phase::Failed : FlowStepState::Phase::Done;
+    emit stepFinished(m_current);
+    if (failed)
+        return finish(state.output);
+    if (m_state != State::Running)
+        return;
+    absorb(state);
+    prepare(m_current + 1);
+}
+
+void FlowExecutor::absorb(const FlowStepState &step)
+{
+    const FlowStep &planned = m_plan.steps[step.index];
+    for (int b = 0; b < planned.calls.size() && b < step.calls.size(); ++b) {
+        if (!planned.calls[b].binding.isEmpty())
+            m_bindings.insert(planned.calls[b].binding, step.calls[b].output);
+    }
+    if (!planned.binding.isEmpty())
+        m_bindings.insert(planned.binding, step.output);
+    m_prev = step.output;
+}
+
+void FlowExecutor::pause()
+{
+    m_state = State::Paused;
+    emit paused(m_current);
+}
+
+void FlowExecutor::step()
+{
+    if (m_state != State::Paused)
+        return;
+    m_pauseBeforeEach = true;
+    launch();
+}
+
+void FlowExecutor::resume()
+{
+    if (m_state != State::Paused)
+        return;
+    m_pauseBeforeEach = false;
+    launch();
+}
+
+void FlowExecutor::abort()
+{
+    stop(u"ERR: flow aborted"_s);
+}
+
+void FlowExecutor::stop(const QString &output)
+{
+    if (m_state == State::Finished)
+        return;
+    const QHash<int, QPointer<InvocationHandle>> inFlight = std::exchange(m_inFlight, {});
+    for (auto it = inFlight.cbegin(); it != inFlight.cend(); ++it) {
+        if (!it.value())
+            continue;
+        it.value()->cancel();
+        it.value()->deleteLater();
+        FlowStepState::Call &call = m_steps[m_current].calls[it.key()];
+        call.phase = FlowStepState::Phase::Failed;
+        call.output = output;
+        call.finishedAtUs = elapsedUs();
+    }
+    if (!inFlight.isEmpty())
+        m_steps[m_current].phase = FlowStepState::Phase::Failed;
+    finish(output);
+}
+
+void FlowExecutor::finish(const QString &output)
+{
+    if (m_state == State::Finished)
+        return;
+    m_state = State::Finished;
+    m_timeout.stop();
+    m_cancelPoll.stop();
+    m_output = output;
+    m_current = int(m_steps.size());
+    emit finished(output);
+}

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+// One entry of the append-only event log (SPEC §8). `kind` is what happened:
+//   DIRECTORY_MUTATE   action create|replace|patch|delete|import, key, before/after rows
+//   CAPABILITY_REFUSED action invoke, key, detail {token_id, reason}
+//   TOKEN_CREATED      action create, detail {token_id, label, …} (never the token value)
+//   TOKEN_REVOKED      action revoke, detail {token_id}
+// `before`/`after` are row objects (RowJsonCodec form) or null. The log fills seq, at,
+// prevHash and hash when it appends.
+struct LogEvent
+{
+    qint64 seq = 0;
+    QString kind;
+    QString action;
+    QString key;     // null when the event concerns no row
+    QString actor;   // owner:local, owner:terminal-key, token:<id>, …
+    QString at;      // ISO-8601 UTC with milliseconds
+    QJsonValue before = QJsonValue::Null;
+    QJsonValue after = QJsonValue::Null;
+    QJsonObject detail;
+    QString prevHash;
+    QString hash;
+};

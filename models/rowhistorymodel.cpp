@@ -1,0 +1,87 @@
+#include "rowhistorymodel.h"
+
+#include "eventlog.h"
+#include "sqlitedirectorystore.h"
+
+RowHistoryModel::RowHistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RowHistoryModel::setStore(std::shared_ptr<SqliteDirectoryStore> store)
+{
+    m_store = std::move(store);
+    reload();
+}
+
+void RowHistoryModel::setKey(const QString &key)
+{
+    m_key = key;
+    reload();
+}
+
+StoreError RowHistoryModel::reload()
+{
+    QList<LogEvent> events;
+    StoreError error;
+    if (m_store && !m_key.isEmpty()) {
+        error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
+            StoreResult<QList<LogEvent>> read = EventLog(db).events(m_key);
+            if (!read.ok())
+                return read.error();
+            events = std::move(read.value());
+            return StoreError::none();
+        });
+    }
+    beginResetModel();
+    m_events = std::move(events);
+    endResetModel();
+    return error;
+}
+
+const LogEvent *RowHistoryModel::eventAt(int row) const
+{
+    return row >= 0 && row < m_events.size() ? &m_events.at(row) : nullptr;
+}
+
+int RowHistoryModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_events.size());
+}
+
+int RowHistoryModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RowHistoryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const LogEvent &event = m_events.at(index.row());
+    if (role == Qt::ToolTipRole)
+        return tr("Event #%1\nhash %2").arg(event.seq).arg(event.hash);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case TimeColumn:
+        return event.at;
+    case ActionColumn:
+        return event.action;
+    case ActorColumn:
+        return event.actor;
+    }
+    return {};
+}
+
+QVariant RowHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case TimeColumn:
+        return tr("Time (UTC)");
+    case ActionColumn:
+        return tr("Action");
+    case ActorColumn:
+        return tr("Actor");
+    }
+    return {};
+}

@@ -1,0 +1,280 @@
+#include "receiptfixture.h"
+#include "receipttablemodel.h"
+#include "sqlitedirectorystore.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+// The receipt table against plain SQL over a few thousand generated receipts: whatever
+// the filter, the model must list exactly the receipts SQLite selects, newest first.
+class TestReceiptTableModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void passesTheModelTester();
+    void listsEveryReceiptNewestFirst();
+    void filtersLikeSql_data();
+    void filtersLikeSql();
+    void loadsTheNewestFirstThenEverything();
+    void refreshPutsNewReceiptsOnTopAndKeepsTheSelection();
+    void refreshShowsOnlyNewReceiptsThatMatch();
+    void listsStatusesAndDurationsOfAKey();
+    void findsTheRowOfAnInvocation();
+
+private:
+    QStringList sqlIds(const QString &where) const;
+    static QStringList modelIds(const ReceiptTableModel &model);
+    static qint64 msecs(const char *iso);
+    void addReceipts(int count);
+
+    QTemporaryDir m_dir;
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+    int m_written = 0;
+};
+
+namespace {
+
+constexpr int kReceipts = 3000;
+constexpr int kKeys = 150;
+
+bool waitForLoad(ReceiptTableModel &model)
+{
+    QSignalSpy finished(&model, &ReceiptTableModel::loadFinished);
+    return model.isLoading() ? finished.wait(10000) && finished.first().first().toString().isEmpty() : true;
+}
+
+} // namespace
+
+void TestReceiptTableModel::initTestCase()
+{
+    auto opened = SqliteDirectoryStore::open(m_dir.filePath(QStringLiteral("receipts.db")));
+    QVERIFY2(opened.ok(), qPrintable(opened.error().message));
+    m_store = opened.value();
+    addReceipts(kReceipts);
+}
+
+void TestReceiptTableModel::addReceipts(int count)
+{
+    const QString error = ReceiptFixture::insert(m_store->database(), m_written, count, kKeys);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    m_written += count;
+}
+
+QStringList TestReceiptTableModel::sqlIds(const QString &where) const
+{
+    QSqlQuery query(m_store->database());
+    const QString sql = QStringLiteral("SELECT invocation_id FROM receipts %1 ORDER BY seq DESC")
+                            .arg(where.isEmpty() ? QString() : QStringLiteral("WHERE ") + where);
+    if (!query.exec(sql))
+        qFatal("bad test SQL");
+    QStringList ids;
+    while (query.next())
+        ids.append(query.value(0).toString());
+    return ids;
+}
+
+QStringList TestReceiptTableModel::modelIds(const ReceiptTableModel &model)
+{
+    QStringList ids;
+    for (int row = 0; row < model.rowCount(); ++row)
+        ids.append(model.invocationIdAt(row));
+    return ids;
+}
+
+qint64 TestReceiptTableModel::msecs(const char *iso)
+{
+    return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODateWithMs).toMSecsSinceEpoch();
+}
+
+void TestReceiptTableModel::passesTheModelTester()
+{
+    ReceiptTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(!model.loadProgressively(m_store, 100).isError());
+    QVERIFY(waitForLoad(model));
+    ReceiptFilter filter;
+    filter.key = QStringLiteral("rk_01");
+    model.setFilter(filter);
+    filter.status = Receipt::ranWithoutMaterial;
+    model.setFilter(filter);
+    addReceipts(40);
+    model.refresh();
+    QVERIFY(waitForLoad(model));
+    model.setFilter({});
+    addReceipts(10);
+    model.refresh();
+    QVERIFY(waitForLoad(model));
+    QCOMPARE(model.rowCount(), m_written);
+}
+
+void TestReceiptTableModel::listsEveryReceiptNewestFirst()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    QCOMPARE(model.totalReceipts(), m_written);
+    QCOMPARE(modelIds(model), sqlIds(QString()));
+    const QModelIndex top = model.index(0, ReceiptTableModel::TimeColumn);
+    QSqlQuery newest(m_store->database());
+    QVERIFY(newest.exec(
+        QStringLiteral("SELECT started_at, key, duration_ms FROM receipts ORDER BY seq DESC LIMIT 1")));
+    QVERIFY(newest.next());
+    QCOMPARE(top.data(ReceiptTableModel::StartedMsecsRole).toLongLong(),
+             QDateTime::fromString(newest.value(0).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch());
+    QCOMPARE(top.data(ReceiptTableModel::KeyRole).toString(), newest.value(1).toString());
+    QCOMPARE(top.data(ReceiptTableModel::DurationMsRole).toLongLong(), newest.value(2).toLongLong());
+}
+
+void TestReceiptTableModel::filtersLikeSql_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<qint64>("from");
+    QTest::addColumn<qint64>("to");
+    QTest::addColumn<QString>("search");
+    QTest::addColumn<QString>("where");
+    constexpr qint64 noFrom = std::numeric_limits<qint64>::min();
+    constexpr qint64 noTo = std::numeric_limits<qint64>::max();
+
+    QTest::addRow("key part, any case") << QStringLiteral("Rk_01") << QString() << noFrom << noTo << QString()
+                                        << QStringLiteral("instr(lower(key), 'rk_01') > 0");
+    QTest::addRow("whole key") << QStringLiteral("RK_0042") << QString() << noFrom << noTo << QString()
+                               << QStringLiteral("key = 'RK_0042'");
+    QTest::addRow("no such key") << QStringLiteral("nothing") << QString() << noFrom << noTo << QString()
+                                 << QStringLiteral("0");
+    QTest::addRow("status") << QString() << Receipt::ranWithoutMaterial << noFrom << noTo << QString()
+                            << QStringLiteral("status = 'RAN_WITHOUT_MATERIAL_RESULT'");
+    QTest::addRow("unknown status") << QString() << QStringLiteral("UNKNOWN") << noFrom << noTo << QString()
+                                    << QStringLiteral("0");
+    QTest::addRow("from") << QString() << QString() << msecs("2026-01-01T00:30:00.000Z") << noTo << QString()
+                          << QStringLiteral("started_at >= '2026-01-01T00:30:00.000Z'");
+    QTest::addRow("time range") << QString() << QString() << msecs("2026-01-01T00:10:00.000Z")
+                                << msecs("2026-01-01T00:20:00.500Z") << QString()
+                                << QStringLiteral("started_at BETWEEN '2026-01-01T00:10:00.000Z' AND "
+                                                  "'2026-01-01T00:20:00.500Z'");
+    QTest::addRow("id part") << QString() << QString() << noFrom << noTo << QStringLiteral("INV_0")
+                             << QStringLiteral(
+                                    "instr(invocation_id, 'inv_0') > 0 OR instr(trace, 'inv_0') > 0");
+    QTest::addRow("trace part") << QString() << QString() << noFrom << noTo << QStringLiteral("t_00")
+                                << QStringLiteral(
+                                       "instr(invocation_id, 't_00') > 0 OR instr(trace, 't_00') > 0");
+    QTest::addRow("one letter") << QString() << QString() << noFrom << noTo << QStringLiteral("z")
+                                << QStringLiteral("instr(invocation_id, 'z') > 0 OR instr(trace, 'z') > 0");
+    QTest::addRow("a parent's id finds only that receipt")
+        << QString() << QString() << noFrom << noTo << ReceiptFixture::invocationId(3)
+        << QStringLiteral("invocation_id = '%1'").arg(ReceiptFixture::invocationId(3));
+    QTest::addRow("everything at once")
+        << QStringLiteral("rk_00") << Receipt::provenMaterial << msecs("2026-01-01T00:05:00.000Z")
+        << msecs("2026-01-01T01:00:00.000Z") << QStringLiteral("t_")
+        << QStringLiteral(
+               "instr(lower(key), 'rk_00') > 0 AND status = 'PROVEN_MATERIAL_RESULT' AND started_at "
+               "BETWEEN '2026-01-01T00:05:00.000Z' AND '2026-01-01T01:00:00.000Z'");
+}
+
+void TestReceiptTableModel::filtersLikeSql()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, status);
+    QFETCH(qint64, from);
+    QFETCH(qint64, to);
+    QFETCH(QString, search);
+    QFETCH(QString, where);
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    QSignalSpy counts(&model, &ReceiptTableModel::countsChanged);
+    model.setFilter({key, status, from, to, search});
+    const QStringList expected = sqlIds(where);
+    if (where != QLatin1String("0"))
+        QVERIFY2(!expected.isEmpty() && expected.size() < m_written, "the case should select some receipts");
+    QCOMPARE(modelIds(model), expected);
+    QCOMPARE(counts.size(), 1);
+    QCOMPARE(counts.first().at(0).toInt(), int(expected.size()));
+    QCOMPARE(counts.first().at(1).toInt(), m_written);
+}
+
+void TestReceiptTableModel::loadsTheNewestFirstThenEverything()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.loadProgressively(m_store, 25).isError());
+    QVERIFY(model.isLoading());
+    QCOMPARE(modelIds(model), sqlIds(QString()).mid(0, 25));
+    QVERIFY(waitForLoad(model));
+    QVERIFY(!model.isLoading());
+    QCOMPARE(modelIds(model), sqlIds(QString()));
+}
+
+void TestReceiptTableModel::refreshPutsNewReceiptsOnTopAndKeepsTheSelection()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    const QPersistentModelIndex selected = model.index(5, ReceiptTableModel::KeyColumn);
+    const QString id = selected.data(ReceiptTableModel::InvocationIdRole).toString();
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    addReceipts(12);
+    model.refresh();
+    QVERIFY(waitForLoad(model));
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(inserted.first().at(1).toInt(), 0);
+    QCOMPARE(inserted.first().at(2).toInt(), 11);
+    QCOMPARE(selected.row(), 17);
+    QCOMPARE(selected.data(ReceiptTableModel::InvocationIdRole).toString(), id);
+    QCOMPARE(modelIds(model), sqlIds(QString()));
+}
+
+void TestReceiptTableModel::refreshShowsOnlyNewReceiptsThatMatch()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    ReceiptFilter filter;
+    filter.status = Receipt::ranWithoutMaterial;
+    model.setFilter(filter);
+    addReceipts(60);
+    model.refresh();
+    QVERIFY(waitForLoad(model));
+    QCOMPARE(modelIds(model), sqlIds(QStringLiteral("status = 'RAN_WITHOUT_MATERIAL_RESULT'")));
+    QCOMPARE(model.totalReceipts(), m_written);
+}
+
+void TestReceiptTableModel::listsStatusesAndDurationsOfAKey()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    QCOMPARE(model.statuses(), QStringList({Receipt::provenMaterial, Receipt::ranWithoutMaterial}));
+    ReceiptFilter otherKey;
+    otherKey.key = QStringLiteral("RK_0001");
+    model.setFilter(otherKey); // the plot ignores the filter
+    QSqlQuery query(m_store->database());
+    QVERIFY(query.exec(
+        QStringLiteral("SELECT started_at, duration_ms FROM receipts WHERE key = 'RK_0007' ORDER BY seq")));
+    QList<QPointF> expected;
+    while (query.next())
+        expected.append(QPointF(
+            double(QDateTime::fromString(query.value(0).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch()),
+            query.value(1).toDouble()));
+    QVERIFY(!expected.isEmpty());
+    QCOMPARE(model.durationsOf(QStringLiteral("RK_0007")), expected);
+    QVERIFY(model.durationsOf(QStringLiteral("NO_SUCH_KEY")).isEmpty());
+}
+
+void TestReceiptTableModel::findsTheRowOfAnInvocation()
+{
+    ReceiptTableModel model;
+    QVERIFY(!model.load(m_store).isError());
+    const QString id = ReceiptFixture::invocationId(10);
+    const int row = model.rowOfInvocation(id);
+    QVERIFY(row >= 0);
+    QCOMPARE(model.invocationIdAt(row), id);
+    ReceiptFilter another;
+    another.search = ReceiptFixture::invocationId(11);
+    model.setFilter(another);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rowOfInvocation(id), -1);
+    QCOMPARE(model.rowOfInvocation(QStringLiteral("inv_missing")), -1);
+}
+
+QTEST_GUILESS_MAIN(TestReceiptTableModel)
+#include "tst_receipttablemodel.moc"

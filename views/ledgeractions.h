@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QObject>
+
+class DirectorySession;
+class Prompter;
+class QAction;
+class QWidget;
+
+// Tools → Capability tokens… and File → Export Receipt Public Key…, and the status bar's
+// word on where the open directory's receipt-signing key lives (keychain or file).
+class LedgerActions final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LedgerActions)
+
+public:
+    LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent = nullptr);
+
+    QAction *tokensAction() const { return m_tokens; }
+    QAction *exportPublicKeyAction() const { return m_exportKey; }
+
+    void openTokens();
+    void exportPublicKey();
+    // Emits signingKeyStatusChanged() for the open directory.
+    void checkSigningKey();
+
+signals:
+    void signingKeyStatusChanged(const QString &text, const QString &detail);
+
+private:
+    DirectorySession &m_session;
+    Prompter &m_prompter;
+    QWidget *m_dialogParent;
+    QAction *m_tokens;
+    QAction *m_exportKey;
+};

@@ -1,0 +1,47 @@
+#include "receiptspane.h"
+
+#include "directorydocument.h"
+#include "directorysession.h"
+#include "receiptviewer.h"
+
+#include <QLabel>
+#include <QStackedLayout>
+
+ReceiptsPane::ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent)
+    : QWidget(parent), m_session(session), m_prompter(prompter), m_stack(new QStackedLayout(this)),
+      m_noDirectory(new QLabel(tr("No directory is open.")))
+{
+    m_noDirectory->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(m_noDirectory);
+    connect(&m_session, &DirectorySession::documentChanged, this, &ReceiptsPane::followSession);
+    connect(&m_session, &DirectorySession::invocationFinished, this, [this] {
+        if (m_viewer && m_viewer->isVisible())
+            m_viewer->reload();
+    });
+    followSession();
+}
+
+void ReceiptsPane::followSession()
+{
+    if (m_viewer)
+        m_viewer->deleteLater();
+    m_viewer = nullptr;
+    if (!m_session.ledger())
+        return;
+    m_viewer = new ReceiptViewer(m_session.ledger(), m_prompter);
+    connect(m_viewer, &ReceiptViewer::rowRequested, this, &ReceiptsPane::rowRequested);
+    m_stack->addWidget(m_viewer);
+    m_stack->setCurrentWidget(m_viewer);
+}
+
+void ReceiptsPane::verifyReceiptFile()
+{
+    if (m_viewer)
+        m_viewer->verifyReceiptFile();
+}
+
+void ReceiptsPane::showInvocation(const QString &invocationId)
+{
+    if (m_viewer)
+        m_viewer->showInvocation(invocationId);
+}

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QWidget>
+
+class DirectorySession;
+class Prompter;
+class QStackedLayout;
+class QLabel;
+class ReceiptViewer;
+
+// The Receipts dock's content: the ReceiptViewer of whichever directory the session has
+// open (a viewer belongs to one ledger, so a reopen builds a new one), kept current as
+// calls made through the session finish.
+class ReceiptsPane final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReceiptsPane)
+
+public:
+    ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent = nullptr);
+
+    ReceiptViewer *viewer() const { return m_viewer; }
+
+public slots:
+    void verifyReceiptFile();
+    void showInvocation(const QString &invocationId);
+
+signals:
+    void rowRequested(const QString &key);
+
+private:
+    void followSession();
+
+    DirectorySession &m_session;
+    Prompter &m_prompter;
+    QStackedLayout *m_stack;
+    QLabel *m_noDirectory;
+    ReceiptViewer *m_viewer = nullptr;
+};

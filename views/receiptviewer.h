@@ -1,0 +1,87 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+
+class DirectoryLedger;
+class DurationPlot;
+class Prompter;
+class QLabel;
+class QTableView;
+class QTreeView;
+class ReceiptDetailView;
+class ReceiptFileVerificationDialog;
+class ReceiptFilterBar;
+class ReceiptTableModel;
+class ReceiptTreeModel;
+
+// The directory's signed receipts (SPEC §6): a filterable table that stays smooth at
+// 100,000 receipts, the selected receipt's every field with its signature check and
+// contract drift, its trace as a parent/child tree, and its key's durations over time.
+// The header line says where the signing key lives. The first time it is shown it
+// loads by itself; reload() then adds what was written since.
+class ReceiptViewer final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReceiptViewer)
+
+public:
+    // File choices and errors go through `prompter`, which must outlive the viewer.
+    ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent = nullptr);
+    ~ReceiptViewer() override;
+
+    QString selectedInvocation() const;
+    QString headerText() const;
+
+    ReceiptTableModel *model() const { return m_model; }
+    ReceiptTreeModel *treeModel() const { return m_treeModel; }
+    ReceiptFilterBar *filterBar() const { return m_filterBar; }
+    QTableView *table() const { return m_table; }
+    QTreeView *tree() const { return m_tree; }
+    ReceiptDetailView *detail() const { return m_detail; }
+    DurationPlot *plot() const { return m_plot; }
+    // The open "Verify a receipt file…" dialog, or null.
+    ReceiptFileVerificationDialog *verificationDialog() const;
+
+public slots:
+    // The first call reads every receipt (the newest at once, the rest on a worker); each
+    // later one adds the receipts written since and checks the shown one again.
+    void reload();
+    // Selects the receipt, clearing filters that hide it, and shows its details.
+    void showInvocation(const QString &invocationId);
+    void verifyReceiptFile();
+    void copySelected();
+    void exportSelected();
+
+signals:
+    // "Jump to row": the owner selects `key` in the directory table.
+    void rowRequested(const QString &key);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void configureTable();
+    void showDetails(const QString &invocationId);
+    void selectRow(int row);
+    void updateHeader();
+
+    std::shared_ptr<DirectoryLedger> m_ledger;
+    Prompter &m_prompter;
+    ReceiptTableModel *m_model;
+    ReceiptTreeModel *m_treeModel;
+    QLabel *m_header;
+    ReceiptFilterBar *m_filterBar;
+    QTableView *m_table;
+    ReceiptDetailView *m_detail;
+    QTreeView *m_tree;
+    DurationPlot *m_plot;
+    QPointer<ReceiptFileVerificationDialog> m_verification;
+    QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
+    QString m_keyStorage;
+    QString m_pendingInvocation; // asked for before the full load brought it in
+    bool m_loaded = false;
+};
