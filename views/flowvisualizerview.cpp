@@ -80,6 +80,7 @@ void FlowVisualizerView::showRow(const QString &key)
 void FlowVisualizerView::setFlowText(const QString &text)
 {
     m_key.clear();
+    m_notice.clear();
     m_text = text;
     parse();
     redraw();
@@ -91,10 +92,18 @@ void FlowVisualizerView::reloadRow()
         return;
     const std::optional<Row> row = m_document->row(m_key);
     m_text = row ? row->content : QString();
+    m_notice = row && row->type != QLatin1String("flow")
+                   ? tr("%1 is a %2 row; select a flow row to see its steps.").arg(m_key, row->type)
+                   : QString();
 }
 
 void FlowVisualizerView::parse()
 {
+    if (!m_notice.isEmpty()) {
+        m_error.reset();
+        m_plan = {};
+        return;
+    }
     const FlowParseResult parsed = FlowParser::parse(m_text);
     m_error = parsed.error;
     if (parsed.ok())
@@ -110,6 +119,12 @@ void FlowVisualizerView::redraw()
 {
     m_scene->clear();
     m_nodes.clear();
+    if (!m_notice.isEmpty()) {
+        m_drawnKeys.clear();
+        m_scene->addSimpleText(m_notice)->setBrush(palette().color(QPalette::PlaceholderText));
+        setSceneRect(m_scene->itemsBoundingRect().adjusted(-24, -16, 24, 16));
+        return;
+    }
     const qreal top = m_error ? drawParseError() + 24 : 0;
     const QList<QGraphicsItem *> errorItems = m_scene->items();
     FlowSceneBuilder::RowLookup rows;

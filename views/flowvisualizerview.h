@@ -78,6 +78,7 @@ private:
     QPointer<DirectoryDocument> m_document;
     QString m_key;
     QString m_text;
+    QString m_notice; // why nothing is drawn: the row is not a flow
     FlowPlan m_plan;
     std::optional<FlowParseError> m_error;
     QSet<QString> m_expanded;

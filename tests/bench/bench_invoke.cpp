@@ -78,6 +78,12 @@ bool benchIn(const QString &folder, const char *label)
     const SigningKey key = SigningKey::generate();
     Receipt receipt;
     receipt.invocationId = QStringLiteral("inv_0000000000");
+    receipt.trace = QStringLiteral("t_00000000");
+    receipt.key = row.key;
+    receipt.actor = QStringLiteral("owner:local");
+    receipt.runner = row.type;
+    receipt.startedAt = QStringLiteral("2026-11-30T00:00:00.000Z");
+    receipt.status = Receipt::statusFor(true);
     receipt.contractFingerprint = ContractFingerprint::of(row);
     const Percentiles sign = measure(2000, [&] { return key.sign(receipt.signedBytes()).size() == 64; });
     ReceiptLog log(opened.value()->database());

@@ -47,6 +47,7 @@ private slots:
     void parseErrorShowsLineAndColumnOverTheLastGraph();
     void clickingANodeActivatesItsKey();
     void nestedFlowsExpandInPlace();
+    void aRowThatIsNotAFlowIsNotParsed();
 
 private:
     void shoot(const QString &name);
@@ -92,6 +93,15 @@ void TestFlowVisualizerView::shoot(const QString &name)
     const QString folder = qEnvironmentVariable("CAPDESK_SHOTS");
     if (!folder.isEmpty())
         m_view->grab().save(folder + u'/' + name + u".png"_s);
+}
+
+void TestFlowVisualizerView::aRowThatIsNotAFlowIsNotParsed()
+{
+    m_view->showRow(u"BLOOIO_FINISH"_s);
+    QCOMPARE(m_view->nodes().size(), 2);
+    m_view->showRow(u"LAST_REPLY_OF"_s);
+    QVERIFY(!m_view->parseError());
+    QVERIFY(m_view->nodes().isEmpty());
 }
 
 void TestFlowVisualizerView::drawsTheArticlesFlow()
