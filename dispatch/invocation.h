@@ -23,14 +23,14 @@ struct InvocationRequest
     // Who calls: "owner:local" when empty. A capability token (its value) makes the call
     // a token holder's, gated by SPEC §7 before any runner; `audience` and `ownerPresent`
     // are what the gate checks the token's audience and owner gate against.
-    QString actor;
-    QString token;
-    QString audience;
+    QString actor = {};
+    QString token = {};
+    QString audience = {};
     bool ownerPresent = false;
 
     // A nested call (a flow step) names the invocation it runs inside and shares its trace.
-    QString parentInvocationId;
-    QString trace;
+    QString parentInvocationId = {};
+    QString trace = {};
     int depth = 0; // 0 at the top level; a flow refuses to nest deeper than its limit
 };
 

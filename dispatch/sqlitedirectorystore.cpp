@@ -1,6 +1,7 @@
 #include "sqlitedirectorystore.h"
 
 #include "eventlog.h"
+#include "hygienegate.h"
 #include "isotime.h"
 #include "rowschema.h"
 #include "rowvalidator.h"
@@ -398,10 +399,26 @@ StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreErr
         // The log's statements end before the transaction does.
         EventLog log(database());
         const StoreError error = work(log);
-        if (error.isError())
+        if (error.isError()) {
+            m_index.reset();
             return error;
+        }
     }
-    return transaction.commit();
+    const StoreError committed = transaction.commit();
+    if (committed.isError())
+        m_index.reset();
+    return committed;
+}
+
+DirectoryIndex &SqliteDirectoryStore::index()
+{
+    // A table that cannot be read fails the write that follows with its own error, so an
+    // empty index here refuses nothing that would otherwise have been written.
+    if (!m_index) {
+        const StoreResult<QList<Row>> rows = allRows();
+        m_index = DirectoryIndex::build(rows.ok() ? rows.value() : QList<Row>());
+    }
+    return *m_index;
 }
 
 StoreResult<WriteOutcome>
@@ -427,9 +444,14 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
         return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
     if (exists(row.key))
         return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
+    const StoreError refused = HygieneGate::checkCreate(row, index());
+    if (refused.isError())
+        return refused;
     row.updatedAt = IsoTime::nowUtc();
     row.createdAt = row.updatedAt;
     StoreError error = insertRow(row);
+    if (!error.isError())
+        index().update(row);
     if (!error.isError())
         error = log.appendRowChange(QStringLiteral("create"), m_actor, nullptr, &row, row.updatedAt);
     if (error.isError())
@@ -438,7 +460,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
-                                                          EventLog &log)
+                                                          ReplaceGate gate, EventLog &log)
 {
     const StoreResult<Row> current = this->row(row.key);
     if (!current.ok())
@@ -456,9 +478,15 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
     const QList<FieldProblem> problems = RowValidator::checkFields(row, changed);
     if (!problems.isEmpty())
         return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    const StoreError refused = gate == ReplaceGate::Strict ? HygieneGate::checkCreate(row, index())
+                                                           : HygieneGate::checkPatch(current.value(), row, index());
+    if (refused.isError())
+        return refused;
     row.updatedAt = IsoTime::nowUtc();
     row.createdAt = current.value().createdAt;
     StoreError error = updateRow(row);
+    if (!error.isError())
+        index().update(row);
     if (!error.isError())
         error =
             log.appendRowChange(QStringLiteral("replace"), m_actor, &current.value(), &row, row.updatedAt);
@@ -481,6 +509,8 @@ StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &exp
     query.addBindValue(key);
     if (!query.exec())
         return sqlError(QStringLiteral("cannot delete '%1'").arg(key), query.lastError());
+    if (m_index)
+        m_index->remove(key);
     return log.appendRowChange(QStringLiteral("delete"), m_actor, &current.value(), nullptr);
 }
 
@@ -491,7 +521,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
 {
-    return writeOne([&](EventLog &log) { return replaceIn(std::move(row), expectedUpdatedAt, log); });
+    return writeOne(
+        [&](EventLog &log) { return replaceIn(std::move(row), expectedUpdatedAt, ReplaceGate::Strict, log); });
 }
 
 StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
@@ -503,7 +534,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
 {
     // Inside the transaction, so no other writer can take or free the key in between.
     return writeOne([&](EventLog &log) {
-        return exists(row.key) ? replaceIn(std::move(row), QString(), log) : createIn(std::move(row), log);
+        return exists(row.key) ? replaceIn(std::move(row), QString(), ReplaceGate::Strict, log)
+                               : createIn(std::move(row), log);
     });
 }
 
@@ -531,6 +563,9 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
         if (!problems.isEmpty())
             return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
         // A patch is judged on the fields it names; an old row's other fields stay as they are.
+        const StoreError refused = HygieneGate::checkPatch(current.value(), patched, index());
+        if (refused.isError())
+            return refused;
         patched.updatedAt = IsoTime::nowUtc();
         QStringList assignments;
         for (const QString &field : named)
@@ -545,6 +580,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
         query.addBindValue(key);
         if (!query.exec())
             return sqlError(QStringLiteral("cannot patch '%1'").arg(key), query.lastError());
+        index().update(patched);
         const StoreError error = log.appendRowChange(QStringLiteral("patch"), m_actor, &current.value(),
                                                      &patched, patched.updatedAt);
         if (error.isError())
@@ -555,6 +591,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
 
 StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
 {
+    // Imports are not gated (legacy dumps must land as they are); the index is rebuilt.
+    m_index.reset();
     return inWriteTransaction([&](EventLog &log) -> StoreError {
         QSqlQuery query(database());
         query.prepare(insertStatement());
@@ -593,7 +631,7 @@ StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
                 error = createIn(change.row, log).error();
                 break;
             case RowChange::Kind::Replace:
-                error = replaceIn(change.row, change.expectedUpdatedAt, log).error();
+                error = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log).error();
                 break;
             case RowChange::Kind::Delete:
                 error = removeIn(change.key, change.expectedUpdatedAt, log);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "directoryindex.h"
 #include "directorystore.h"
 
 #include <QSqlDatabase>
@@ -7,6 +8,7 @@
 #include <QThread>
 
 #include <memory>
+#include <optional>
 
 class EventLog;
 
@@ -62,11 +64,21 @@ private:
     StoreError inWriteTransaction(const std::function<StoreError(EventLog &)> &work);
     StoreResult<WriteOutcome> writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work);
     StoreResult<WriteOutcome> createIn(Row row, EventLog &log);
-    StoreResult<WriteOutcome> replaceIn(Row row, const QString &expectedUpdatedAt, EventLog &log);
+    // How a replace is gated (SPEC §8): a PUT must leave the row compliant; an editor's
+    // Replace, like a patch, only must not make a compliant row non-compliant.
+    enum class ReplaceGate { Strict, NonRegression };
+    StoreResult<WriteOutcome> replaceIn(Row row, const QString &expectedUpdatedAt, ReplaceGate gate,
+                                        EventLog &log);
     StoreError removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log);
+
+    // The hygiene gate's view of the whole directory, built on the first gated write and
+    // kept current by each write after it; dropped when a write rolls back or an import
+    // lands, to be rebuilt from the table on next use.
+    DirectoryIndex &index();
 
     QString m_path;
     QString m_connectionName;
+    std::optional<DirectoryIndex> m_index;
     QThread *m_ownerThread;
     QString m_actor = QStringLiteral("owner:local");
 };

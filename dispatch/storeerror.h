@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonArray>
 #include <QString>
 
 #include <optional>
@@ -22,10 +23,15 @@ struct StoreError
 
     Kind kind = Kind::None;
     QString message;
+    // What a front end shows beside the message: a hygiene refusal's findings, as JSON.
+    QJsonArray details = {};
 
     bool isError() const { return kind != Kind::None; }
     static StoreError none() { return {}; }
-    static StoreError make(Kind kind, QString message) { return {kind, std::move(message)}; }
+    static StoreError make(Kind kind, QString message, QJsonArray details = {})
+    {
+        return {kind, std::move(message), std::move(details)};
+    }
 };
 
 // A value or the reason there is none.

@@ -117,6 +117,72 @@ void DirectoryTableModel::setTypeIcons(const QHash<QString, QIcon> &icons)
         emit dataChanged(index(0, TypeColumn), index(rowCount() - 1, TypeColumn), {Qt::DecorationRole});
 }
 
+void DirectoryTableModel::setLintIcons(const QIcon &warning, const QIcon &error)
+{
+    m_lintIcons[0] = warning;
+    m_lintIcons[1] = error;
+    repaintLintColumn();
+}
+
+void DirectoryTableModel::repaintLintColumn()
+{
+    if (!m_visible.empty())
+        emit dataChanged(index(0, LintColumn), index(rowCount() - 1, LintColumn),
+                         {Qt::DecorationRole, Qt::ToolTipRole, LintRole});
+}
+
+bool DirectoryTableModel::lintShapesLayout() const
+{
+    return m_sortColumn == LintColumn || m_filter.nonCompliantOnly;
+}
+
+void DirectoryTableModel::setLintLevels(const QHash<QString, Lint> &levels, Lint others)
+{
+    auto change = [&] {
+        for (int i = 0; i < m_table.size(); ++i)
+            m_table.setLint(i, others);
+        for (auto it = levels.cbegin(); it != levels.cend(); ++it) {
+            const int i = indexOfKey(it.key());
+            if (i >= 0)
+                m_table.setLint(i, it.value());
+        }
+    };
+    if (!lintShapesLayout()) {
+        change();
+        repaintLintColumn();
+        return;
+    }
+    relayout([&] {
+        change();
+        rebuildOrder();
+    });
+}
+
+void DirectoryTableModel::setLintLevel(const QString &key, Lint level)
+{
+    const int i = indexOfKey(key);
+    if (i < 0 || m_table.lint(i) == level)
+        return;
+    if (!lintShapesLayout()) {
+        m_table.setLint(i, level);
+        const int row = rowOfKey(key);
+        if (row >= 0)
+            emit dataChanged(index(row, LintColumn), index(row, LintColumn));
+        return;
+    }
+    relayout([&] {
+        m_order.erase(std::find(m_order.begin(), m_order.end(), i));
+        m_table.setLint(i, level);
+        insertSorted(m_order, i, [this](int a, int b) { return lessThan(a, b); });
+    });
+}
+
+DirectoryTableModel::Lint DirectoryTableModel::lintLevel(const QString &key) const
+{
+    const int i = indexOfKey(key);
+    return i < 0 ? Lint::Unknown : m_table.lint(i);
+}
+
 int DirectoryTableModel::indexOfKey(const QString &key) const
 {
     const QByteArray utf8 = key.toUtf8();
@@ -147,6 +213,9 @@ bool DirectoryTableModel::lessThan(int a, int b) const
     case UpdatedColumn:
         c = compareBytes(m_table.updatedAtBytes(a), m_table.updatedAtBytes(b));
         break;
+    case LintColumn:
+        c = int(m_table.lint(a)) - int(m_table.lint(b));
+        break;
     default:
         break;
     }
@@ -174,7 +243,8 @@ void DirectoryTableModel::refilter()
     m_visible.clear();
     const bool anyType = m_filter.type.isEmpty();
     const bool anyCategory = m_filter.anyCategory && m_filter.category.isEmpty();
-    if (anyType && anyCategory && m_filter.text.isEmpty()) {
+    const bool anyLint = !m_filter.nonCompliantOnly;
+    if (anyType && anyCategory && anyLint && m_filter.text.isEmpty()) {
         m_visible = m_order;
         return;
     }
@@ -185,6 +255,7 @@ void DirectoryTableModel::refilter()
     m_visible.reserve(m_order.size());
     for (int index : m_order) {
         if ((anyType || m_table.type(index) == type) && (anyCategory || m_table.categoryBytes(index) == category)
+            && (anyLint || m_table.lint(index) == Lint::Error)
             && (textHits[std::size_t(index)] || m_contentHit[std::size_t(index)]))
             m_visible.push_back(index);
     }
@@ -383,6 +454,8 @@ QVariant DirectoryTableModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const int i = m_visible[std::size_t(index.row())];
+    if (index.column() == LintColumn && role != KeyRole && role != ModifiedRole && role != TypeNameRole)
+        return lintData(i, role);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
@@ -432,8 +505,37 @@ QVariant DirectoryTableModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
+QVariant DirectoryTableModel::lintData(int i, int role) const
+{
+    const Lint level = m_table.lint(i);
+    switch (role) {
+    case Qt::DecorationRole:
+        if (level == Lint::Warning || level == Lint::Error)
+            return m_lintIcons[level == Lint::Error ? 1 : 0];
+        break;
+    case Qt::ToolTipRole:
+        switch (level) {
+        case Lint::Unknown:
+            return tr("Not linted yet");
+        case Lint::Clean:
+            return tr("Compliant");
+        case Lint::Warning:
+            return tr("Compliant, with warnings");
+        case Lint::Error:
+            return tr("Not compliant: a save of this row as new would be refused");
+        }
+        break;
+    case SortRole:
+    case LintRole:
+        return int(level);
+    }
+    return {};
+}
+
 QVariant DirectoryTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && section == LintColumn && role == Qt::ToolTipRole)
+        return tr("Hygiene: warning or error findings (SPEC §8)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -449,6 +551,8 @@ QVariant DirectoryTableModel::headerData(int section, Qt::Orientation orientatio
         return tr("Enabled");
     case UpdatedColumn:
         return tr("Updated");
+    case LintColumn:
+        return tr("Lint");
     }
     return {};
 }

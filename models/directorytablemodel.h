@@ -20,13 +20,26 @@ class DirectoryTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(DirectoryTableModel)
 
 public:
-    enum Column { KeyColumn, TypeColumn, CategoryColumn, TargetColumn, EnabledColumn, UpdatedColumn, ColumnCount };
+    // The lint column comes last so the older columns keep their numbers (saved header
+    // states, the CLI's column order); the view shows it first.
+    enum Column {
+        KeyColumn,
+        TypeColumn,
+        CategoryColumn,
+        TargetColumn,
+        EnabledColumn,
+        UpdatedColumn,
+        LintColumn,
+        ColumnCount
+    };
     enum Role {
         KeyRole = Qt::UserRole + 1, // the row's key, whatever the column
         SortRole,                   // raw value the column sorts by
         ModifiedRole,               // bool: unsaved edits
         TypeNameRole,               // "fn", "http", …
+        LintRole,                   // int(SummaryTable::Lint)
     };
+    using Lint = SummaryTable::Lint;
 
     explicit DirectoryTableModel(QObject *parent = nullptr);
     ~DirectoryTableModel() override;
@@ -39,7 +52,14 @@ public:
     StoreError loadProgressively(std::shared_ptr<const DirectoryStore> store, int firstPage = 256);
     bool isLoading() const { return m_loading; }
     void setTypeIcons(const QHash<QString, QIcon> &icons);
+    void setLintIcons(const QIcon &warning, const QIcon &error);
 
+    // Lint levels, one byte per row. setLintLevels() covers a whole lint-all: keys absent
+    // from `levels` become `others`. Each costs one relayout only when the lint column is
+    // the sort key or the non-compliant filter is on; otherwise just a repaint.
+    void setLintLevels(const QHash<QString, Lint> &levels, Lint others);
+    void setLintLevel(const QString &key, Lint level);
+    Lint lintLevel(const QString &key) const;
     // Keeps rows in step with the document: insert or update, or remove. A batch costs
     // one re-sort and one layout change however many rows it holds.
     struct Update
@@ -86,10 +106,13 @@ private:
     void applyOne(const Update &update, bool *categoriesMoved);
     void applyMany(const QList<Update> &updates);
     void rebuildOrder();
+    bool lintShapesLayout() const;
+    void repaintLintColumn();
     // Applies `change`, refilters and moves persistent indexes along with their rows.
     void relayout(const std::function<void()> &change);
     void refilter();
     bool lessThan(int a, int b) const;
+    QVariant lintData(int i, int role) const;
 
     SummaryTable m_table;
     std::vector<int> m_byKey;   // m_table indexes sorted by key, for lookups
@@ -102,6 +125,7 @@ private:
     int m_sortColumn = KeyColumn;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QHash<QString, QIcon> m_typeIcons;
+    QIcon m_lintIcons[2]; // warning, error
     bool m_loading = false;
     // Kept while a background load reads it, so it is released here, not by the worker.
     std::shared_ptr<const DirectoryStore> m_loadingStore;

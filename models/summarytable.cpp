@@ -115,9 +115,12 @@ void SummaryTable::assign(int index, const RowSummary &summary)
 {
     // The old text stays in the arena until the next load; edits are rare next to reads.
     const bool wasModified = modified(index);
+    // The old level stays until the edited row is re-linted, so the icon does not blink.
+    const Lint wasLint = lint(index);
     const Utf8Summary utf8(summary);
     m_records[std::size_t(index)] = store(utf8.view);
     setModified(index, wasModified);
+    setLint(index, wasLint);
     m_foldedOrderValid = false;
 }
 
@@ -180,6 +183,12 @@ void SummaryTable::setModified(int index, bool modified)
 {
     std::uint8_t &flags = m_records[std::size_t(index)].flags;
     flags = std::uint8_t(modified ? (flags | ModifiedFlag) : (flags & ~ModifiedFlag));
+}
+
+void SummaryTable::setLint(int index, Lint lint)
+{
+    std::uint8_t &flags = m_records[std::size_t(index)].flags;
+    flags = std::uint8_t((flags & ~LintMask) | (std::uint8_t(lint) << LintShift));
 }
 
 std::vector<char> SummaryTable::rowsContaining(std::string_view needle) const

@@ -18,6 +18,8 @@ class SummaryTable final
 {
 public:
     enum class Type : std::uint8_t { Fn, Http, Agent, Flow, Unknown };
+    // A row's hygiene state as the lint column shows it; Unknown until a lint reaches it.
+    enum class Lint : std::uint8_t { Unknown, Clean, Warning, Error };
 
     int size() const { return int(m_records.size()); }
     void clear();
@@ -42,6 +44,8 @@ public:
     bool sensitive(int index) const { return m_records[index].flags & SensitiveFlag; }
     bool modified(int index) const { return m_records[index].flags & ModifiedFlag; }
     void setModified(int index, bool modified);
+    Lint lint(int index) const { return Lint((m_records[index].flags & LintMask) >> LintShift); }
+    void setLint(int index, Lint lint);
 
     // Raw UTF-8 views for sorting without decoding.
     std::string_view keyBytes(int index) const { return field(index, 0); }
@@ -62,7 +66,14 @@ public:
     std::size_t arenaBytes() const { return m_text.capacity() + m_folded.capacity(); }
 
 private:
-    enum Flag : std::uint8_t { EnabledFlag = 1, SensitiveFlag = 2, ModifiedFlag = 4 };
+    // The lint level shares the flags byte, so it moves with its record for free.
+    enum Flag : std::uint8_t {
+        EnabledFlag = 1,
+        SensitiveFlag = 2,
+        ModifiedFlag = 4,
+        LintShift = 3,
+        LintMask = 24
+    };
 
     struct Record
     {

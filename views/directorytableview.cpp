@@ -5,6 +5,7 @@
 #include "typeicons.h"
 
 #include <QHeaderView>
+#include <QStyle>
 
 #include <algorithm>
 
@@ -40,8 +41,11 @@ void DirectoryTableView::setDocument(DirectoryDocument *document)
     QItemSelectionModel *oldSelection = selectionModel();
     m_headerState = headerState();
     m_model = document ? document->tableModel() : nullptr;
-    if (m_model)
+    if (m_model) {
         m_model->setTypeIcons(TypeIcons::all());
+        m_model->setLintIcons(style()->standardIcon(QStyle::SP_MessageBoxWarning),
+                              style()->standardIcon(QStyle::SP_MessageBoxCritical));
+    }
     setModel(m_model);
     // QAbstractItemView leaves the replaced selection model to its owner, which is us.
     delete oldSelection;
@@ -78,6 +82,11 @@ void DirectoryTableView::setColumnWidths()
     setColumnWidth(DirectoryTableModel::CategoryColumn, width(12));
     setColumnWidth(DirectoryTableModel::TargetColumn, width(30));
     setColumnWidth(DirectoryTableModel::EnabledColumn, width(6));
+    // The model keeps the lint column last for stable numbers; it reads best first, as an
+    // icon beside the key.
+    setColumnWidth(DirectoryTableModel::LintColumn, iconSize().width() + 16);
+    QHeaderView *columns = horizontalHeader();
+    columns->moveSection(columns->visualIndex(DirectoryTableModel::LintColumn), 0);
 }
 
 QByteArray DirectoryTableView::headerState() const

@@ -7,13 +7,15 @@
 #include "typeicons.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 
 FilterBar::FilterBar(QWidget *parent)
-    : QWidget(parent), m_search(new QLineEdit(this)), m_type(new QComboBox(this)), m_busy(new QLabel(this))
+    : QWidget(parent), m_search(new QLineEdit(this)), m_type(new QComboBox(this)),
+      m_nonCompliant(new QCheckBox(tr("Only non-&compliant"), this)), m_busy(new QLabel(this))
 {
     m_search->setObjectName(QStringLiteral("search"));
     m_search->setPlaceholderText(tr("Filter by key, target, category or content"));
@@ -29,6 +31,9 @@ FilterBar::FilterBar(QWidget *parent)
     for (const QString &type : RowSchema::types())
         m_type->addItem(TypeIcons::forType(type), type, type);
 
+    m_nonCompliant->setObjectName(QStringLiteral("nonCompliantOnly"));
+    m_nonCompliant->setToolTip(tr("Rows with a lint error: a save as new would be refused (SPEC §8)"));
+
     m_busy->setText(tr("searching content…"));
     m_busy->setStyleSheet(QStringLiteral("color: palette(mid); font-style: italic;"));
     QSizePolicy keepPlace = m_busy->sizePolicy();
@@ -41,6 +46,7 @@ FilterBar::FilterBar(QWidget *parent)
     layout->addWidget(m_search, 1);
     layout->addWidget(m_busy);
     layout->addWidget(m_type);
+    layout->addWidget(m_nonCompliant);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
         applyFilter();
@@ -48,6 +54,7 @@ FilterBar::FilterBar(QWidget *parent)
             m_document->contentSearch()->request(text);
     });
     connect(m_type, &QComboBox::currentIndexChanged, this, &FilterBar::applyFilter);
+    connect(m_nonCompliant, &QCheckBox::toggled, this, &FilterBar::applyFilter);
     setEnabled(false);
 }
 
@@ -89,6 +96,7 @@ void FilterBar::applyFilter()
     DirectoryFilter filter = model->filter();
     filter.text = m_search->text();
     filter.type = m_type->currentData().toString();
+    filter.nonCompliantOnly = m_nonCompliant->isChecked();
     model->setFilter(filter);
 }
 

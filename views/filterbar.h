@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class DirectoryDocument;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -11,6 +12,7 @@ class QLineEdit;
 // The search box and type filter above the table. Key, target and category filter as
 // each character is typed; content is searched in the background (debounced) and its
 // matches join the shown rows when they arrive, with a "searching content…" note meanwhile.
+// A check box narrows the table to the rows the last lint found non-compliant.
 class FilterBar final : public QWidget
 {
     Q_OBJECT
@@ -25,6 +27,7 @@ public:
 
     QLineEdit *searchEdit() const { return m_search; }
     QComboBox *typeCombo() const { return m_type; }
+    QCheckBox *nonCompliantCheck() const { return m_nonCompliant; }
     bool isSearchingContent() const;
 
 private:
@@ -34,5 +37,6 @@ private:
     QPointer<DirectoryDocument> m_document;
     QLineEdit *m_search;
     QComboBox *m_type;
+    QCheckBox *m_nonCompliant;
     QLabel *m_busy;
 };

@@ -10,6 +10,8 @@
 #include "filterbar.h"
 #include "flowpane.h"
 #include "ledgeractions.h"
+#include "lintcontroller.h"
+#include "lintpanel.h"
 #include "messageboxprompter.h"
 #include "receiptspane.h"
 #include "rowcountlabel.h"
@@ -46,6 +48,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
       m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)),
       m_receipts(new ReceiptsPane(m_session, *m_prompter)), m_flows(new FlowPane(m_session)),
+      m_lint(new LintController(this)), m_lintPanel(new LintPanel(*m_prompter)),
       m_rowCount(new RowCountLabel),
       m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
@@ -71,6 +74,12 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     };
     connect(m_flows, &FlowPane::keyActivated, this, showKey);
     connect(m_receipts, &ReceiptsPane::rowRequested, this, showKey);
+    m_lintPanel->setController(m_lint);
+    m_editor->setLintController(m_lint);
+    connect(m_lintPanel, &LintPanel::findingActivated, this, [this, showKey](const QString &key, const QString &field) {
+        showKey(key);
+        m_editor->focusField(field);
+    });
     connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
         m_table->selectKey(key);
         m_editor->showRow(key);
@@ -104,6 +113,8 @@ void MainWindow::buildStatusBar()
     connect(m_secretActions, &SecretActions::keychainStatusChanged, this, addStatus(QStringLiteral("keychainStatus")));
     connect(m_ledgerActions, &LedgerActions::signingKeyStatusChanged, this,
             addStatus(QStringLiteral("signingKeyStatus")));
+    connect(m_lint, &LintController::registryTotalChanged, this,
+            [show = addStatus(QStringLiteral("registryTotal"))](const QString &text) { show(text, QString()); });
     // After the window is up: a keychain waiting for an unlock must not delay it.
     QTimer::singleShot(0, m_secretActions, &SecretActions::checkKeychain);
     QTimer::singleShot(0, m_ledgerActions, &LedgerActions::checkSigningKey);
@@ -140,8 +151,10 @@ void MainWindow::buildLayout()
     m_callDock = addBottomDock(tr("Shape and invoke"), QStringLiteral("callDock"), m_calls);
     m_flowDock = addBottomDock(tr("Flow"), QStringLiteral("flowDock"), m_flows);
     m_receiptDock = addBottomDock(tr("Receipts"), QStringLiteral("receiptDock"), m_receipts);
+    m_lintDock = addBottomDock(tr("Lint"), QStringLiteral("lintDock"), m_lintPanel);
     tabifyDockWidget(m_callDock, m_flowDock);
     tabifyDockWidget(m_flowDock, m_receiptDock);
+    tabifyDockWidget(m_receiptDock, m_lintDock);
     m_callDock->raise();
     resizeDocks({m_callDock}, {320}, Qt::Vertical);
 }
@@ -177,7 +190,8 @@ void MainWindow::buildMenus()
     edit->addAction(find);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(), m_receiptDock->toggleViewAction()});
+    view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(), m_receiptDock->toggleViewAction(),
+                      m_lintDock->toggleViewAction()});
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     toolsMenu->addActions({m_secretActions->secretsAction(), m_ledgerActions->tokensAction()});
     auto *verify = toolsMenu->addAction(tr("&Verify a Receipt File…"));
@@ -210,6 +224,8 @@ void MainWindow::showDocument(DirectoryDocument *document)
     m_editor->setDocument(document);
     m_calls->setDocument(document);
     m_flows->setDocument(document);
+    m_lint->setDocument(document);
+    m_lint->lintAllWhenLoaded(20000);
     m_filterBar->setDocument(document);
     m_categories->setDocument(document);
     m_table->setDocument(document);

@@ -17,6 +17,8 @@ class FileActions;
 class FilterBar;
 class FlowPane;
 class LedgerActions;
+class LintController;
+class LintPanel;
 class QDockWidget;
 class QSplitter;
 class RowCountLabel;
@@ -49,6 +51,8 @@ public:
     LedgerActions *ledgerActions() const { return m_ledgerActions; }
     ReceiptsPane *receiptsPane() const { return m_receipts; }
     FlowPane *flowPane() const { return m_flows; }
+    LintPanel *lintPanel() const { return m_lintPanel; }
+    LintController *lintController() const { return m_lint; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -75,6 +79,9 @@ private:
     QDockWidget *m_receiptDock = nullptr;
     FlowPane *m_flows;
     QDockWidget *m_flowDock = nullptr;
+    LintController *m_lint;
+    LintPanel *m_lintPanel;
+    QDockWidget *m_lintDock = nullptr;
     RowCountLabel *m_rowCount;
     QSplitter *m_splitter;
     FileActions *m_fileActions;

@@ -165,6 +165,19 @@ QString MessageBoxPrompter::choosePublicKeyExportPath(const QString &near)
                                         tr("PEM public keys (*.pem)"));
 }
 
+QString MessageBoxPrompter::chooseLintReportPath(const QString &near)
+{
+    const QString json = tr("JSON (*.json)");
+    const QString csv = tr("CSV (*.csv)");
+    QString chosen = json;
+    QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Lint Report"), near,
+                                                json + QStringLiteral(";;") + csv, &chosen);
+    // The chosen filter decides when the name has no suffix of its own.
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += chosen == csv ? QStringLiteral(".csv") : QStringLiteral(".json");
+    return path;
+}
+
 void MessageBoxPrompter::showError(const QString &title, const QString &message)
 {
     QMessageBox::critical(m_parent, title, message);

@@ -29,6 +29,7 @@ public:
     QString choosePublicKeyFile(const QString &near) override;
     QString chooseReceiptExportPath(const QString &near) override;
     QString choosePublicKeyExportPath(const QString &near) override;
+    QString chooseLintReportPath(const QString &near) override;
 
     void showError(const QString &title, const QString &message) override;
     void showInfo(const QString &title, const QString &message) override;

@@ -39,6 +39,8 @@ public:
     virtual QString choosePublicKeyFile(const QString &near) = 0;
     virtual QString chooseReceiptExportPath(const QString &near) = 0;
     virtual QString choosePublicKeyExportPath(const QString &near) = 0;
+    // Where to write the lint report; a name ending in .csv asks for CSV, anything else JSON.
+    virtual QString chooseLintReportPath(const QString &near) = 0;
 
     virtual void showError(const QString &title, const QString &message) = 0;
     virtual void showInfo(const QString &title, const QString &message) = 0;

@@ -1,9 +1,13 @@
 #include "roweditorpanel.h"
 
 #include "contenthighlighter.h"
+#include "contractview.h"
 #include "directorydocument.h"
 #include "jsonfieldedit.h"
+#include "lintcontroller.h"
+#include "lintstate.h"
 #include "nullableintedit.h"
+#include "rowfindingsview.h"
 #include "rowhistorypanel.h"
 #include "rowschema.h"
 #include "rowtitlebar.h"
@@ -66,7 +70,8 @@ QString targetHint(const QString &type)
 
 RowEditorPanel::RowEditorPanel(QWidget *parent)
     : QWidget(parent), m_undoFilter(new UndoShortcutFilter(this)), m_pages(new QStackedWidget(this)),
-      m_tabs(new QTabWidget(this)), m_history(new RowHistoryPanel(this)), m_title(new RowTitleBar(this)),
+      m_tabs(new QTabWidget(this)), m_history(new RowHistoryPanel(this)), m_contract(new ContractView(this)),
+      m_findings(new RowFindingsView(this)), m_title(new RowTitleBar(this)),
       m_splitter(new QSplitter(Qt::Vertical, this))
 {
     auto *form = new QScrollArea(m_splitter);
@@ -86,8 +91,15 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     empty->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_pages->insertWidget(EmptyPage, empty);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_splitter, tr("Row"));
+    auto *rowTab = new QWidget(m_tabs);
+    auto *rowLayout = new QVBoxLayout(rowTab);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    rowLayout->addWidget(m_splitter, 1);
+    rowLayout->addWidget(m_findings);
+    connect(m_findings, &RowFindingsView::fieldActivated, this, &RowEditorPanel::focusField);
+    m_tabs->addTab(rowTab, tr("Row"));
     m_tabs->addTab(m_history, tr("History"));
+    m_tabs->addTab(m_contract, tr("Contract"));
     m_pages->insertWidget(FormPage, m_tabs);
 
     auto *layout = new QVBoxLayout(this);
@@ -176,6 +188,7 @@ QWidget *RowEditorPanel::buildForm()
         stamp->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Updated"), m_updatedAt);
     form->addRow(tr("Created"), m_createdAt);
+    markFields(form);
     return page;
 }
 
@@ -199,11 +212,78 @@ QWidget *RowEditorPanel::buildContent()
 
     auto *label = new QLabel(tr("&Content — doc lines (#) and the payload"), box);
     label->setBuddy(m_content);
+    m_findings->addField(kContent, label);
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(label);
     layout->addWidget(m_content, 1);
     return box;
+}
+
+// Each field's form label is where a lint finding about it shows (RowFindingsView).
+void RowEditorPanel::markFields(QFormLayout *form)
+{
+    QHash<QString, QWidget *> widgets{{kKey, m_keyEdit},
+                                      {kType, m_type},
+                                      {kSeq, m_seq},
+                                      {kPlannerRank, m_plannerRank},
+                                      {kInputSchema, m_inputSchema},
+                                      {kExamples, m_examples}};
+    for (auto it = m_lines.cbegin(); it != m_lines.cend(); ++it)
+        widgets.insert(it.key(), it.value());
+    for (auto it = widgets.cbegin(); it != widgets.cend(); ++it)
+        m_findings->addField(it.key(), qobject_cast<QLabel *>(form->labelForField(it.value())));
+}
+
+QWidget *RowEditorPanel::fieldWidget(const QString &field) const
+{
+    if (field == kKey)
+        return m_keyEdit;
+    if (field == kType)
+        return m_type;
+    if (field == kContent)
+        return m_content;
+    if (field == kSeq)
+        return m_seq->spinBox();
+    if (field == kPlannerRank)
+        return m_plannerRank;
+    if (field == kInputSchema)
+        return m_inputSchema->editor();
+    if (field == kExamples)
+        return m_examples->editor();
+    if (QWidget *line = m_lines.value(field))
+        return line;
+    return m_checks.value(field);
+}
+
+void RowEditorPanel::focusField(const QString &field)
+{
+    QWidget *widget = fieldWidget(field);
+    if (!widget)
+        widget = m_content; // most rules read the doc lines
+    m_tabs->setCurrentIndex(0);
+    widget->setFocus(Qt::OtherFocusReason);
+}
+
+void RowEditorPanel::setLintController(LintController *controller)
+{
+    if (m_lint)
+        disconnect(m_lint->state(), nullptr, this, nullptr);
+    m_lint = controller;
+    if (m_lint) {
+        connect(m_lint->state(), &LintState::reset, this, &RowEditorPanel::showFindings);
+        connect(m_lint->state(), &LintState::rowChanged, this, [this](const QString &key) {
+            if (key == m_key)
+                showFindings();
+        });
+    }
+    showFindings();
+}
+
+void RowEditorPanel::showFindings()
+{
+    m_findings->showFindings(m_lint && !m_key.isEmpty() ? m_lint->state()->findings(m_key)
+                                                        : QList<LintFinding>());
 }
 
 QLineEdit *RowEditorPanel::addLine(QFormLayout *form, const QString &label, const QString &column)
@@ -253,6 +333,7 @@ void RowEditorPanel::setDocument(DirectoryDocument *document)
     // The event log lives in a local directory file; another kind of store has none.
     m_history->setStore(
         m_document ? std::dynamic_pointer_cast<SqliteDirectoryStore>(m_document->sharedStore()) : nullptr);
+    m_contract->setDocument(m_document);
     refresh(true);
 }
 
@@ -290,6 +371,9 @@ void RowEditorPanel::refresh(bool anotherRow)
     const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
     m_pages->setCurrentIndex(row ? FormPage : EmptyPage);
     m_history->setKey(row ? m_key : QString());
+    m_contract->showRow(row ? m_key : QString());
+    if (anotherRow)
+        showFindings();
     if (!row) {
         m_title->clear();
         return;

@@ -6,7 +6,9 @@
 #include <QSet>
 #include <QWidget>
 
+class ContractView;
 class DirectoryDocument;
+class LintController;
 class JsonFieldEdit;
 class NullableIntEdit;
 class QCheckBox;
@@ -19,6 +21,7 @@ class QSpinBox;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class RowFindingsView;
 class RowHistoryPanel;
 class RowTitleBar;
 class UndoShortcutFilter;
@@ -29,7 +32,9 @@ struct Row;
 // When the document changes the row underneath (undo, redo, save) the widgets are
 // refreshed without echoing edits back, and text that did not change keeps its cursor.
 // RowValidator's findings are shown beside the fields they concern as the row changes.
-// A second tab shows the row's saved versions from the event log (RowHistoryPanel).
+// The hygiene linter's findings (LintController) appear live too: a list under the form
+// and a mark on each field they concern. A second tab shows the row's saved versions from
+// the event log (RowHistoryPanel), a third its contract document (ContractView).
 class RowEditorPanel final : public QWidget
 {
     Q_OBJECT
@@ -39,6 +44,8 @@ public:
     explicit RowEditorPanel(QWidget *parent = nullptr);
 
     void setDocument(DirectoryDocument *document);
+    // Whose findings the form shows; they follow its re-lints of the edited row.
+    void setLintController(LintController *controller);
     QString key() const { return m_key; }
     void showRow(const QString &key);
     // Puts the cursor in the key field, selected: a new row's first edit is its name.
@@ -46,9 +53,14 @@ public:
     // Applies what is typed but not yet committed (a new row's key is renamed on Return or
     // leaving the field); called before a save so the save includes it.
     void commitPendingEdits();
+    // Shows the Row tab with the cursor in the widget of `field` (a column name): where a
+    // lint finding sends the user.
+    void focusField(const QString &field);
 
     // The History tab, reloaded by the panel itself after every save of its document.
     RowHistoryPanel *historyPanel() const { return m_history; }
+    ContractView *contractView() const { return m_contract; }
+    RowFindingsView *findingsView() const { return m_findings; }
 
     QByteArray saveLayout() const;
     void restoreLayout(const QByteArray &state);
@@ -68,6 +80,9 @@ private:
     void showFields(const Row &row, bool anotherRow);
     void showHeader(const Row &row);
     void showProblems(const Row &row);
+    void showFindings();
+    QWidget *fieldWidget(const QString &field) const;
+    void markFields(QFormLayout *form);
     void edit(const QString &column, const QVariant &value);
     QVariant textValue(const QString &column, const QString &text) const;
     void checkTypedKey(const QString &text);
@@ -76,6 +91,7 @@ private:
     void followRename(const QString &oldKey, const QString &newKey);
 
     QPointer<DirectoryDocument> m_document;
+    QPointer<LintController> m_lint;
     QString m_key;
     // Keys linked by renames, both ways, so undoing a rename can bring the editor along.
     QMultiHash<QString, QString> m_renamePartners;
@@ -89,6 +105,8 @@ private:
     QStackedWidget *m_pages;
     QTabWidget *m_tabs;
     RowHistoryPanel *m_history;
+    ContractView *m_contract;
+    RowFindingsView *m_findings;
     RowTitleBar *m_title;
     QSplitter *m_splitter;
     QLineEdit *m_keyEdit;

@@ -25,7 +25,7 @@ const QSet<QString> &extraValueOptions()
         QStringLiteral("--audience"),    QStringLiteral("--keys"),            QStringLiteral("--categories"),
         QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"),            QStringLiteral("--fixed-body"),
         QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"),     QStringLiteral("--label"),
-        QStringLiteral("--token"),       QStringLiteral("--parent"),
+        QStringLiteral("--token"),       QStringLiteral("--parent"),          QStringLiteral("--listen"),
     };
     return options;
 }
@@ -33,7 +33,7 @@ const QSet<QString> &extraValueOptions()
 const QSet<QString> &extraFlags()
 {
     static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--owner-gate"),
-                                     QStringLiteral("--owner-present")};
+                                     QStringLiteral("--owner-present"), QStringLiteral("--generate-key")};
     return flags;
 }
 

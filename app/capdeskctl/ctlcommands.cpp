@@ -2,8 +2,10 @@
 
 #include "ctlflowplancommand.h"
 #include "ctlkeycommands.h"
+#include "ctllintcommands.h"
 #include "ctllogcommand.h"
 #include "ctloutput.h"
+#include "ctlservecommand.h"
 #include "ctltokencommands.h"
 #include "directoryledger.h"
 #include "defaultlocations.h"
@@ -100,6 +102,10 @@ int CtlCommands::run()
         {QStringLiteral("log"), [this] { return log(); }},
         {QStringLiteral("token"), [this] { return token(); }},
         {QStringLiteral("flow-plan"), [this] { return flowPlan(); }},
+        {QStringLiteral("lint"), [this] { return lintCommand(&CtlLintCommands::lint); }},
+        {QStringLiteral("contract"), [this] { return lintCommand(&CtlLintCommands::contract); }},
+        {QStringLiteral("mcp-tools"), [this] { return lintCommand(&CtlLintCommands::mcpTools); }},
+        {QStringLiteral("serve"), [this] { return CtlServeCommand(m_args).run(); }},
     };
     const auto command = commands.constFind(m_args.command);
     if (command == commands.constEnd())
@@ -111,6 +117,7 @@ int CtlCommands::run()
          {QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"), QStringLiteral("--owner-present")}},
         {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
         {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
+        {QStringLiteral("serve"), {QStringLiteral("--listen"), QStringLiteral("--generate-key")}},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
         {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
         {QStringLiteral("token"),
@@ -363,6 +370,14 @@ int CtlCommands::log()
     if (!openStore())
         return m_exit;
     return CtlLogCommand(m_args, m_store).run();
+}
+
+int CtlCommands::lintCommand(int (CtlLintCommands::*command)())
+{
+    if (!openStore())
+        return m_exit;
+    CtlLintCommands commands(m_args, m_store);
+    return (commands.*command)();
 }
 
 int CtlCommands::flowPlan()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ctlarguments.h"
+#include "ctllintcommands.h"
 #include "ctlreceiptcommands.h"
 
 #include <memory>
@@ -30,6 +31,7 @@ private:
     int log();
     int token();
     int flowPlan();
+    int lintCommand(int (CtlLintCommands::*command)());
 
     // Only init and import may create the file; a typo in --db must not leave an empty
     // directory behind (nor pre-empt the GUI's first-start sample).

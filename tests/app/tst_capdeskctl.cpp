@@ -58,6 +58,7 @@ private slots:
     void tokensGateInvocations();
     void logRecordsMutationsAndVerifies();
     void flowPlanPrintsTheParsedFlow();
+    void lintContractAndMcpTools();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
@@ -131,7 +132,7 @@ void TestCapdeskctl::putGetPatchDeleteRoundTrip()
     QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
     const QByteArray row = R"({"key":"ZZ_TEST_TEMPERATURE","type":"http",
         "target":"GET https://api.open-meteo.com/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m",
-        "auth":"","content":"# WHAT: Current temperature\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]",
+        "auth":"","content":"# WHAT: Current temperature\n# WHEN_TO_USE: tests\n# ARGS: $1=lat | $2=lon\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]\n# OUTPUT: JSON",
         "category":"tools","enabled":1,"planner_visible":1,"examples":"[\"37.77|-122.42\"]"})";
     const Run put = ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row);
     QCOMPARE(put.exitCode, 0);
@@ -381,7 +382,7 @@ void TestCapdeskctl::invokeHttpAgainstALocalUpstream()
     QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
     const QByteArray row = QStringLiteral(R"({"key":"ZZ_TEST_TEMPERATURE","type":"http",
         "target":"GET http://127.0.0.1:%1/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m",
-        "content":"# WHAT: Current temperature\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]"})")
+        "content":"# WHAT: Current temperature\n# WHEN_TO_USE: tests\n# ARGS: $1=lat | $2=lon\n# EX: [ZZ_TEST_TEMPERATURE]37.77|-122.42[/ZZ_TEST_TEMPERATURE]\n# OUTPUT: JSON"})")
                                .arg(port)
                                .toUtf8();
     QCOMPARE(ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row).exitCode, 0);
@@ -483,7 +484,9 @@ void TestCapdeskctl::tokensGateInvocations()
 void TestCapdeskctl::logRecordsMutationsAndVerifies()
 {
     QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
-    const QByteArray row = R"({"key":"ZZ_LOG","type":"fn","target":"upper","content":"# WHAT: x"})";
+    const QByteArray row = R"({"key":"ZZ_LOG","type":"fn","target":"upper","category":"testing","content":)"
+                           R"("# WHAT: Upper-cases its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n)"
+                           R"(# EX: [ZZ_LOG]hi[/ZZ_LOG]\n# OUTPUT: the text in upper case."})";
     QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, row).exitCode, 0);
     QCOMPARE(ctl({u"patch"_s, u"ZZ_LOG"_s, u"--db"_s, db()}, R"({"target":"lower"})").exitCode, 0);
     QCOMPARE(ctl({u"delete"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).exitCode, 0);
@@ -499,9 +502,11 @@ void TestCapdeskctl::logRecordsMutationsAndVerifies()
 
 void TestCapdeskctl::flowPlanPrintsTheParsedFlow()
 {
-    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
-    const QByteArray flow =
-        R"({"key":"ZZ_FLOW","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:$PREV | BASE64_ENCODE:a|b } => BOTH > ECHO:$BOTH"})";
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QByteArray flow = R"({"key":"ZZ_FLOW","type":"flow","category":"testing","content":)"
+                            R"("# WHAT: Demo flow.\n# WHEN_TO_USE: a test needs a flow.\n# ARGS: $1=text\n)"
+                            R"(# EX: [ZZ_FLOW]hi[/ZZ_FLOW]\n# OUTPUT: the echoed line.\n)"
+                            R"(NOW > { UPPERCASE:$PREV | BASE64_ENCODE:a|b } => BOTH > ECHO:$BOTH"})";
     QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, flow).exitCode, 0);
     const Run plan = ctl({u"flow-plan"_s, u"ZZ_FLOW"_s, u"--db"_s, db()});
     QCOMPARE(plan.exitCode, 0);
@@ -509,11 +514,51 @@ void TestCapdeskctl::flowPlanPrintsTheParsedFlow()
     QCOMPARE(steps.size(), 3);
     QVERIFY2(plan.out.contains("BOTH"), plan.out.constData());
     QCOMPARE(ctl({u"flow-plan"_s, u"NOPE"_s, u"--db"_s, db()}).exitCode, 3);
-    const QByteArray broken = R"({"key":"ZZ_BROKEN","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:a"})";
-    QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, broken).exitCode, 0);
+    // The hygiene gate refuses a flow that does not parse, so it arrives the way legacy
+    // rows do: by import.
+    const QString brokenFile = m_dir->filePath(u"broken.json"_s);
+    QFile brokenRows(brokenFile);
+    QVERIFY(brokenRows.open(QIODevice::WriteOnly));
+    brokenRows.write(R"([{"key":"ZZ_BROKEN","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:a"}])");
+    brokenRows.close();
+    QCOMPARE(ctl({u"import"_s, brokenFile, u"--db"_s, db()}).exitCode, 0);
     const Run bad = ctl({u"flow-plan"_s, u"ZZ_BROKEN"_s, u"--db"_s, db()});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.json().contains(u"line"_s), bad.out.constData());
+}
+
+void TestCapdeskctl::lintContractAndMcpTools()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run clean = ctl({u"lint"_s, u"--db"_s, db()});
+    QCOMPARE(clean.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(clean.out).array().size(), 0);
+
+    const QString legacy = m_dir->filePath(u"legacy.json"_s);
+    QFile rows(legacy);
+    QVERIFY(rows.open(QIODevice::WriteOnly));
+    rows.write(R"([{"key":"OLD_ROW","type":"fn","target":"upper","content":"# WHAT: old"}])");
+    rows.close();
+    QCOMPARE(ctl({u"import"_s, legacy, u"--db"_s, db()}).exitCode, 0);
+    const Run dirty = ctl({u"lint"_s, u"OLD_ROW"_s, u"--db"_s, db()});
+    QCOMPARE(dirty.exitCode, 1);
+    QStringList codes;
+    for (const QJsonValue &finding : QJsonDocument::fromJson(dirty.out).array()) {
+        QCOMPARE(finding.toObject().value(u"key"_s).toString(), u"OLD_ROW"_s);
+        codes.append(finding.toObject().value(u"code"_s).toString());
+    }
+    for (const char *code : {"H011", "H012", "H013"})
+        QVERIFY2(codes.contains(QString::fromLatin1(code)), qPrintable(codes.join(u',')));
+    QCOMPARE(ctl({u"lint"_s, u"NO_SUCH_ROW"_s, u"--db"_s, db()}).exitCode, 3);
+
+    const Run contract = ctl({u"contract"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()});
+    QCOMPARE(contract.exitCode, 0);
+    QVERIFY(contract.out.contains("BASE64_ENCODE"));
+    QVERIFY(contract.out.contains("/api/dispatch"));
+    const Run tools = ctl({u"mcp-tools"_s, u"--db"_s, db()});
+    QCOMPARE(tools.exitCode, 0);
+    QVERIFY(!tools.json().value(u"tools"_s).toArray().isEmpty());
+    QVERIFY(tools.out.contains("\"BASE64_ENCODE\""));
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctl)

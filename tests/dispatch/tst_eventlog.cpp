@@ -17,7 +17,10 @@ Row sampleRow(const QString &key, const QString &target = QStringLiteral("echo")
     row.key = key;
     row.type = QStringLiteral("fn");
     row.target = target;
-    row.content = QStringLiteral("# WHAT: echo\n[\"$1\"]");
+    // Compliant (SPEC §8), since the store gates creates; these tests are about other things.
+    row.content = QStringLiteral("# WHAT: echo\n# WHEN_TO_USE: tests.\n# ARGS: $1=text\n# EX: [%1]hi[/%1]\n"
+                                 "# OUTPUT: the text\n[\"$1\"]")
+                      .arg(key);
     row.category = QStringLiteral("tools");
     return row;
 }
@@ -347,7 +350,8 @@ void TestEventLog::hashIsTheCanonicalJsonOfTheEvent()
     auto store = openStore(freshPath());
     QVERIFY(store);
     Row row = sampleRow(QStringLiteral("ECHO"));
-    row.content = QStringLiteral("# WHAT: \"quoted\" ünïcode \t tab\n[\"$1\"]");
+    row.content = QStringLiteral("# WHAT: \"quoted\" ünïcode \t tab\n# WHEN_TO_USE: t\n# ARGS: $1=x\n"
+                                 "# EX: [ECHO]x[/ECHO]\n# OUTPUT: x\n[\"$1\"]");
     QVERIFY(store->create(row).ok());
     QVERIFY(store->remove(QStringLiteral("ECHO")).isError() == false);
 

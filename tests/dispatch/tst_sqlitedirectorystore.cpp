@@ -68,7 +68,10 @@ Row sampleRow(const QString &key)
     row.key = key;
     row.type = QStringLiteral("fn");
     row.target = QStringLiteral("echo");
-    row.content = QStringLiteral("# WHAT: echo\n[\"$1\"]");
+    // Compliant (SPEC §8), since the store gates creates; these tests are about other things.
+    row.content = QStringLiteral("# WHAT: echo\n# WHEN_TO_USE: tests.\n# ARGS: $1=text\n# EX: [%1]hi[/%1]\n"
+                                 "# OUTPUT: the text\n[\"$1\"]")
+                      .arg(key);
     row.category = QStringLiteral("tools");
     return row;
 }
@@ -301,7 +304,7 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
     QTest::addRow("runner only") << QByteArray(R"({"runner":"edge"})") << "no recognized fields" << "runner" << QVariant();
     QTest::addRow("sensitive only") << QByteArray(R"({"sensitive":1})") << "no recognized fields" << "sensitive" << QVariant(qint64(0));
     QTest::addRow("nothing") << QByteArray("{}") << "no recognized fields" << "" << QVariant();
-    QTest::addRow("content") << QByteArray(R"({"content":"new"})") << "" << "content" << QVariant(QStringLiteral("new"));
+    QTest::addRow("content") << QByteArray(R"({"content":"# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"})") << "" << "content" << QVariant(QStringLiteral("# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"));
     QTest::addRow("runner ignored beside content") << QByteArray(R"({"runner":"edge","category":"c"})") << ""
                                                    << "runner" << QVariant();
     QTest::addRow("enabled as bool") << QByteArray(R"({"enabled":false})") << "" << "enabled" << QVariant(qint64(0));
@@ -377,12 +380,14 @@ void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
 
     Row disabled = opened.value()->row(QStringLiteral("legacy_row")).value();
     disabled.enabled = false;
-    QVERIFY2(opened.value()->replace(disabled).ok(), "an unrelated edit of an old row is allowed");
+    // The editor's Replace (a ChangeSet), not a strict PUT, is what keeps old rows editable.
+    QVERIFY2(!opened.value()->apply({RowChange::replace(disabled)}).isError(),
+             "an unrelated edit of an old row is allowed");
     Row broken = disabled;
     broken.inputSchema = QStringLiteral("{");
-    const StoreResult<WriteOutcome> refused = opened.value()->replace(broken);
-    QCOMPARE(refused.error().kind, StoreError::Kind::Invalid);
-    QVERIFY(refused.error().message.startsWith(QStringLiteral("legacy_row: input_schema")));
+    const StoreError refused = opened.value()->apply({RowChange::replace(broken)});
+    QCOMPARE(refused.kind, StoreError::Kind::Invalid);
+    QVERIFY(refused.message.startsWith(QStringLiteral("legacy_row: input_schema")));
 }
 
 void TestSqliteDirectoryStore::partialReadsAreErrors()

@@ -18,7 +18,9 @@ Row makeRow(const QString &key, const QString &category)
     row.type = QStringLiteral("fn");
     row.target = QStringLiteral("echo");
     row.category = category;
-    row.content = QStringLiteral("# WHAT: x\n# EX: [%1]a[/%1]").arg(key);
+    row.content = QStringLiteral("# WHAT: Echoes its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n"
+                                 "# EX: [%1]a[/%1]\n# OUTPUT: the text.")
+                      .arg(key);
     row.updatedAt = QStringLiteral("2026-01-01T00:00:00.000Z");
     return row;
 }
@@ -139,6 +141,9 @@ void TestDirectoryDocument::createDuplicateRenameDelete()
     QVERIFY(m_doc->contains(QStringLiteral("ALPHA"))); // stored keys do not change
 
     m_doc->setField(QStringLiteral("WEATHER_NOW"), QStringLiteral("target"), QStringLiteral("GET https://example.com/"));
+    m_doc->setField(QStringLiteral("WEATHER_NOW"), QStringLiteral("content"),
+                    QStringLiteral("# WHAT: The weather now.\n# WHEN_TO_USE: a test saves a new row.\n# ARGS: none\n"
+                                   "# EX: [WEATHER_NOW][/WEATHER_NOW]\n# OUTPUT: the upstream's JSON.\n"));
     QVERIFY2(!m_doc->save().isError(), "save");
     QCOMPARE(m_store->allRows().value().size(), 4);
     QVERIFY(m_store->row(QStringLiteral("WEATHER_NOW")).ok());
@@ -208,11 +213,12 @@ void TestDirectoryDocument::categoryCountsFollowEdits()
 void TestDirectoryDocument::saveRefusesRowsChangedMeanwhile()
 {
     m_doc->setField(QStringLiteral("ALPHA"), QStringLiteral("category"), QStringLiteral("mine"));
-    QVERIFY(m_store->patch(QStringLiteral("ALPHA"), QJsonObject{{QStringLiteral("target"), QStringLiteral("theirs")}}).ok());
+    // Someone else (capdeskctl) changes the stored row after this document read it.
+    QVERIFY(m_store->patch(QStringLiteral("ALPHA"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}}).ok());
     const StoreError error = m_doc->save();
     QCOMPARE(error.kind, StoreError::Kind::Conflict);
     QVERIFY(m_doc->isRowModified(QStringLiteral("ALPHA")));
-    QCOMPARE(m_store->row(QStringLiteral("ALPHA")).value().target, QStringLiteral("theirs"));
+    QCOMPARE(m_store->row(QStringLiteral("ALPHA")).value().target, QStringLiteral("upper"));
     QCOMPARE(m_store->row(QStringLiteral("ALPHA")).value().category, QStringLiteral("a"));
 }
 

@@ -13,7 +13,11 @@ Row sampleRow(const QString &key)
     row.key = key;
     row.type = QStringLiteral("fn");
     row.target = QStringLiteral("echo");
-    row.content = QStringLiteral("# WHAT: echo\n[\"$1\"]");
+    // Compliant (SPEC §8), since the store gates creates; these tests are about other things.
+    row.content = QStringLiteral("# WHAT: echo\n# WHEN_TO_USE: tests.\n# ARGS: $1=text\n# EX: [%1]hi[/%1]\n"
+                                 "# OUTPUT: the text\n[\"$1\"]")
+                      .arg(key);
+    row.category = QStringLiteral("tools");
     return row;
 }
 

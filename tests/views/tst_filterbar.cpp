@@ -4,6 +4,7 @@
 #include "filterbar.h"
 #include "viewtestsupport.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,6 +24,7 @@ private slots:
     void contentMatchesArriveFromTheBackground();
     void typeComboNarrowsByType();
     void escapeClearsTheSearch();
+    void nonCompliantCheckShowsRowsWithErrors();
     void filterCarriesOverToAnotherDocument();
 
 private:
@@ -123,6 +125,21 @@ void TestFilterBar::escapeClearsTheSearch()
     QTest::keyClick(m_bar->searchEdit(), Qt::Key_Escape);
     QCOMPARE(m_bar->searchEdit()->text(), QString());
     QCOMPARE(m_document->tableModel()->rowCount(), 5);
+}
+
+void TestFilterBar::nonCompliantCheckShowsRowsWithErrors()
+{
+    using Lint = DirectoryTableModel::Lint;
+    DirectoryTableModel *model = m_document->tableModel();
+    model->setLintLevels({{QStringLiteral("NOW"), Lint::Error}, {QStringLiteral("TRIAGE"), Lint::Warning}}, Lint::Clean);
+    QTest::mouseClick(m_bar->nonCompliantCheck(), Qt::LeftButton);
+    QVERIFY(model->filter().nonCompliantOnly);
+    QCOMPARE(visibleKeys(), QStringList{QStringLiteral("NOW")});
+    // A re-lint that finds another error shows it at once.
+    model->setLintLevel(QStringLiteral("MORNING"), Lint::Error);
+    QCOMPARE(visibleKeys(), QStringList({QStringLiteral("MORNING"), QStringLiteral("NOW")}));
+    QTest::mouseClick(m_bar->nonCompliantCheck(), Qt::LeftButton);
+    QCOMPARE(model->rowCount(), 5);
 }
 
 void TestFilterBar::filterCarriesOverToAnotherDocument()

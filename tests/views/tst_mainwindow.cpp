@@ -136,8 +136,17 @@ void TestMainWindow::newRowIsSelectedWithItsKeyReadyToType()
 void TestMainWindow::saveIncludesAKeyStillBeingTyped()
 {
     m_window->editActions()->createRow(QStringLiteral("fn"));
+    // A new row must pass the hygiene gate to be saved: give it what the template leaves out.
+    const QString created = m_window->editorPanel()->key();
+    DirectoryDocument *document = m_session->document();
+    document->setField(created, QStringLiteral("target"), QStringLiteral("echo"));
+    document->setField(created, QStringLiteral("content"),
+                       QStringLiteral("# WHAT: Echoes its text.\n# WHEN_TO_USE: a test saves a new row.\n"
+                                      "# ARGS: $1=text\n# EX: [%1]a[/%1]\n# OUTPUT: the text.\n")
+                           .arg(created));
     auto *key = m_window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
-    QVERIFY(key->hasFocus());
+    key->setFocus();
+    key->selectAll();
     QTest::keyClicks(key, QStringLiteral("TYPED_KEY")); // no Return yet
     QTest::keySequence(m_window.get(), QKeySequence::Save);
     QVERIFY(!m_session->document()->isModified());

@@ -2,8 +2,10 @@
 #include "directorytableview.h"
 #include "editactions.h"
 #include "jsonfieldedit.h"
+#include "lintcontroller.h"
 #include "nullableintedit.h"
 #include "roweditorpanel.h"
+#include "rowfindingsview.h"
 #include "viewtestsupport.h"
 
 #include <QAction>
@@ -37,6 +39,7 @@ private slots:
     void newRowKeyIsEditableAndRenameFollowsUndo();
     void storedRowKeyIsReadOnly();
     void deletedRowShowsThePlaceholderUntilUndone();
+    void lintFindingsAppearLiveOnTheirFields();
 
 private:
     template<typename Widget>
@@ -344,6 +347,44 @@ void TestRowEditorPanel::deletedRowShowsThePlaceholderUntilUndone()
     m_document->undoStack()->undo();
     QVERIFY(target->isVisible());
     QCOMPARE(target->text(), QStringLiteral("grok-4"));
+}
+
+void TestRowEditorPanel::lintFindingsAppearLiveOnTheirFields()
+{
+    LintController lint;
+    lint.setRelintDelay(150); // the typing debounce the window uses
+    lint.setDocument(m_document.get());
+    QSignalSpy finished(&lint, &LintController::finished);
+    lint.lintAll();
+    QVERIFY(finished.count() == 1 || finished.wait(5000));
+    m_panel->setLintController(&lint);
+
+    // A row with findings shows them at once, and marks the content's label.
+    m_panel->showRow(QStringLiteral("TRIAGE"));
+    RowFindingsView *findings = m_panel->findingsView();
+    QVERIFY(findings->isVisible());
+    QVERIFY(findings->count() > 0);
+    QCOMPARE(findings->markOf(QStringLiteral("content")), QStringLiteral("error"));
+
+    // A new row: typing a bad key and committing it brings H001 onto the key field.
+    m_table->setFocus();
+    const QString created = m_document->createRow(QStringLiteral("fn"));
+    m_panel->showRow(created);
+    auto *key = field<QLineEdit>(QStringLiteral("key"));
+    key->setFocus();
+    key->selectAll();
+    QTest::keyClicks(key, QStringLiteral("bad_key"));
+    QTest::keyClick(key, Qt::Key_Return);
+    QCOMPARE(m_panel->key(), QStringLiteral("bad_key"));
+    QTRY_COMPARE(findings->markOf(QStringLiteral("key")), QStringLiteral("error"));
+    bool listed = false;
+    for (int i = 0; i < findings->count(); ++i)
+        listed = listed || findings->item(i)->text().startsWith(QLatin1String("H001"));
+    QVERIFY(listed);
+
+    // Activating a finding puts the cursor in its field.
+    m_panel->focusField(QStringLiteral("target"));
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(field<QLineEdit>(QStringLiteral("target"))));
 }
 
 QTEST_MAIN(TestRowEditorPanel)

@@ -29,6 +29,7 @@ public:
     QString publicKeyFile;
     QString receiptExportPath;
     QString publicKeyExportPath;
+    QString lintReportPath;
     bool revokeTokenAnswer = false;
     QStringList revokeTokenQuestions;
 
@@ -69,6 +70,7 @@ public:
     QString choosePublicKeyFile(const QString &) override { return publicKeyFile; }
     QString chooseReceiptExportPath(const QString &) override { return receiptExportPath; }
     QString choosePublicKeyExportPath(const QString &) override { return publicKeyExportPath; }
+    QString chooseLintReportPath(const QString &) override { return lintReportPath; }
     bool confirmRevokeToken(const QString &id, const QString &) override
     {
         revokeTokenQuestions.append(id);

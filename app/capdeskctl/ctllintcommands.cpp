@@ -1,0 +1,68 @@
+#include "ctllintcommands.h"
+
+#include "contractdocument.h"
+#include "ctloutput.h"
+#include "linter.h"
+#include "mcpprojection.h"
+#include "sqlitedirectorystore.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+CtlLintCommands::CtlLintCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
+    : m_args(args), m_store(std::move(store))
+{}
+
+int CtlLintCommands::lint()
+{
+    const StoreResult<QList<Row>> all = m_store->allRows();
+    if (!all.ok())
+        return CtlOutput::fail(all.error());
+    QList<Row> selected;
+    if (m_args.positional.isEmpty())
+        selected = all.value();
+    for (const QString &key : m_args.positional) {
+        const auto found = std::find_if(all.value().cbegin(), all.value().cend(),
+                                        [&key](const Row &row) { return row.key == key; });
+        if (found == all.value().cend())
+            return CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound, u"no row '%1'"_s.arg(key)));
+        selected.append(*found);
+    }
+    const DirectoryIndex index = DirectoryIndex::build(all.value());
+    const Linter linter(index);
+    QJsonArray findings;
+    bool compliant = true;
+    for (const Row &row : std::as_const(selected)) {
+        const QList<LintFinding> rowFindings = linter.lint(row);
+        compliant = compliant && Linter::isCompliant(rowFindings);
+        for (const LintFinding &finding : rowFindings)
+            findings.append(finding.toJson());
+    }
+    CtlOutput::printJson(findings);
+    return compliant ? CtlOutput::Ok : CtlOutput::Findings;
+}
+
+int CtlLintCommands::contract()
+{
+    if (m_args.positional.size() != 1)
+        return CtlOutput::usage(u"usage: capdeskctl contract KEY"_s);
+    const StoreResult<Row> row = m_store->row(m_args.positional.first());
+    if (!row.ok())
+        return CtlOutput::fail(row.error());
+    CtlOutput::printRaw(ContractDocument::render(row.value()).toUtf8());
+    return CtlOutput::Ok;
+}
+
+int CtlLintCommands::mcpTools()
+{
+    if (!m_args.positional.isEmpty())
+        return CtlOutput::usage(u"usage: capdeskctl mcp-tools"_s);
+    const StoreResult<QList<Row>> rows = m_store->allRows();
+    if (!rows.ok())
+        return CtlOutput::fail(rows.error());
+    CtlOutput::printJson(McpProjection::toolsList(rows.value()));
+    return CtlOutput::Ok;
+}

@@ -1,0 +1,81 @@
+#include "ctlservecommand.h"
+
+#include "ctloutput.h"
+#include "defaultlocations.h"
+#include "directoryledger.h"
+#include "directoryserver.h"
+#include "signalwatcher.h"
+#include "sqlitedirectorystore.h"
+#include "standarddispatcher.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QSettings>
+
+#include <cstdio>
+
+CtlServeCommand::CtlServeCommand(const CtlArguments &args) : m_args(args) {}
+
+int CtlServeCommand::run()
+{
+    if (!m_args.positional.isEmpty())
+        return CtlOutput::usage(
+            QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key]"));
+    QString error;
+    const ServeOptions options =
+        m_args.has(QStringLiteral("--listen"))
+            ? ServeOptions::fromListen(m_args.value(QStringLiteral("--listen")), &error)
+            : ServeOptions();
+    if (!error.isEmpty())
+        return CtlOutput::usage(error);
+
+    const bool generate = m_args.has(QStringLiteral("--generate-key"));
+    QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");
+    if (generate && !key.isEmpty())
+        return CtlOutput::usage(
+            QStringLiteral("--generate-key and CAPDESK_TERMINAL_KEY both given; use one"));
+    if (generate)
+        key = OwnerKey::generate();
+    else if (key.isEmpty())
+        return CtlOutput::usage(
+            QStringLiteral("serve needs the owner key in CAPDESK_TERMINAL_KEY (or --generate-key "
+                           "to make one)"));
+    else if (key.size() < OwnerKey::kMinimumLength)
+        return CtlOutput::usage(
+            QStringLiteral("CAPDESK_TERMINAL_KEY is shorter than %1 characters; --generate-key "
+                           "makes a strong one")
+                .arg(OwnerKey::kMinimumLength));
+
+    const QString path = m_args.db.isEmpty() ? DefaultLocations::directoryFile() : m_args.db;
+    if (!QFileInfo::exists(path))
+        return CtlOutput::fail(
+            StoreError::make(StoreError::Kind::NotFound,
+                             QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
+    StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened = SqliteDirectoryStore::open(path);
+    if (!opened.ok())
+        return CtlOutput::fail(opened.error());
+    const std::shared_ptr<SqliteDirectoryStore> store = opened.value();
+    const auto ledger = std::make_shared<DirectoryLedger>(store);
+    QSettings settings;
+    StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings));
+
+    DirectoryServer server(options, OwnerKey(key), store, ledger, dispatcher);
+    if (!server.start(&error))
+        return CtlOutput::fail(StoreError::make(StoreError::Kind::Io, error));
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::terminationRequested, &server, [&server](int signalNumber) {
+        std::fprintf(stderr, "capdeskctl serve: signal %d, finishing running requests\n", signalNumber);
+        server.shutdown();
+    });
+    QObject::connect(&server, &DirectoryServer::drained, qApp, &QCoreApplication::quit);
+
+    QJsonObject ready{{QStringLiteral("ok"), true},
+                      {QStringLiteral("listening"), server.baseUrl()},
+                      {QStringLiteral("db"), path}};
+    if (generate)
+        ready.insert(QStringLiteral("terminal_key"), QString::fromLatin1(key));
+    CtlOutput::printJson(ready);
+    std::fflush(stdout);
+    return QCoreApplication::exec() == 0 ? CtlOutput::Ok : CtlOutput::Findings;
+}

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "ctlarguments.h"
+
+// `capdeskctl serve --db FILE [--listen 127.0.0.1:PORT] [--generate-key]`: SPEC §10's
+// server over a local directory until SIGTERM or SIGINT, then exit 0 once the running
+// dispatches have been answered. The owner key comes from CAPDESK_TERMINAL_KEY; with
+// --generate-key a new one is made and printed once, and is never stored.
+class CtlServeCommand final
+{
+public:
+    explicit CtlServeCommand(const CtlArguments &args);
+    int run();
+
+private:
+    const CtlArguments &m_args;
+};

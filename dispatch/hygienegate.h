@@ -1,0 +1,25 @@
+#pragma once
+
+#include "directoryindex.h"
+#include "lintfinding.h"
+#include "row.h"
+#include "storeerror.h"
+
+#include <QList>
+
+// The save gate of SPEC §8, the one place every front end (CLI, GUI Save, REST server)
+// asks. A refusal is StoreError::Invalid whose message names every failing rule and whose
+// `details` holds the findings as JSON, which the server answers with
+// 422 {"error":"hygiene","findings":details}.
+class HygieneGate final
+{
+public:
+    // Create and replace: the row must be compliant.
+    static StoreError checkCreate(const Row &row, const DirectoryIndex &index);
+    // Patch (and the GUI's Replace): refused only when `before` was compliant and `after`
+    // is not, so rows older than the rules stay editable.
+    static StoreError checkPatch(const Row &before, const Row &after, const DirectoryIndex &index);
+
+    // The error findings that refuse `row` (empty when it is compliant).
+    static QList<LintFinding> refusalFindings(const Row &row, const DirectoryIndex &index);
+};

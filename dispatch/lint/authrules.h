@@ -1,0 +1,9 @@
+#pragma once
+
+#include "lintrule.h"
+
+#include <QList>
+
+namespace AuthRules {
+void add(QList<LintRule> &rules);
+} // namespace AuthRules

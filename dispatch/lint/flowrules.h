@@ -1,0 +1,9 @@
+#pragma once
+
+#include "lintrule.h"
+
+#include <QList>
+
+namespace FlowRules {
+void add(QList<LintRule> &rules);
+} // namespace FlowRules

@@ -1,0 +1,9 @@
+#pragma once
+
+#include "lintrule.h"
+
+#include <QList>
+
+namespace TargetRules {
+void add(QList<LintRule> &rules);
+} // namespace TargetRules

@@ -1,0 +1,9 @@
+#pragma once
+
+#include "lintrule.h"
+
+#include <QList>
+
+namespace TemplateRules {
+void add(QList<LintRule> &rules);
+} // namespace TemplateRules

@@ -1,0 +1,315 @@
+#include "directoryserver.h"
+
+#include "accesslog.h"
+#include "directoryledger.h"
+#include "invocationhandle.h"
+#include "limitedtcpserver.h"
+#include "serverreply.h"
+#include "sqlitedirectorystore.h"
+
+#include <QHttpServerResponder>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+
+QByteArray methodName(Method method)
+{
+    switch (method) {
+    case Method::Get:
+        return QByteArrayLiteral("GET");
+    case Method::Head:
+        return QByteArrayLiteral("HEAD");
+    case Method::Post:
+        return QByteArrayLiteral("POST");
+    case Method::Put:
+        return QByteArrayLiteral("PUT");
+    case Method::Patch:
+        return QByteArrayLiteral("PATCH");
+    case Method::Delete:
+        return QByteArrayLiteral("DELETE");
+    case Method::Options:
+        return QByteArrayLiteral("OPTIONS");
+    default:
+        return QByteArrayLiteral("OTHER");
+    }
+}
+
+QByteArray allowHeader(const QList<Method> &methods)
+{
+    QByteArrayList names;
+    for (Method method : methods)
+        names.append(methodName(method));
+    return names.join(", ");
+}
+
+// An If-Match value may arrive as an ETag ("…" or W/"…"); the store compares bare updated_at.
+QString ifMatchOf(const QHttpServerRequest &request)
+{
+    QString value = QString::fromUtf8(request.value(QByteArrayLiteral("if-match"))).trimmed();
+    if (value.startsWith(QLatin1String("W/")))
+        value = value.mid(2);
+    if (value.size() >= 2 && value.startsWith(u'"') && value.endsWith(u'"'))
+        value = value.mid(1, value.size() - 2);
+    return value;
+}
+
+QString bearerTokenOf(const QHttpServerRequest &request)
+{
+    const QByteArray authorization = request.value(QByteArrayLiteral("authorization")).trimmed();
+    if (!authorization.toLower().startsWith("bearer "))
+        return {};
+    return QString::fromUtf8(authorization.mid(7).trimmed());
+}
+
+} // namespace
+
+DirectoryServer::DirectoryServer(ServeOptions options, OwnerKey ownerKey,
+                                 std::shared_ptr<SqliteDirectoryStore> store,
+                                 std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
+                                 QObject *parent)
+    : QAbstractHttpServer(parent), m_options(std::move(options)), m_ownerKey(std::move(ownerKey)),
+      m_directory(store), m_dispatch(store, std::move(ledger), dispatcher, m_options.baseUrl())
+{
+    m_clock.start();
+}
+
+DirectoryServer::~DirectoryServer() = default;
+
+bool DirectoryServer::start(QString *error)
+{
+    // Room for the request line and headers on top of the body limit.
+    constexpr qint64 kHeaderBytes = 64 * 1024;
+    auto *tcp = new LimitedTcpServer(m_options.maxBodyBytes + kHeaderBytes, this);
+    if (!tcp->listen(m_options.address, m_options.port)) {
+        *error = QStringLiteral("cannot listen on %1: %2").arg(m_options.baseUrl(), tcp->errorString());
+        delete tcp;
+        return false;
+    }
+    m_options.port = tcp->serverPort();
+    bind(tcp);
+    return true;
+}
+
+void DirectoryServer::shutdown()
+{
+    m_draining = true;
+    for (QTcpServer *tcp : servers())
+        tcp->close();
+    checkDrained();
+}
+
+void DirectoryServer::checkDrained()
+{
+    if (!m_draining || m_running > 0)
+        return;
+    // Answers are queued on the sockets; give them to the kernel before the loop ends.
+    bool pending = false;
+    for (QTcpSocket *socket : findChildren<QTcpSocket *>()) {
+        socket->flush();
+        pending = pending || socket->bytesToWrite() > 0;
+    }
+    if (pending)
+        QTimer::singleShot(10, this, &DirectoryServer::checkDrained);
+    else
+        emit drained();
+}
+
+DirectoryServer::Target DirectoryServer::resolve(const QString &path)
+{
+    QString clean = path;
+    while (clean.size() > 1 && clean.endsWith(u'/'))
+        clean.chop(1);
+    if (clean == QLatin1String("/api/directory"))
+        return {Route::Directory, {}};
+    if (clean == QLatin1String("/api/dispatch"))
+        return {Route::Dispatch, {}};
+    for (const auto &[prefix, route] : {std::pair{QStringLiteral("/api/directory/"), Route::DirectoryRow},
+                                        std::pair{QStringLiteral("/receipt/"), Route::Receipt}}) {
+        const QString rest = clean.mid(prefix.size());
+        if (clean.startsWith(prefix) && !rest.isEmpty() && !rest.contains(u'/'))
+            return {route, rest};
+    }
+    return {};
+}
+
+QList<Method> DirectoryServer::methodsOf(Route route)
+{
+    switch (route) {
+    case Route::Directory:
+        return {Method::Get, Method::Head, Method::Post, Method::Options};
+    case Route::DirectoryRow:
+        return {Method::Get, Method::Head, Method::Put, Method::Patch, Method::Delete, Method::Options};
+    case Route::Dispatch:
+        return {Method::Get, Method::Head, Method::Post, Method::Options};
+    case Route::Receipt:
+        return {Method::Get, Method::Head, Method::Options};
+    case Route::None:
+        break;
+    }
+    return {};
+}
+
+DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &request) const
+{
+    return {methodName(request.method()), request.url(), m_clock.elapsed(), m_draining};
+}
+
+bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    LimitedTcpServer::requestReceived(socket);
+    const Exchange exchange = exchangeOf(request);
+    QHttpServerResponder responder = makeResponder(request, socket);
+    if (m_draining) {
+        send(responder, exchange, ServerReply::error(503, QStringLiteral("the server is shutting down")));
+        return true;
+    }
+    const Target target = resolve(request.url().path(QUrl::FullyDecoded));
+    const QList<Method> allowed = methodsOf(target.route);
+    if (target.route == Route::None) {
+        send(responder, exchange, ServerReply::error(404, QStringLiteral("no such route")));
+        return true;
+    }
+    if (!allowed.contains(request.method())) {
+        ServerReply reply = ServerReply::error(405, QStringLiteral("method not allowed"));
+        reply.headers.append({QByteArrayLiteral("Allow"), allowHeader(allowed)});
+        send(responder, exchange, reply);
+        return true;
+    }
+    if (request.method() == Method::Options) {
+        ServerReply reply;
+        reply.status = 204;
+        reply.headers.append({QByteArrayLiteral("Allow"), allowHeader(allowed)});
+        send(responder, exchange, reply);
+        return true;
+    }
+    if (request.body().size() > m_options.maxBodyBytes) {
+        send(responder, exchange,
+             ServerReply::error(413,
+                                QStringLiteral("request body over %1 bytes").arg(m_options.maxBodyBytes)));
+        return true;
+    }
+    const QByteArray presentedKey = request.value(QByteArrayLiteral("x-terminal-key"));
+    const bool owner = m_ownerKey.matches(presentedKey);
+    const bool mutating = request.method() != Method::Get && request.method() != Method::Head;
+    // A wrong key is refused even beside a capability token: it is someone guessing.
+    const bool wrongKey = !presentedKey.isEmpty() && !owner;
+    const bool tokenCall = target.route == Route::Dispatch && !bearerTokenOf(request).isEmpty();
+    if (mutating && (wrongKey || (!owner && !tokenCall))) {
+        send(responder, exchange, ServerReply::error(401, QStringLiteral("unauthorized")));
+        return true;
+    }
+    if (target.route == Route::Dispatch && request.method() == Method::Post) {
+        startDispatch(request, socket, owner);
+        return true;
+    }
+    send(responder, exchange, handleSync(request, target));
+    return true;
+}
+
+void DirectoryServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    QHttpServerResponder responder = makeResponder(request, socket);
+    send(responder, exchangeOf(request), ServerReply::error(404, QStringLiteral("no such route")));
+}
+
+ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const Target &target)
+{
+    const Method method = request.method() == Method::Head ? Method::Get : request.method();
+    switch (target.route) {
+    case Route::Directory:
+        return method == Method::Get ? m_directory.list(request.query()) : m_directory.create(request.body());
+    case Route::DirectoryRow:
+        if (method == Method::Put)
+            return m_directory.replace(target.argument, request.body(), ifMatchOf(request));
+        if (method == Method::Patch)
+            return m_directory.patch(target.argument, request.body(), ifMatchOf(request));
+        if (method == Method::Delete)
+            return m_directory.remove(target.argument, ifMatchOf(request));
+        return m_directory.get(target.argument);
+    case Route::Dispatch:
+        return m_dispatch.query(request.query());
+    case Route::Receipt:
+        return m_dispatch.receiptPage(target.argument);
+    case Route::None:
+        break;
+    }
+    return ServerReply::error(404, QStringLiteral("no such route"));
+}
+
+void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner)
+{
+    const Exchange exchange = exchangeOf(request);
+    const DispatchApi::Caller caller{
+        owner, bearerTokenOf(request),
+        QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience")))};
+    auto started = m_dispatch.start(request.body(), caller);
+    auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
+    if (auto *reply = std::get_if<ServerReply>(&started)) {
+        send(*responder, exchange, *reply);
+        return;
+    }
+    InvocationHandle *handle = std::get<InvocationHandle *>(started);
+    ++m_running;
+    // The connection may close while the call runs; then there is no one to answer, but
+    // the call still finishes and its receipt is still written.
+    QPointer<QTcpSocket> connection(socket);
+    auto answered = std::make_shared<bool>(false);
+    auto answer = [this, connection, responder, exchange, answered](const ServerReply &reply) {
+        if (*answered)
+            return;
+        *answered = true;
+        if (connection)
+            send(*responder, exchange, reply);
+        else
+            AccessLog::write(exchange.method, exchange.url, 499, m_clock.elapsed() - exchange.startedMs);
+    };
+    auto *timer = new QTimer(handle);
+    timer->setSingleShot(true);
+    connect(timer, &QTimer::timeout, this, [handle, answer, this] {
+        handle->cancel();
+        answer(ServerReply::error(
+            504,
+            QStringLiteral("the invocation did not finish within %1 ms").arg(m_options.dispatchTimeoutMs)));
+    });
+    auto finished = [this, handle, answer] {
+        answer(m_dispatch.finish(handle->outcome()));
+        handle->deleteLater();
+        finishDispatch();
+    };
+    if (handle->isFinished()) {
+        finished();
+        return;
+    }
+    connect(handle, &InvocationHandle::finished, this, finished);
+    timer->start(m_options.dispatchTimeoutMs);
+}
+
+void DirectoryServer::finishDispatch()
+{
+    --m_running;
+    checkDrained();
+}
+
+void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exchange,
+                           const ServerReply &reply)
+{
+    const bool head = exchange.method == "HEAD";
+    responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(reply.status));
+    if (reply.status != 204) {
+        responder.writeHeader(QByteArrayLiteral("Content-Type"), reply.contentType);
+        responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(reply.body.size()));
+    }
+    responder.writeHeader(QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store"));
+    responder.writeHeader(QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff"));
+    if (exchange.close || m_draining)
+        responder.writeHeader(QByteArrayLiteral("Connection"), QByteArrayLiteral("close"));
+    for (const auto &[name, value] : reply.headers)
+        responder.writeHeader(name, value);
+    responder.writeBody(head ? QByteArray() : reply.body);
+    AccessLog::write(exchange.method, exchange.url, reply.status, m_clock.elapsed() - exchange.startedMs);
+}

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "directoryapi.h"
+#include "dispatchapi.h"
+#include "ownerkey.h"
+#include "serveoptions.h"
+
+#include <QAbstractHttpServer>
+#include <QElapsedTimer>
+#include <QHttpServerRequest>
+#include <QUrl>
+
+#include <memory>
+
+class Dispatcher;
+class DirectoryLedger;
+class QHttpServerResponder;
+class SqliteDirectoryStore;
+struct ServerReply;
+
+// `capdeskctl serve`: SPEC §10 over one directory. Routing is done here rather than with
+// QHttpServer's router because 6.4's router answers a wrong method and a trailing slash
+// with 404 and knows no HEAD or OPTIONS; this class answers each deliberately:
+//  - a trailing slash is the same resource (`/api/directory/` is `/api/directory`);
+//  - a known path with another method is 405 with an Allow header;
+//  - HEAD is GET without the body; OPTIONS is 204 with Allow (no CORS headers: the
+//    server is for the desktop app and scripts, not for pages in a browser).
+// Writes and reads run on this thread; a dispatch runs asynchronously and is answered
+// when its handle finishes, or 504 after the per-request timeout.
+class DirectoryServer final : public QAbstractHttpServer
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DirectoryServer)
+
+public:
+    DirectoryServer(ServeOptions options, OwnerKey ownerKey, std::shared_ptr<SqliteDirectoryStore> store,
+                    std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
+                    QObject *parent = nullptr);
+    ~DirectoryServer() override;
+
+    bool start(QString *error);
+    // After start(): the URL the server answers on, with the port it really got.
+    QString baseUrl() const { return m_options.baseUrl(); }
+    // Stops accepting connections and answers 503 to new requests on open ones; emits
+    // drained() once every running dispatch has been answered and its bytes sent.
+    void shutdown();
+
+signals:
+    void drained();
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    enum class Route { None, Directory, DirectoryRow, Dispatch, Receipt };
+    struct Target
+    {
+        Route route = Route::None;
+        QString argument; // the key or the invocation id
+    };
+    // What the access log and a late answer need, copied out of the request: 6.4 reuses
+    // the request object for the connection's next request.
+    struct Exchange
+    {
+        QByteArray method;
+        QUrl url;
+        qint64 startedMs = 0;
+        bool close = false;
+    };
+
+    static Target resolve(const QString &path);
+    static QList<QHttpServerRequest::Method> methodsOf(Route route);
+    ServerReply handleSync(const QHttpServerRequest &request, const Target &target);
+    void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner);
+    Exchange exchangeOf(const QHttpServerRequest &request) const;
+    void send(QHttpServerResponder &responder, const Exchange &exchange, const ServerReply &reply);
+    void finishDispatch();
+    void checkDrained();
+
+    ServeOptions m_options;
+    OwnerKey m_ownerKey;
+    DirectoryApi m_directory;
+    DispatchApi m_dispatch;
+    QElapsedTimer m_clock;
+    int m_running = 0;
+    bool m_draining = false;
+};

@@ -1,0 +1,119 @@
+#include "dispatchapi.h"
+
+#include "contractdocument.h"
+#include "contractfingerprint.h"
+#include "directoryledger.h"
+#include "directorystore.h"
+#include "dispatcher.h"
+#include "invocationhandle.h"
+#include "receiptpage.h"
+
+#include <QJsonArray>
+
+DispatchApi::DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
+                         Dispatcher &dispatcher, QString baseUrl)
+    : m_store(std::move(store)), m_ledger(std::move(ledger)), m_dispatcher(dispatcher),
+      m_baseUrl(std::move(baseUrl))
+{}
+
+ServerReply DispatchApi::query(const QUrlQuery &query) const
+{
+    if (query.hasQueryItem(QStringLiteral("confirm")))
+        return ServerReply::json(200, m_ledger->confirm(query.queryItemValue(QStringLiteral("confirm"))));
+    if (query.hasQueryItem(QStringLiteral("key")))
+        return contract(query.queryItemValue(QStringLiteral("key"), QUrl::FullyDecoded),
+                        query.queryItemValue(QStringLiteral("format")));
+    if (query.queryItemValue(QStringLiteral("registry")) == QLatin1String("1"))
+        return registry();
+    return ServerReply::error(
+        400, QStringLiteral("expected ?confirm=INV_ID, ?key=KEY&format=markdown or ?registry=1"));
+}
+
+ServerReply DispatchApi::contract(const QString &key, const QString &format) const
+{
+    const StoreResult<Row> row = m_store->row(key);
+    if (!row.ok())
+        return ServerReply::error(row.error().kind == StoreError::Kind::NotFound ? 404 : 500,
+                                  row.error().message);
+    if (format == QLatin1String("markdown")) {
+        ServerReply reply;
+        reply.contentType = QByteArrayLiteral("text/markdown; charset=utf-8");
+        reply.body = ContractDocument::render(row.value()).toUtf8();
+        return reply;
+    }
+    if (!format.isEmpty() && format != QLatin1String("json"))
+        return ServerReply::error(400, QStringLiteral("format is markdown or json, not '%1'").arg(format));
+    return ServerReply::json(200, {{QStringLiteral("key"), key},
+                                   {QStringLiteral("contract"), ContractFingerprint::fieldsOf(row.value())},
+                                   {QStringLiteral("fingerprint"), ContractFingerprint::of(row.value())}});
+}
+
+ServerReply DispatchApi::registry() const
+{
+    const StoreResult<QList<Row>> rows = m_store->allRows();
+    if (!rows.ok())
+        return ServerReply::error(500, rows.error().message);
+    QJsonArray objects;
+    for (const Row &row : rows.value()) {
+        objects.append(QJsonObject{{QStringLiteral("key"), row.key},
+                                   {QStringLiteral("contract"), ContractFingerprint::fieldsOf(row)},
+                                   {QStringLiteral("fingerprint"), ContractFingerprint::of(row)}});
+    }
+    return ServerReply::json(
+        200, {{QStringLiteral("count"), objects.size()}, {QStringLiteral("objects"), objects}});
+}
+
+ServerReply DispatchApi::receiptPage(const QString &invocationId) const
+{
+    const QJsonObject confirm = m_ledger->confirm(invocationId);
+    ServerReply reply;
+    reply.status =
+        confirm.value(QStringLiteral("status")).toString() == QLatin1String("UNKNOWN_INVOCATION") ? 404 : 200;
+    reply.contentType = QByteArrayLiteral("text/html; charset=utf-8");
+    reply.headers.append({QByteArrayLiteral("Content-Security-Policy"),
+                          QByteArrayLiteral("default-src 'none'; style-src 'unsafe-inline'")});
+    reply.body = ReceiptPage::render(confirm);
+    return reply;
+}
+
+std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArray &body, const Caller &caller)
+{
+    QJsonObject object;
+    if (auto bad = ServerReply::readObject(body, &object))
+        return *bad;
+    const QJsonValue key = object.value(QStringLiteral("key"));
+    const QJsonValue invocationBody = object.value(QStringLiteral("body"));
+    if (!key.isString() || key.toString().isEmpty())
+        return ServerReply::error(400, QStringLiteral("key is required"));
+    if (!invocationBody.isUndefined() && !invocationBody.isString())
+        return ServerReply::error(400, QStringLiteral("body must be one string; args are split on |"));
+    InvocationRequest request;
+    request.key = key.toString();
+    request.body = invocationBody.toString();
+    request.shape = object.value(QStringLiteral("shape")).toBool();
+    request.token = caller.token;
+    request.audience =
+        caller.audience.isEmpty() ? object.value(QStringLiteral("audience")).toString() : caller.audience;
+    request.ownerPresent = caller.owner;
+    if (caller.token.isEmpty())
+        request.actor = QStringLiteral("owner:terminal-key");
+    return m_dispatcher.invoke(request);
+}
+
+ServerReply DispatchApi::finish(const InvocationOutcome &outcome) const
+{
+    QJsonObject response = outcome.toResponse();
+    if (!outcome.refusal.isEmpty())
+        return ServerReply::json(outcome.refusalStatus > 0 ? outcome.refusalStatus : 400, response);
+    if (!outcome.shape) {
+        // A server's receipts have a public page, so the proof links it instead of carrying
+        // the whole signed receipt as local output does.
+        QJsonObject proof = response.value(QStringLiteral("proof")).toObject();
+        proof.remove(QStringLiteral("receipt"));
+        if (outcome.receipt)
+            proof.insert(QStringLiteral("public_receipt"),
+                         m_baseUrl + QStringLiteral("/receipt/") + outcome.invocationId);
+        response.insert(QStringLiteral("proof"), proof);
+    }
+    return ServerReply::json(200, response);
+}

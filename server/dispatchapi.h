@@ -1,0 +1,49 @@
+#pragma once
+
+#include "serverreply.h"
+
+#include <QUrlQuery>
+
+#include <memory>
+#include <variant>
+
+class Dispatcher;
+class DirectoryLedger;
+class DirectoryStore;
+class InvocationHandle;
+struct InvocationOutcome;
+
+// The /api/dispatch and /receipt routes of SPEC §10. A POST becomes one invocation
+// through the same dispatcher, gate and receipts as a local call; the server answers
+// when the handle finishes.
+class DispatchApi final
+{
+public:
+    // Who is calling, as the server established it from the headers.
+    struct Caller
+    {
+        bool owner = false; // a valid x-terminal-key
+        QString token; // the capability token of `Authorization: Bearer …`
+        QString audience; // x-capability-audience (the body's "audience" otherwise)
+    };
+
+    DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
+                Dispatcher &dispatcher, QString baseUrl);
+
+    // GET ?confirm=, ?key=K[&format=markdown|json], ?registry=1.
+    ServerReply query(const QUrlQuery &query) const;
+    ServerReply receiptPage(const QString &invocationId) const;
+    // The running invocation (owned by the caller), or the reply when nothing started.
+    std::variant<ServerReply, InvocationHandle *> start(const QByteArray &body, const Caller &caller);
+    // The response object, with the proof pointing at this server's public receipt page.
+    ServerReply finish(const InvocationOutcome &outcome) const;
+
+private:
+    ServerReply contract(const QString &key, const QString &format) const;
+    ServerReply registry() const;
+
+    std::shared_ptr<const DirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
+    Dispatcher &m_dispatcher;
+    QString m_baseUrl;
+};

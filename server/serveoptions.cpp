@@ -1,0 +1,39 @@
+#include "serveoptions.h"
+
+ServeOptions ServeOptions::fromListen(const QString &listen, QString *error)
+{
+    ServeOptions options;
+    const qsizetype colon = listen.lastIndexOf(u':');
+    if (colon <= 0) {
+        *error = QStringLiteral("--listen wants HOST:PORT, e.g. 127.0.0.1:8787");
+        return options;
+    }
+    QString host = listen.left(colon);
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    bool isNumber = false;
+    const uint port = listen.mid(colon + 1).toUInt(&isNumber);
+    if (!isNumber || port == 0 || port > 65535) {
+        *error = QStringLiteral("--listen: '%1' is not a port from 1 to 65535").arg(listen.mid(colon + 1));
+        return options;
+    }
+    options.port = quint16(port);
+    options.address =
+        host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
+    if (options.address.isNull())
+        *error = QStringLiteral("--listen: '%1' is not an IP address").arg(host);
+    else if (!options.address.isLoopback())
+        *error = QStringLiteral(
+                     "--listen: %1 is not a loopback address; serve speaks plain HTTP with the owner key "
+                     "in a header, so put a TLS reverse proxy in front of a loopback listener instead")
+                     .arg(host);
+    return options;
+}
+
+QString ServeOptions::baseUrl() const
+{
+    const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
+                             ? QStringLiteral("[%1]").arg(address.toString())
+                             : address.toString();
+    return QStringLiteral("http://%1:%2").arg(host).arg(port);
+}

@@ -1,0 +1,568 @@
+#include "processrun.h"
+
+#include <QHttpServer>
+#include <QHttpServerResponse>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUrlQuery>
+
+namespace {
+
+const QByteArray kOwnerKey = QByteArrayLiteral("tst-owner-key-5b0c9e1f2a7d4c3b");
+
+using Headers = QList<std::pair<QByteArray, QByteArray>>;
+
+struct HttpAnswer
+{
+    int status = 0;
+    QByteArray body;
+    QJsonObject json;
+    QNetworkReply *raw = nullptr; // for headers; deleted with the manager
+};
+
+QByteArray rowJson(const QString &key, const QString &type, const QString &target, const QString &what)
+{
+    const QString content =
+        QStringLiteral("# WHAT: %2\n# WHEN_TO_USE: an end-to-end test needs it.\n"
+                       "# ARGS: $1=latitude | $2=longitude\n# EX: [%1]37.77|-122.42[/%1]\n"
+                       "# OUTPUT: whatever the target returns")
+            .arg(key, what);
+    return QJsonDocument(QJsonObject{{QStringLiteral("key"), key},
+                                     {QStringLiteral("type"), type},
+                                     {QStringLiteral("target"), target},
+                                     {QStringLiteral("auth"), QString()},
+                                     {QStringLiteral("content"), content},
+                                     {QStringLiteral("category"), QStringLiteral("tools")},
+                                     {QStringLiteral("enabled"), 1},
+                                     {QStringLiteral("planner_visible"), 1},
+                                     {QStringLiteral("examples"), QStringLiteral("[\"37.77|-122.42\"]")}})
+        .toJson(QJsonDocument::Compact);
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return port;
+}
+
+} // namespace
+
+class TestDirectoryServer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void refusesToStartWithoutKeyOrOffLoopback();
+    void articleTranscript();
+    void statusCodes_data();
+    void statusCodes();
+    void ifMatchConflicts();
+    void headOptionsTrailingSlash();
+    void oversizedUploadIsCutOff();
+    void readsAndFilters();
+    void capabilityTokens();
+    void accessLogHasNoSecrets();
+    void sigtermFinishesRunningDispatch();
+
+private:
+    HttpAnswer call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
+                    const Headers &headers = {});
+    HttpAnswer owner(const QByteArray &verb, const QString &path, const QByteArray &body = {},
+                     Headers headers = {})
+    {
+        headers.append({QByteArrayLiteral("x-terminal-key"), kOwnerKey});
+        return call(verb, path, body, headers);
+    }
+    QString base() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
+    ProcessRun::Result ctl(const QStringList &arguments);
+    void startServer();
+
+    QTemporaryDir m_dir;
+    QString m_db;
+    quint16 m_port = 0;
+    QProcess m_server;
+    QNetworkAccessManager m_network;
+    QHttpServer m_upstream;
+    quint16 m_upstreamPort = 0;
+    QUrlQuery m_upstreamSaw;
+    QByteArray m_serverLog;
+};
+
+void TestDirectoryServer::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_db = m_dir.filePath(QStringLiteral("served.db"));
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), m_db}).exitCode, 0);
+
+    // Open-Meteo's answer, shaped as the article shows it.
+    m_upstream.route(QStringLiteral("/v1/forecast"), [this](const QHttpServerRequest &request) {
+        m_upstreamSaw = request.query();
+        return QHttpServerResponse(
+            QJsonObject{{QStringLiteral("latitude"), 37.763283},
+                        {QStringLiteral("longitude"), -122.41286},
+                        {QStringLiteral("current"), QJsonObject{{QStringLiteral("interval"), 900},
+                                                                {QStringLiteral("temperature_2m"), 15.7}}}});
+    });
+    m_upstreamPort = m_upstream.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(m_upstreamPort != 0);
+    startServer();
+}
+
+void TestDirectoryServer::startServer()
+{
+    m_port = freePort();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
+    m_server.setProcessEnvironment(environment);
+    m_server.start(QStringLiteral(CAPDESKCTL_PATH),
+                   {QStringLiteral("serve"), QStringLiteral("--db"), m_db, QStringLiteral("--listen"),
+                    QStringLiteral("127.0.0.1:%1").arg(m_port)});
+    QVERIFY(m_server.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/api/directory")).status == 200, 15000);
+}
+
+void TestDirectoryServer::cleanupTestCase()
+{
+    if (m_server.state() != QProcess::NotRunning) {
+        m_server.terminate();
+        m_server.waitForFinished(10000);
+    }
+}
+
+ProcessRun::Result TestDirectoryServer::ctl(const QStringList &arguments)
+{
+    return ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments);
+}
+
+HttpAnswer TestDirectoryServer::call(const QByteArray &verb, const QString &path, const QByteArray &body,
+                                     const Headers &headers)
+{
+    QNetworkRequest request(QUrl(base() + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
+    QNetworkReply *reply =
+        verb == "HEAD" ? m_network.head(request) : m_network.sendCustomRequest(request, verb, body);
+    QEventLoop loop;
+    connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
+    if (!reply->isFinished())
+        loop.exec();
+    HttpAnswer answer;
+    answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    answer.body = reply->readAll();
+    answer.json = QJsonDocument::fromJson(answer.body).object();
+    answer.raw = reply;
+    return answer;
+}
+
+void TestDirectoryServer::refusesToStartWithoutKeyOrOffLoopback()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("CAPDESK_TERMINAL_KEY"));
+    const QStringList serve{QStringLiteral("serve"), QStringLiteral("--db"), m_db,
+                            QStringLiteral("--listen")};
+    ProcessRun::Result run = ProcessRun::run(
+        QStringLiteral(CAPDESKCTL_PATH), serve + QStringList{QStringLiteral("127.0.0.1:1")}, {}, environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("CAPDESK_TERMINAL_KEY"));
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
+    run = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH),
+                          serve + QStringList{QStringLiteral("0.0.0.0:8787")}, {}, environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("loopback"));
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QStringLiteral("short"));
+    run = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), serve + QStringList{QStringLiteral("127.0.0.1:1")},
+                          {}, environment);
+    QCOMPARE(run.exitCode, 2);
+}
+
+void TestDirectoryServer::articleTranscript()
+{
+    const QString target =
+        QStringLiteral("GET http://127.0.0.1:%1/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m")
+            .arg(m_upstreamPort);
+    const QByteArray row =
+        rowJson(QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("http"), target,
+                QStringLiteral("Current temperature in Celsius for one latitude and longitude."));
+
+    // Step 2: the POST, and the same without the key.
+    const HttpAnswer unauthorized = call("POST", QStringLiteral("/api/directory"), row);
+    QCOMPARE(unauthorized.status, 401);
+    QCOMPARE(unauthorized.json, (QJsonObject{{QStringLiteral("error"), QStringLiteral("unauthorized")}}));
+    const HttpAnswer created = owner("POST", QStringLiteral("/api/directory"), row);
+    QCOMPARE(created.status, 201);
+    QCOMPARE(created.json.value(QStringLiteral("ok")), QJsonValue(true));
+    QCOMPARE(created.json.value(QStringLiteral("key")).toString(), QStringLiteral("ZZ_TEST_TEMPERATURE"));
+    QVERIFY(created.json.value(QStringLiteral("updated_at")).toString().endsWith(u'Z'));
+
+    // sensitive and runner are not patchable through REST.
+    const HttpAnswer runner =
+        owner("PATCH", QStringLiteral("/api/directory/ZZ_TEST_TEMPERATURE"), R"({"runner":"x"})");
+    QCOMPARE(runner.status, 400);
+    QCOMPARE(runner.json, (QJsonObject{{QStringLiteral("error"), QStringLiteral("no recognized fields")}}));
+
+    // Step 3: invoke it.
+    const HttpAnswer invoked = owner("POST", QStringLiteral("/api/dispatch"),
+                                     R"({"key":"ZZ_TEST_TEMPERATURE","body":"37.77|-122.42"})");
+    QCOMPARE(invoked.status, 200);
+    QCOMPARE(invoked.json.value(QStringLiteral("ok")), QJsonValue(true));
+    QCOMPARE(invoked.json.value(QStringLiteral("ran")), QJsonValue(true));
+    QVERIFY(invoked.json.value(QStringLiteral("trace")).toString().startsWith(QLatin1String("t_")));
+    QVERIFY(invoked.json.value(QStringLiteral("result")).toString().startsWith(QLatin1String("HTTP 200:")));
+    QVERIFY(
+        invoked.json.value(QStringLiteral("result")).toString().contains(QLatin1String("temperature_2m")));
+    QCOMPARE(m_upstreamSaw.queryItemValue(QStringLiteral("latitude")), QStringLiteral("37.77"));
+    QCOMPARE(m_upstreamSaw.queryItemValue(QStringLiteral("longitude")), QStringLiteral("-122.42"));
+    const QJsonObject proof = invoked.json.value(QStringLiteral("proof")).toObject();
+    const QString id = proof.value(QStringLiteral("invocation_id")).toString();
+    QVERIFY(id.startsWith(QLatin1String("inv_")));
+    QCOMPARE(proof.value(QStringLiteral("ok")), QJsonValue(true));
+    QCOMPARE(proof.value(QStringLiteral("public_receipt")).toString(),
+             base() + QStringLiteral("/receipt/") + id);
+
+    // Step 4: the receipt, keyless, and its page.
+    const HttpAnswer confirmed = call("GET", QStringLiteral("/api/dispatch?confirm=") + id);
+    QCOMPARE(confirmed.status, 200);
+    QCOMPARE(confirmed.json.value(QStringLiteral("confirmed")), QJsonValue(true));
+    QCOMPARE(confirmed.json.value(QStringLiteral("status")).toString(),
+             QStringLiteral("PROVEN_MATERIAL_RESULT"));
+    const QJsonObject receipt = confirmed.json.value(QStringLiteral("receipt")).toObject();
+    QCOMPARE(receipt.value(QStringLiteral("actor")).toString(), QStringLiteral("owner:terminal-key"));
+    QCOMPARE(receipt.value(QStringLiteral("runner")).toString(), QStringLiteral("http"));
+    const HttpAnswer page = call("GET", QStringLiteral("/receipt/") + id);
+    QCOMPARE(page.status, 200);
+    QVERIFY(page.raw->header(QNetworkRequest::ContentTypeHeader)
+                .toString()
+                .startsWith(QLatin1String("text/html")));
+    QVERIFY(page.body.contains(id.toUtf8()));
+    QVERIFY(page.body.contains("PROVEN_MATERIAL_RESULT"));
+
+    // Step 5: remove it; the receipt outlives the row.
+    const HttpAnswer deleted = owner("DELETE", QStringLiteral("/api/directory/ZZ_TEST_TEMPERATURE"));
+    QCOMPARE(deleted.status, 200);
+    QCOMPARE(deleted.json, (QJsonObject{{QStringLiteral("ok"), true},
+                                        {QStringLiteral("key"), QStringLiteral("ZZ_TEST_TEMPERATURE")},
+                                        {QStringLiteral("deleted"), 1}}));
+    QCOMPARE(call("GET", QStringLiteral("/api/directory/ZZ_TEST_TEMPERATURE")).status, 404);
+    QCOMPARE(
+        call("GET", QStringLiteral("/api/dispatch?confirm=") + id).json.value(QStringLiteral("confirmed")),
+        QJsonValue(true));
+}
+
+void TestDirectoryServer::statusCodes_data()
+{
+    QTest::addColumn<QByteArray>("verb");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("key"); // x-terminal-key; empty: none
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("error");
+
+    const QByteArray fnRow = rowJson(QStringLiteral("ZZ_CODES"), QStringLiteral("fn"), QStringLiteral("echo"),
+                                     QStringLiteral("Echo the body."));
+    const QByteArray wrong = QByteArrayLiteral("not-the-owner-key-at-all");
+    QTest::addRow("create") << QByteArray("POST") << QStringLiteral("/api/directory") << fnRow << kOwnerKey
+                            << 201 << QString();
+    QTest::addRow("create again: 409")
+        << QByteArray("POST") << QStringLiteral("/api/directory") << fnRow << kOwnerKey << 409 << QString();
+    QTest::addRow("wrong key: 401") << QByteArray("POST") << QStringLiteral("/api/directory") << fnRow
+                                    << wrong << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("PUT keyless: 401") << QByteArray("PUT") << QStringLiteral("/api/directory/ZZ_CODES")
+                                      << fnRow << QByteArray() << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("PATCH keyless: 401")
+        << QByteArray("PATCH") << QStringLiteral("/api/directory/ZZ_CODES") << QByteArray(R"({"seq":1})")
+        << QByteArray() << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("DELETE keyless: 401")
+        << QByteArray("DELETE") << QStringLiteral("/api/directory/ZZ_CODES") << QByteArray() << QByteArray()
+        << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("dispatch keyless: 401") << QByteArray("POST") << QStringLiteral("/api/dispatch")
+                                           << QByteArray(R"({"key":"ZZ_CODES","body":"x"})") << QByteArray()
+                                           << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("dispatch wrong key: 401")
+        << QByteArray("POST") << QStringLiteral("/api/dispatch")
+        << QByteArray(R"({"key":"ZZ_CODES","body":"x"})") << wrong << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("dispatch: 200") << QByteArray("POST") << QStringLiteral("/api/dispatch")
+                                   << QByteArray(R"({"key":"ZZ_CODES","body":"x|y"})") << kOwnerKey << 200
+                                   << QString();
+    QTest::addRow("shape: 200") << QByteArray("POST") << QStringLiteral("/api/dispatch")
+                                << QByteArray(R"({"key":"ZZ_CODES","body":"x","shape":true})") << kOwnerKey
+                                << 200 << QString();
+    QTest::addRow("dispatch unknown key: 404") << QByteArray("POST") << QStringLiteral("/api/dispatch")
+                                               << QByteArray(R"({"key":"ZZ_NOPE","body":""})") << kOwnerKey
+                                               << 404 << QStringLiteral("unknown key ZZ_NOPE");
+    QTest::addRow("dispatch no key field: 400")
+        << QByteArray("POST") << QStringLiteral("/api/dispatch") << QByteArray(R"({"body":""})") << kOwnerKey
+        << 400 << QStringLiteral("key is required");
+    QTest::addRow("not JSON: 400") << QByteArray("POST") << QStringLiteral("/api/directory")
+                                   << QByteArray("{nope") << kOwnerKey << 400 << QString();
+    QTest::addRow("no type: 400") << QByteArray("POST") << QStringLiteral("/api/directory")
+                                  << QByteArray(R"({"key":"ZZ_T"})") << kOwnerKey << 400
+                                  << QStringLiteral("key and type are required");
+    QTest::addRow("PATCH sensitive: 400")
+        << QByteArray("PATCH") << QStringLiteral("/api/directory/ZZ_CODES")
+        << QByteArray(R"({"sensitive":1})") << kOwnerKey << 400 << QStringLiteral("no recognized fields");
+    QTest::addRow("PATCH allowed: 200") << QByteArray("PATCH") << QStringLiteral("/api/directory/ZZ_CODES")
+                                        << QByteArray(R"({"seq":7})") << kOwnerKey << 200 << QString();
+    QTest::addRow("PATCH missing: 404") << QByteArray("PATCH") << QStringLiteral("/api/directory/ZZ_NOPE")
+                                        << QByteArray(R"({"seq":7})") << kOwnerKey << 404 << QString();
+    QTest::addRow("GET missing: 404") << QByteArray("GET") << QStringLiteral("/api/directory/ZZ_NOPE")
+                                      << QByteArray() << QByteArray() << 404 << QString();
+    QTest::addRow("DELETE missing: 404") << QByteArray("DELETE") << QStringLiteral("/api/directory/ZZ_NOPE")
+                                         << QByteArray() << kOwnerKey << 404 << QString();
+    QTest::addRow("hygiene: 422") << QByteArray("POST") << QStringLiteral("/api/directory")
+                                  << QByteArray(R"({"key":"ZZ_BARE","type":"fn","target":"echo"})")
+                                  << kOwnerKey << 422 << QStringLiteral("hygiene");
+    QTest::addRow("PUT regressing: 422")
+        << QByteArray("PUT") << QStringLiteral("/api/directory/ZZ_CODES")
+        << QByteArray(R"({"type":"fn","target":"echo"})") << kOwnerKey << 422 << QStringLiteral("hygiene");
+    QTest::addRow("PUT other key: 400")
+        << QByteArray("PUT") << QStringLiteral("/api/directory/ZZ_CODES")
+        << QByteArray(R"({"key":"ZZ_OTHER","type":"fn"})") << kOwnerKey << 400 << QString();
+    QTest::addRow("body over limit: 413")
+        << QByteArray("POST") << QStringLiteral("/api/directory") << QByteArray(1024 * 1024 + 1, 'x')
+        << kOwnerKey << 413 << QString();
+    QTest::addRow("unknown route: 404") << QByteArray("GET") << QStringLiteral("/api/nothing") << QByteArray()
+                                        << QByteArray() << 404 << QStringLiteral("no such route");
+    QTest::addRow("wrong method: 405") << QByteArray("PUT") << QStringLiteral("/api/dispatch") << QByteArray()
+                                       << kOwnerKey << 405 << QStringLiteral("method not allowed");
+    QTest::addRow("confirm keyless unknown: 200")
+        << QByteArray("GET") << QStringLiteral("/api/dispatch?confirm=inv_zzzzzzzzzz") << QByteArray()
+        << QByteArray() << 200 << QString();
+    QTest::addRow("dispatch GET bare: 400") << QByteArray("GET") << QStringLiteral("/api/dispatch")
+                                            << QByteArray() << QByteArray() << 400 << QString();
+    QTest::addRow("contract markdown: 200")
+        << QByteArray("GET") << QStringLiteral("/api/dispatch?key=ZZ_CODES&format=markdown") << QByteArray()
+        << QByteArray() << 200 << QString();
+    QTest::addRow("contract missing: 404")
+        << QByteArray("GET") << QStringLiteral("/api/dispatch?key=ZZ_NOPE&format=markdown") << QByteArray()
+        << QByteArray() << 404 << QString();
+    QTest::addRow("receipt page missing: 404")
+        << QByteArray("GET") << QStringLiteral("/receipt/inv_zzzzzzzzzz") << QByteArray() << QByteArray()
+        << 404 << QString();
+}
+
+void TestDirectoryServer::statusCodes()
+{
+    QFETCH(QByteArray, verb);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, key);
+    QFETCH(int, status);
+    QFETCH(QString, error);
+    Headers headers;
+    if (!key.isEmpty())
+        headers.append({QByteArrayLiteral("x-terminal-key"), key});
+    const HttpAnswer answer = call(verb, path, body, headers);
+    QCOMPARE(answer.status, status);
+    if (!error.isEmpty())
+        QVERIFY2(answer.json.value(QStringLiteral("error")).toString().startsWith(error),
+                 answer.body.constData());
+    if (status == 422)
+        QVERIFY(!answer.json.value(QStringLiteral("findings")).toArray().isEmpty());
+}
+
+void TestDirectoryServer::ifMatchConflicts()
+{
+    const HttpAnswer created = owner("POST", QStringLiteral("/api/directory"),
+                                     rowJson(QStringLiteral("ZZ_MATCH"), QStringLiteral("fn"),
+                                             QStringLiteral("echo"), QStringLiteral("Echo for If-Match.")));
+    QCOMPARE(created.status, 201);
+    const QByteArray read = created.json.value(QStringLiteral("updated_at")).toString().toUtf8();
+    const HttpAnswer fetched = call("GET", QStringLiteral("/api/directory/ZZ_MATCH"));
+    QCOMPARE(fetched.raw->rawHeader("ETag"), '"' + read + '"');
+    QTest::qWait(5); // updated_at has millisecond resolution
+    const HttpAnswer patched = owner("PATCH", QStringLiteral("/api/directory/ZZ_MATCH"), R"({"seq":2})",
+                                     {{QByteArrayLiteral("If-Match"), '"' + read + '"'}});
+    QCOMPARE(patched.status, 200);
+    const Headers stale{{QByteArrayLiteral("If-Match"), read}};
+    const HttpAnswer patchStale =
+        owner("PATCH", QStringLiteral("/api/directory/ZZ_MATCH"), R"({"seq":3})", stale);
+    QCOMPARE(patchStale.status, 412);
+    QCOMPARE(patchStale.json.value(QStringLiteral("updated_at")).toString(),
+             patched.json.value(QStringLiteral("updated_at")).toString());
+    QJsonObject full = fetched.json;
+    full.insert(QStringLiteral("seq"), 9);
+    QCOMPARE(
+        owner("PUT", QStringLiteral("/api/directory/ZZ_MATCH"), QJsonDocument(full).toJson(), stale).status,
+        412);
+    QCOMPARE(owner("DELETE", QStringLiteral("/api/directory/ZZ_MATCH"), {}, stale).status, 412);
+    QCOMPARE(call("GET", QStringLiteral("/api/directory/ZZ_MATCH")).json.value(QStringLiteral("seq")).toInt(),
+             2);
+    const Headers current{{QByteArrayLiteral("If-Match"),
+                           patched.json.value(QStringLiteral("updated_at")).toString().toUtf8()}};
+    QCOMPARE(
+        owner("PUT", QStringLiteral("/api/directory/ZZ_MATCH"), QJsonDocument(full).toJson(), current).status,
+        200);
+    QCOMPARE(call("GET", QStringLiteral("/api/directory/ZZ_MATCH")).json.value(QStringLiteral("seq")).toInt(),
+             9);
+}
+
+void TestDirectoryServer::headOptionsTrailingSlash()
+{
+    const HttpAnswer get = call("GET", QStringLiteral("/api/directory"));
+    const HttpAnswer head = call("HEAD", QStringLiteral("/api/directory"));
+    QCOMPARE(head.status, 200);
+    QVERIFY(head.body.isEmpty());
+    QCOMPARE(head.raw->header(QNetworkRequest::ContentLengthHeader).toLongLong(), get.body.size());
+    const HttpAnswer options = call("OPTIONS", QStringLiteral("/api/directory/ZZ_CODES"));
+    QCOMPARE(options.status, 204);
+    QCOMPARE(options.raw->rawHeader("Allow"), QByteArrayLiteral("GET, HEAD, PUT, PATCH, DELETE, OPTIONS"));
+    QVERIFY(options.raw->rawHeader("Access-Control-Allow-Origin").isEmpty());
+    QCOMPARE(call("GET", QStringLiteral("/api/directory/")).body, get.body);
+    QCOMPARE(call("GET", QStringLiteral("/api/directory/ZZ_CODES/")).status, 200);
+    const HttpAnswer wrong = call("DELETE", QStringLiteral("/api/directory"), {},
+                                  {{QByteArrayLiteral("x-terminal-key"), kOwnerKey}});
+    QCOMPARE(wrong.status, 405);
+    QCOMPARE(wrong.raw->rawHeader("Allow"), QByteArrayLiteral("GET, HEAD, POST, OPTIONS"));
+}
+
+void TestDirectoryServer::oversizedUploadIsCutOff()
+{
+    // Far over the limit: refused while it streams in, not after it was buffered.
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_port);
+    QVERIFY(socket.waitForConnected(5000));
+    const qint64 announced = 512LL * 1024 * 1024;
+    socket.write("POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "x-terminal-key: "
+                 + kOwnerKey + "\r\nContent-Length: " + QByteArray::number(announced) + "\r\n\r\n");
+    const QByteArray chunk(256 * 1024, 'x');
+    QByteArray answer;
+    for (int i = 0; i < 64 && socket.state() == QAbstractSocket::ConnectedState && answer.isEmpty(); ++i) {
+        socket.write(chunk);
+        socket.waitForBytesWritten(1000);
+        if (socket.waitForReadyRead(20))
+            answer += socket.readAll();
+    }
+    if (answer.isEmpty() && socket.waitForReadyRead(5000))
+        answer += socket.readAll();
+    QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.left(200).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QAbstractSocket::UnconnectedState, 5000);
+    QCOMPARE(call("GET", QStringLiteral("/api/directory?q=none")).status, 200); // the server is fine
+}
+
+void TestDirectoryServer::readsAndFilters()
+{
+    const auto keysOf = [](const HttpAnswer &answer) {
+        QStringList keys;
+        for (const QJsonValue &row : answer.json.value(QStringLiteral("rows")).toArray())
+            keys.append(row.toObject().value(QStringLiteral("key")).toString());
+        return keys;
+    };
+    QVERIFY(keysOf(call("GET", QStringLiteral("/api/directory"))).contains(QStringLiteral("ZZ_CODES")));
+    QCOMPARE(keysOf(call("GET", QStringLiteral("/api/directory?category=none-such"))), QStringList());
+    QVERIFY(keysOf(call("GET", QStringLiteral("/api/directory?category=tools")))
+                .contains(QStringLiteral("ZZ_CODES")));
+    QCOMPARE(keysOf(call("GET", QStringLiteral("/api/directory?q=zz_codes"))),
+             QStringList{QStringLiteral("ZZ_CODES")});
+    const HttpAnswer registry = call("GET", QStringLiteral("/api/dispatch?registry=1"));
+    QCOMPARE(registry.status, 200);
+    QCOMPARE(registry.json.value(QStringLiteral("count")).toInt(),
+             registry.json.value(QStringLiteral("objects")).toArray().size());
+    QVERIFY(registry.json.value(QStringLiteral("count")).toInt() >= 1);
+    const HttpAnswer contract = call("GET", QStringLiteral("/api/dispatch?key=ZZ_CODES&format=markdown"));
+    QVERIFY(contract.raw->header(QNetworkRequest::ContentTypeHeader)
+                .toString()
+                .startsWith(QLatin1String("text/markdown")));
+    QVERIFY(contract.body.contains("ZZ_CODES"));
+}
+
+void TestDirectoryServer::capabilityTokens()
+{
+    const auto mint = [this](const QStringList &options) {
+        const ProcessRun::Result run =
+            ctl(QStringList{QStringLiteral("token"), QStringLiteral("create"), QStringLiteral("--db"), m_db,
+                            QStringLiteral("--audience"), QStringLiteral("tests")}
+                + options);
+        return QJsonDocument::fromJson(run.out).object().value(QStringLiteral("value")).toString().toUtf8();
+    };
+    const QByteArray pinned = mint({QStringLiteral("--keys"), QStringLiteral("ZZ_CODES"),
+                                    QStringLiteral("--pin"), QStringLiteral("ZZ_CODES")});
+    const QByteArray small = mint({QStringLiteral("--keys"), QStringLiteral("ZZ_CODES"),
+                                   QStringLiteral("--payload-ceiling"), QStringLiteral("4")});
+    QVERIFY(!pinned.isEmpty() && !small.isEmpty());
+    const auto dispatch = [this](const QByteArray &token, const QByteArray &body, Headers headers = {}) {
+        headers.append({QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + token});
+        return call("POST", QStringLiteral("/api/dispatch"), body, headers);
+    };
+    const Headers audience{{QByteArrayLiteral("x-capability-audience"), QByteArrayLiteral("tests")}};
+    const HttpAnswer ran = dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi"})", audience);
+    QCOMPARE(ran.status, 200);
+    const QString id =
+        ran.json.value(QStringLiteral("proof")).toObject().value(QStringLiteral("invocation_id")).toString();
+    const QJsonObject receipt = call("GET", QStringLiteral("/api/dispatch?confirm=") + id)
+                                    .json.value(QStringLiteral("receipt"))
+                                    .toObject();
+    QVERIFY(receipt.value(QStringLiteral("actor")).toString().startsWith(QLatin1String("token:")));
+    // The audience may come in the body too.
+    QCOMPARE(dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi","audience":"tests"})").status, 200);
+    QCOMPARE(dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi","audience":"others"})").status, 403);
+    QCOMPARE(dispatch(small, R"({"key":"ZZ_CODES","body":"too long"})", audience).status, 413);
+    QCOMPARE(dispatch("cdt_unknown", R"({"key":"ZZ_CODES","body":"hi"})", audience).status, 401);
+    QCOMPARE(owner("PATCH", QStringLiteral("/api/directory/ZZ_CODES"), R"({"target":"upper"})").status, 200);
+    const HttpAnswer changed = dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi"})", audience);
+    QCOMPARE(changed.status, 409);
+    QVERIFY(changed.json.value(QStringLiteral("error"))
+                .toString()
+                .startsWith(QLatin1String("contract_changed:")));
+}
+
+void TestDirectoryServer::accessLogHasNoSecrets()
+{
+    QCOMPARE(call("GET", QStringLiteral("/api/directory?q=hunter2-secret-query")).status, 200);
+    QTRY_VERIFY((m_serverLog += m_server.readAllStandardError()).contains("GET /api/directory?q=…"));
+    QVERIFY(m_serverLog.contains("POST /api/directory 201"));
+    QVERIFY(m_serverLog.contains("POST /api/dispatch 401"));
+    QVERIFY(!m_serverLog.contains(kOwnerKey));
+    QVERIFY(!m_serverLog.contains("hunter2"));
+    QVERIFY(!m_serverLog.contains("cdt_"));
+    QVERIFY(!m_serverLog.contains("Echo the body"));
+}
+
+void TestDirectoryServer::sigtermFinishesRunningDispatch()
+{
+    QCOMPARE(owner("POST", QStringLiteral("/api/directory"),
+                   rowJson(QStringLiteral("ZZ_SLOW"), QStringLiteral("fn"), QStringLiteral("sleep_ms"),
+                           QStringLiteral("Wait a while.")))
+                 .status,
+             201);
+    QNetworkRequest request(QUrl(base() + QStringLiteral("/api/dispatch")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("x-terminal-key", kOwnerKey);
+    QNetworkReply *slow = m_network.post(request, QByteArrayLiteral(R"({"key":"ZZ_SLOW","body":"1500"})"));
+    QTest::qWait(400);
+    QVERIFY(!slow->isFinished());
+    m_server.terminate(); // SIGTERM
+    QTRY_VERIFY_WITH_TIMEOUT(slow->isFinished(), 15000);
+    QCOMPARE(slow->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    const QJsonObject response = QJsonDocument::fromJson(slow->readAll()).object();
+    QCOMPARE(response.value(QStringLiteral("ok")), QJsonValue(true));
+    QTRY_COMPARE_WITH_TIMEOUT(m_server.state(), QProcess::NotRunning, 10000);
+    QCOMPARE(m_server.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(m_server.exitCode(), 0);
+    QVERIFY(m_server.readAllStandardError().contains("POST /api/dispatch 200"));
+    // The receipt of the call that was running is committed.
+    const QString id =
+        response.value(QStringLiteral("proof")).toObject().value(QStringLiteral("invocation_id")).toString();
+    const ProcessRun::Result confirm = ctl({QStringLiteral("confirm"), id, QStringLiteral("--db"), m_db});
+    QCOMPARE(QJsonDocument::fromJson(confirm.out).object().value(QStringLiteral("confirmed")),
+             QJsonValue(true));
+}
+
+QTEST_MAIN(TestDirectoryServer)
+#include "tst_directoryserver.moc"

@@ -1,0 +1,41 @@
+#include "serveoptions.h"
+
+#include <QTest>
+
+class TestServeOptions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fromListen_data()
+    {
+        QTest::addColumn<QString>("listen");
+        QTest::addColumn<QString>("base"); // empty: refused
+        QTest::addRow("ipv4 loopback")
+            << QStringLiteral("127.0.0.1:8787") << QStringLiteral("http://127.0.0.1:8787");
+        QTest::addRow("other 127/8") << QStringLiteral("127.0.0.2:9000")
+                                     << QStringLiteral("http://127.0.0.2:9000");
+        QTest::addRow("localhost") << QStringLiteral("localhost:1") << QStringLiteral("http://127.0.0.1:1");
+        QTest::addRow("ipv6 loopback") << QStringLiteral("[::1]:8787") << QStringLiteral("http://[::1]:8787");
+        QTest::addRow("any address") << QStringLiteral("0.0.0.0:8787") << QString();
+        QTest::addRow("lan address") << QStringLiteral("192.168.1.5:8787") << QString();
+        QTest::addRow("host name") << QStringLiteral("example.com:80") << QString();
+        QTest::addRow("no port") << QStringLiteral("127.0.0.1") << QString();
+        QTest::addRow("port 0") << QStringLiteral("127.0.0.1:0") << QString();
+        QTest::addRow("port too big") << QStringLiteral("127.0.0.1:65536") << QString();
+        QTest::addRow("port not a number") << QStringLiteral("127.0.0.1:http") << QString();
+    }
+    void fromListen()
+    {
+        QFETCH(QString, listen);
+        QFETCH(QString, base);
+        QString error;
+        const ServeOptions options = ServeOptions::fromListen(listen, &error);
+        QCOMPARE(error.isEmpty(), !base.isEmpty());
+        if (!base.isEmpty())
+            QCOMPARE(options.baseUrl(), base);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServeOptions)
+#include "tst_serveoptions.moc"
