@@ -32,7 +32,7 @@ void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
         writeNumber(value, out);
         return;
     case QJsonValue::String:
-        writeString(value.toString(), out);
+        appendString(value.toString(), out);
         return;
     case QJsonValue::Array: {
         out->append('[');
@@ -58,7 +58,7 @@ void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
             if (!first)
                 out->append(',');
             first = false;
-            writeString(key, out);
+            appendString(key, out);
             out->append(':');
             write(object.value(key), out);
         }
@@ -68,13 +68,20 @@ void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
     }
 }
 
-void CanonicalJson::writeString(const QString &text, QByteArray *out)
+void CanonicalJson::appendString(const QString &text, QByteArray *out)
 {
     static const char hexDigits[] = "0123456789abcdef";
+    // toUtf8 writes a lone surrogate as '?' (see the class comment).
     const QByteArray utf8 = text.toUtf8();
     out->append('"');
-    for (const char c : utf8) {
-        const auto byte = static_cast<unsigned char>(c);
+    // Runs that need no escape are copied whole: content is mostly such runs.
+    qsizetype runStart = 0;
+    for (qsizetype i = 0; i < utf8.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(utf8.at(i));
+        if (byte >= 0x20 && byte != '"' && byte != '\\')
+            continue;
+        out->append(utf8.constData() + runStart, i - runStart);
+        runStart = i + 1;
         switch (byte) {
         case '"':
             out->append("\\\"");
@@ -98,15 +105,12 @@ void CanonicalJson::writeString(const QString &text, QByteArray *out)
             out->append("\\t");
             break;
         default:
-            if (byte < 0x20) {
-                out->append("\\u00");
-                out->append(hexDigits[byte >> 4]);
-                out->append(hexDigits[byte & 0xf]);
-            } else {
-                out->append(c);
-            }
+            out->append("\\u00");
+            out->append(hexDigits[byte >> 4]);
+            out->append(hexDigits[byte & 0xf]);
         }
     }
+    out->append(utf8.constData() + runStart, utf8.size() - runStart);
     out->append('"');
 }
 

@@ -32,9 +32,11 @@ class CanonicalJson final
 {
 public:
     static QByteArray serialize(const QJsonValue &value);
+    // One string in this form, for writers that assemble canonical text from parts (a
+    // row's JSON, the event log's hash input) without building a QJsonValue first.
+    static void appendString(const QString &text, QByteArray *out);
 
 private:
     static void write(const QJsonValue &value, QByteArray *out);
-    static void writeString(const QString &text, QByteArray *out);
     static void writeNumber(const QJsonValue &value, QByteArray *out);
 };

@@ -54,7 +54,7 @@ QByteArray hashOf(qint64 seq, const QString &kind, const QString &action, const 
         if (text.isNull())
             part += "null";
         else
-            RowCanonicalJson::appendString(text, &part);
+            CanonicalJson::appendString(text, &part);
     };
     member("{\"action\":", action);
     member(",\"actor\":", actor);

@@ -1,28 +1,18 @@
 #include "publickey.h"
 
+#include "opensslsupport.h"
+
 #include <QCryptographicHash>
 
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
 namespace {
 
-constexpr int signatureBytes = 64;
-// A PEM key is well under a kilobyte; anything far larger is not one, and BIO lengths are ints.
-constexpr qsizetype maxPemBytes = 64 * 1024;
-
-using Bio = std::unique_ptr<BIO, decltype(&BIO_free)>;
-using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
-
-// OpenSSL keeps failures in a thread-local queue; the reason is taken and the queue
-// emptied so that a later, unrelated call does not report this failure.
-QString takeOpenSslReason()
-{
-    const char *reason = ERR_reason_error_string(ERR_peek_last_error());
-    ERR_clear_error();
-    return reason ? QString::fromLatin1(reason) : QStringLiteral("unknown OpenSSL error");
-}
+using OpenSslSupport::Bio;
+using OpenSslSupport::DigestContext;
+using OpenSslSupport::maxPemBytes;
+using OpenSslSupport::signatureBytes;
 
 } // namespace
 
@@ -40,7 +30,7 @@ std::optional<PublicKey> PublicKey::fromPem(const QByteArray &spkiPem, QString *
     const Bio bio(BIO_new_mem_buf(spkiPem.constData(), int(spkiPem.size())), &BIO_free);
     EVP_PKEY *key = bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr) : nullptr;
     if (!key)
-        return fail(takeOpenSslReason());
+        return fail(OpenSslSupport::takeReason());
     std::shared_ptr<evp_pkey_st> owned(key, &EVP_PKEY_free);
     if (!EVP_PKEY_is_a(key, "ED25519"))
         return fail(QStringLiteral("the key is of another type"));

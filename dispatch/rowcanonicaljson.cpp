@@ -1,5 +1,6 @@
 #include "rowcanonicaljson.h"
 
+#include "canonicaljson.h"
 #include "rowschema.h"
 
 #include <QList>
@@ -38,56 +39,10 @@ QByteArray RowCanonicalJson::serialize(const Row &row)
         if (value.isNull())
             out.append("null");
         else if (value.typeId() == QMetaType::QString)
-            appendString(value.toString(), &out);
+            CanonicalJson::appendString(value.toString(), &out);
         else
             out.append(QByteArray::number(value.toLongLong()));
     }
     out.append('}');
     return out;
-}
-
-void RowCanonicalJson::appendString(const QString &text, QByteArray *out)
-{
-    static const char hexDigits[] = "0123456789abcdef";
-    // toUtf8 writes a lone surrogate as '?', as CanonicalJson does.
-    const QByteArray utf8 = text.toUtf8();
-    out->append('"');
-    // Runs that need no escape are copied whole: content is mostly such runs.
-    qsizetype runStart = 0;
-    for (qsizetype i = 0; i < utf8.size(); ++i) {
-        const auto byte = static_cast<unsigned char>(utf8.at(i));
-        if (byte >= 0x20 && byte != '"' && byte != '\\')
-            continue;
-        out->append(utf8.constData() + runStart, i - runStart);
-        runStart = i + 1;
-        switch (byte) {
-        case '"':
-            out->append("\\\"");
-            break;
-        case '\\':
-            out->append("\\\\");
-            break;
-        case '\b':
-            out->append("\\b");
-            break;
-        case '\f':
-            out->append("\\f");
-            break;
-        case '\n':
-            out->append("\\n");
-            break;
-        case '\r':
-            out->append("\\r");
-            break;
-        case '\t':
-            out->append("\\t");
-            break;
-        default:
-            out->append("\\u00");
-            out->append(hexDigits[byte >> 4]);
-            out->append(hexDigits[byte & 0xf]);
-        }
-    }
-    out->append(utf8.constData() + runStart, utf8.size() - runStart);
-    out->append('"');
 }

@@ -12,7 +12,4 @@ class RowCanonicalJson final
 {
 public:
     static QByteArray serialize(const Row &row);
-    // One string in CanonicalJson's form, for callers that assemble canonical text from
-    // parts (the event log's hash input).
-    static void appendString(const QString &text, QByteArray *out);
 };

@@ -1,26 +1,16 @@
 #include "signingkey.h"
 
-#include <openssl/err.h>
+#include "opensslsupport.h"
+
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
 namespace {
 
-constexpr int signatureBytes = 64;
-// A PEM key is well under a kilobyte; anything far larger is not one, and BIO lengths are ints.
-constexpr qsizetype maxPemBytes = 64 * 1024;
-
-using Bio = std::unique_ptr<BIO, decltype(&BIO_free)>;
-using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
-
-// OpenSSL keeps failures in a thread-local queue; the reason is taken and the queue
-// emptied so that a later, unrelated call does not report this failure.
-QString takeOpenSslReason()
-{
-    const char *reason = ERR_reason_error_string(ERR_peek_last_error());
-    ERR_clear_error();
-    return reason ? QString::fromLatin1(reason) : QStringLiteral("unknown OpenSSL error");
-}
+using OpenSslSupport::Bio;
+using OpenSslSupport::DigestContext;
+using OpenSslSupport::maxPemBytes;
+using OpenSslSupport::signatureBytes;
 
 // Without a callback OpenSSL would prompt on the terminal for an encrypted key's
 // passphrase; keys here are never encrypted, so asking for one is a failure.
@@ -60,7 +50,7 @@ std::optional<SigningKey> SigningKey::fromPem(const QByteArray &pkcs8Pem, QStrin
     const Bio bio(BIO_new_mem_buf(pkcs8Pem.constData(), int(pkcs8Pem.size())), &BIO_free);
     EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, refusePassphrase, nullptr) : nullptr;
     if (!key)
-        return fail(takeOpenSslReason());
+        return fail(OpenSslSupport::takeReason());
     std::shared_ptr<evp_pkey_st> holder = owned(key);
     if (!EVP_PKEY_is_a(key, "ED25519"))
         return fail(QStringLiteral("the key is of another type"));

@@ -72,7 +72,7 @@ void TestRowCanonicalJson::stringsMatchCanonicalJson()
 {
     QFETCH(QString, text);
     QByteArray written;
-    RowCanonicalJson::appendString(text, &written);
+    CanonicalJson::appendString(text, &written);
     QCOMPARE(written, CanonicalJson::serialize(QJsonValue(text)));
 }
 
