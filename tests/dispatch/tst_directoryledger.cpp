@@ -3,6 +3,7 @@
 #include "invocationhandle.h"
 #include "localdispatcher.h"
 #include "publickey.h"
+#include "rawsql.h"
 #include "receiptverifier.h"
 #include "sqlitedirectorystore.h"
 
@@ -10,8 +11,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QSignalSpy>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -136,17 +135,8 @@ void TestDirectoryLedger::sqlCannotUpdateOrDeleteAReceipt()
     const QString path = m_dir->filePath(u"d.db"_s);
     const QByteArray hashBefore = fileHash(path);
 
-    // A plain SQL connection, as another tool would open the file.
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"raw"_s);
-        db.setDatabaseName(path);
-        QVERIFY(db.open());
-        QSqlQuery query(db);
-        QVERIFY(!query.exec(sql));
-        QVERIFY2(query.lastError().text().contains(u"append-only"_s), qPrintable(query.lastError().text()));
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(u"raw"_s);
+    const QString failure = RawSql::exec(path, {sql});
+    QVERIFY2(failure.contains(u"append-only"_s), qPrintable(failure));
     QCOMPARE(fileHash(path), hashBefore);
     auto reopened = SqliteDirectoryStore::open(path);
     QVERIFY(reopened.ok());

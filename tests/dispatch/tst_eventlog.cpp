@@ -1,11 +1,10 @@
 #include "canonicaljson.h"
 #include "eventlog.h"
+#include "rawsql.h"
 #include "sqlitedirectorystore.h"
 #include "writetransaction.h"
 
 #include <QCryptographicHash>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,29 +22,6 @@ Row sampleRow(const QString &key, const QString &target = QStringLiteral("echo")
                       .arg(key);
     row.category = QStringLiteral("tools");
     return row;
-}
-
-// Statements run on a connection of their own, as a tool outside Capdesk would.
-QString execRaw(const QString &path, const QStringList &statements)
-{
-    QString failure;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        if (!db.open())
-            return db.lastError().text();
-        QSqlQuery query(db);
-        for (const QString &sql : statements) {
-            if (!query.exec(sql)) {
-                failure = query.lastError().text();
-                break;
-            }
-        }
-        query.finish();
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return failure;
 }
 
 enum class Mutation {
@@ -440,7 +416,7 @@ void TestEventLog::sqlCannotUpdateOrDeleteEvents()
     QVERIFY(store->create(sampleRow(QStringLiteral("ECHO"))).ok());
     const QList<LogEvent> before = allEvents(*store);
 
-    const QString failure = execRaw(path, {sql});
+    const QString failure = RawSql::exec(path, {sql});
     QVERIFY2(failure.contains(QLatin1String("append-only")), qPrintable(failure));
     const QList<LogEvent> after = allEvents(*store);
     QCOMPARE(after.size(), before.size());
@@ -503,7 +479,7 @@ void TestEventLog::tamperingIsDetected()
         store->patch(QStringLiteral("OTHER"), {{QStringLiteral("category"), QStringLiteral("text")}}).ok());
     QVERIFY(verify(*store).intact);
 
-    const QString failure = execRaw(path, statements);
+    const QString failure = RawSql::exec(path, statements);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     const EventLog::Verification verification = verify(*store);
     QVERIFY(!verification.intact);
@@ -533,7 +509,7 @@ void TestEventLog::rewrittenEventBreaksTheNextLink()
     const QByteArray hash =
         QCryptographicHash::hash(CanonicalJson::serialize(object), QCryptographicHash::Sha256).toHex();
     const QString failure =
-        execRaw(path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
+        RawSql::exec(path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
                        QStringLiteral("UPDATE events SET actor = 'mallory', hash = '%1' WHERE seq = 2")
                            .arg(QString::fromLatin1(hash))});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));

@@ -1,4 +1,5 @@
 #include "fixturegenerator.h"
+#include "rawsql.h"
 #include "rowschema.h"
 #include "schemamigrator.h"
 #include "sqlitedirectorystore.h"
@@ -9,7 +10,6 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSqlDatabase>
-#include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTemporaryDir>
@@ -50,16 +50,8 @@ QList<QVariantList> readTable(const QString &path, const QStringList &columns)
 
 void execRaw(const QString &path, const QStringList &statements)
 {
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        QVERIFY(db.open());
-        QSqlQuery query(db);
-        for (const QString &sql : statements)
-            QVERIFY2(query.exec(sql), qPrintable(query.lastError().text()));
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    const QString failure = RawSql::exec(path, statements);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
 }
 
 Row sampleRow(const QString &key)

@@ -1,4 +1,5 @@
 #include "directorydocument.h"
+#include "rawsql.h"
 #include "roweditorpanel.h"
 #include "rowhistorypanel.h"
 #include "viewtestsupport.h"
@@ -7,35 +8,10 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTabWidget>
 #include <QTableView>
 
 namespace {
-
-// Statements on a connection of their own, as a tool outside Capdesk would run them.
-QString execRaw(const QString &path, const QStringList &statements)
-{
-    QString failure;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        if (!db.open())
-            return db.lastError().text();
-        QSqlQuery query(db);
-        for (const QString &sql : statements) {
-            if (!query.exec(sql)) {
-                failure = query.lastError().text();
-                break;
-            }
-        }
-        query.finish();
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return failure;
-}
 
 QStringList column(const QAbstractItemModel *model, int col)
 {
@@ -176,7 +152,7 @@ void TestRowHistoryPanel::tamperedLogShowsTheBrokenState()
     QCOMPARE(state->text(), QStringLiteral("Event log intact (6 events)"));
 
     const QString failure =
-        execRaw(m_path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
+        RawSql::exec(m_path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
                          QStringLiteral("UPDATE events SET after_json = replace(after_json, "
                                         "'today', 'tomorrow') WHERE seq = 6")});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
