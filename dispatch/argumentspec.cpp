@@ -14,37 +14,132 @@
 namespace {
 
 // Splits an ARGS text on '|' outside parentheses: DIR_PATCH's "(… may contain |)" is one
-// entry's description, not a third entry.
-QStringList splitEntries(const QString &text)
+// entry's description, not a third entry. Each entry is trimmed.
+QList<QStringView> splitEntries(QStringView text)
 {
-    QStringList entries;
-    QString current;
+    QList<QStringView> entries;
+    qsizetype start = 0;
     int depth = 0;
-    for (const QChar c : text) {
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
         if (c == u'(')
             ++depth;
         else if (c == u')' && depth > 0)
             --depth;
-        if (c == u'|' && depth == 0) {
-            entries.append(current.trimmed());
-            current.clear();
-        } else {
-            current.append(c);
+        else if (c == u'|' && depth == 0) {
+            entries.append(text.mid(start, i - start).trimmed());
+            start = i + 1;
         }
     }
-    entries.append(current.trimmed());
+    entries.append(text.mid(start).trimmed());
     return entries;
 }
 
+// The ARGS line is read for every row the linter sees, so its entries are matched by hand
+// rather than by regular expression. The matchers accept exactly what these patterns
+// (PCRE2, without Unicode properties) accept; `$` also matches before a final "\n":
+//   dollar:     ^\$(\d+)(\+)?\s*(?:[=:]\s*(.*))?$   (. matches newlines)
+//   positional: ^[A-Za-z_][A-Za-z0-9_]*(\s*\(.*\))?$
+//   nothing:    ^(none|nothing|no args?|-|n/a)\.?$   (case-insensitive)
+bool isDigit(QChar c)
+{
+    return c >= u'0' && c <= u'9';
+}
+
+bool isWordStart(QChar c)
+{
+    return (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z') || c == u'_';
+}
+
+// PCRE2's \s without Unicode properties: ASCII white space only.
+bool isPatternSpace(QChar c)
+{
+    return c == u' ' || (c >= u'\t' && c <= u'\r');
+}
+
+qsizetype skipSpaces(QStringView text, qsizetype i)
+{
+    while (i < text.size() && isPatternSpace(text[i]))
+        ++i;
+    return i;
+}
+
+// Whether `$` matches at `i`: the end, or just before a final newline.
+bool atEnd(QStringView text, qsizetype i)
+{
+    return i == text.size() || (i == text.size() - 1 && text[i] == u'\n');
+}
+
+struct DollarEntry
+{
+    int index = 0; // 0 when the digits do not make a positive int
+    bool takesRest = false;
+    QStringView note; // after "=" or ":", null when there is none
+};
+
+std::optional<DollarEntry> matchDollar(QStringView entry)
+{
+    if (entry.isEmpty() || entry[0] != u'$')
+        return std::nullopt;
+    qsizetype i = 1;
+    while (i < entry.size() && isDigit(entry[i]))
+        ++i;
+    if (i == 1)
+        return std::nullopt;
+    DollarEntry match;
+    match.index = entry.mid(1, i - 1).toInt();
+    if (i < entry.size() && entry[i] == u'+') {
+        match.takesRest = true;
+        ++i;
+    }
+    i = skipSpaces(entry, i);
+    if (i == entry.size())
+        return match;
+    if (entry[i] != u'=' && entry[i] != u':')
+        return std::nullopt;
+    const qsizetype note = skipSpaces(entry, i + 1);
+    match.note = entry.mid(note);
+    return match;
+}
+
+bool isPositional(QStringView entry)
+{
+    if (entry.isEmpty() || !isWordStart(entry[0]))
+        return false;
+    qsizetype i = 1;
+    while (i < entry.size() && (isWordStart(entry[i]) || isDigit(entry[i])))
+        ++i;
+    if (atEnd(entry, i))
+        return true;
+    const qsizetype open = skipSpaces(entry, i);
+    if (open == entry.size() || entry[open] != u'(')
+        return false;
+    // ")" then the end; the note between the parentheses holds no newline (. stops at one).
+    qsizetype close = entry.size() - 1;
+    if (close > open && entry[close] == u'\n')
+        --close;
+    if (close <= open || entry[close] != u')' || !atEnd(entry, close + 1))
+        return false;
+    return !entry.mid(open + 1, close - open - 1).contains(u'\n');
+}
+
+bool saysNothing(QStringView text)
+{
+    static const QRegularExpression nothing(QStringLiteral(R"(^(none|nothing|no args?|-|n/a)\.?$)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    // The longest match, "no args.\n", has 9 characters: longer text needs no regex.
+    return text.size() <= 9 && nothing.match(text).hasMatch();
+}
+
 // "date (YYYY-MM-DD)" → name "date", description "YYYY-MM-DD".
-void splitNameAndNote(const QString &text, ArgumentSlot &slot)
+void splitNameAndNote(QStringView text, ArgumentSlot &slot)
 {
     const qsizetype open = text.indexOf(u'(');
     if (open > 0 && text.endsWith(u')')) {
-        slot.name = text.left(open).trimmed();
-        slot.description = text.mid(open + 1, text.size() - open - 2).trimmed();
+        slot.name = text.left(open).trimmed().toString();
+        slot.description = text.mid(open + 1, text.size() - open - 2).trimmed().toString();
     } else {
-        slot.name = text.trimmed();
+        slot.name = text.trimmed().toString();
     }
 }
 
@@ -111,43 +206,37 @@ ArgumentSpec ArgumentSpec::fromRow(const Row &row)
 
 ArgumentSpec ArgumentSpec::fromArgsLine(const QString &text, bool *usable)
 {
-    static const QRegularExpression dollar(QStringLiteral(R"(^\$(\d+)(\+)?\s*(?:[=:]\s*(.*))?$)"),
-                                           QRegularExpression::DotMatchesEverythingOption);
-    static const QRegularExpression positional(QStringLiteral(R"(^[A-Za-z_][A-Za-z0-9_]*(\s*\(.*\))?$)"));
-    static const QRegularExpression nothing(QStringLiteral(R"(^(none|nothing|no args?|-|n/a)\.?$)"),
-                                            QRegularExpression::CaseInsensitiveOption);
     ArgumentSpec spec;
     if (usable)
         *usable = false;
-    const QString trimmed = text.trimmed();
+    const QStringView trimmed = QStringView(text).trimmed();
     if (trimmed.isEmpty())
         return spec;
-    if (nothing.match(trimmed).hasMatch()) {
+    if (saysNothing(trimmed)) {
         spec.m_source = Source::ArgsLine;
         if (usable)
             *usable = true;
         return spec;
     }
 
-    const QStringList entries = splitEntries(trimmed);
+    const QList<QStringView> entries = splitEntries(trimmed);
+    QList<DollarEntry> dollars;
+    for (const QStringView entry : entries) {
+        const std::optional<DollarEntry> match = matchDollar(entry);
+        if (!match || match->index <= 0)
+            break;
+        dollars.append(*match);
+    }
     QList<ArgumentSlot> found;
-    const bool allDollar = std::all_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
-        const QRegularExpressionMatch match = dollar.match(entry);
-        return match.hasMatch() && match.captured(1).toInt() > 0;
-    });
-    const bool allPositional = std::all_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
-        return positional.match(entry).hasMatch();
-    });
-    if (allDollar) {
-        for (const QString &entry : entries) {
-            const QRegularExpressionMatch match = dollar.match(entry);
+    if (dollars.size() == entries.size()) {
+        for (const DollarEntry &dollar : std::as_const(dollars)) {
             ArgumentSlot slot;
-            slot.index = match.captured(1).toInt();
-            slot.takesRest = match.hasCaptured(2);
-            splitNameAndNote(match.captured(3), slot);
+            slot.index = dollar.index;
+            slot.takesRest = dollar.takesRest;
+            splitNameAndNote(dollar.note, slot);
             found.append(slot);
         }
-    } else if (allPositional) {
+    } else if (std::all_of(entries.cbegin(), entries.cend(), isPositional)) {
         for (qsizetype i = 0; i < entries.size(); ++i) {
             ArgumentSlot slot;
             slot.index = int(i + 1);

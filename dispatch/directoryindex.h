@@ -17,8 +17,17 @@ public:
     enum class Edge { Flow, Include };
 
     static DirectoryIndex build(const QList<Row> &rows);
-    void update(const Row &row);
-    void remove(const QString &key);
+    // Takes the row's current version. Returns whether its key was new or its edges
+    // changed: only then can the rows reaching it have other link findings than before.
+    bool update(const Row &row);
+    // The same with the row's edges already read (the linter reads them while it lints).
+    bool update(const QString &key, const QStringList &flowKeys, const QStringList &includes);
+    // Returns whether the key was there.
+    bool remove(const QString &key);
+
+    // Only the rows' keys; their edges follow with update(). Lint-all hashes the keys of a
+    // large directory this way while the rows are still being linted.
+    void addKeys(const QList<Row> &rows);
 
     bool contains(const QString &key) const { return m_keys.contains(key); }
     qsizetype size() const { return m_keys.size(); }
@@ -31,13 +40,17 @@ public:
     // Whether following edges of one kind from `start` arrives at `target`. `start` are the
     // edges of the row being linted, which may differ from the indexed version of it.
     bool reaches(Edge edge, const QStringList &start, const QString &target) const;
+    // Rows that reach any of `keys` through one or more edges of either kind: the rows
+    // whose link findings (missing keys, cycles) an edit of `keys` can change.
+    QSet<QString> reaching(const QSet<QString> &keys) const;
 
     // The edges a row has, the way the index reads them; the linter uses the same reading.
     static QStringList flowKeysOf(const Row &row);
     static QStringList includesOf(const Row &row);
 
 private:
-    void link(Edge edge, const QString &key, const QStringList &targets);
+    // Returns whether the edges differ from before.
+    bool link(Edge edge, const QString &key, const QStringList &targets);
     void unlink(Edge edge, const QString &key);
 
     QSet<QString> m_keys;

@@ -75,6 +75,7 @@ public:
         });
     }
     virtual StoreResult<Row> row(const QString &key) const = 0;
+    // Safe from any thread (lint-all reads every row on the pool).
     virtual StoreResult<QList<Row>> allRows() const = 0;
     // The rows among `keys` that exist, in no particular order: one round trip for a
     // bulk edit of a selection instead of one per row.

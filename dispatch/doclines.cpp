@@ -46,6 +46,8 @@ bool DocLines::isDocLine(QStringView line)
 QString DocLines::walk(QStringView content, QList<DocLine> *docs)
 {
     QVarLengthArray<KeptLine, 16> kept;
+    if (docs)
+        docs->reserve(16); // a documented row has about ten doc lines
     bool previousWasDoc = false;
     int number = 0;
     for (qsizetype start = 0; start <= content.size();) {
@@ -78,7 +80,8 @@ QString DocLines::walk(QStringView content, QList<DocLine> *docs)
         DocLine doc;
         doc.line = number;
         for (const TagPrefix &tag : tagPrefixes) {
-            if (rest.startsWith(tag.prefix)) {
+            // Most doc lines are free text: comparing first characters rules the tags out.
+            if (!rest.isEmpty() && rest.front() == tag.prefix.front() && rest.startsWith(tag.prefix)) {
                 doc.tag = tag.tag;
                 doc.text = rest.mid(tag.prefix.size()).trimmed().toString();
                 break;
@@ -95,7 +98,7 @@ QString DocLines::walk(QStringView content, QList<DocLine> *docs)
             }
             doc.text = text.toString();
         }
-        docs->append(doc);
+        docs->append(std::move(doc));
         previousWasDoc = true;
     }
 
@@ -105,7 +108,19 @@ QString DocLines::walk(QStringView content, QList<DocLine> *docs)
         ++first;
     while (last >= first && isBlank(kept[last].text))
         --last;
+    if (first > last)
+        return QString();
+    // Every row's payload is built here, so it is sized once; usually the kept lines are
+    // one stretch of the content and the payload is that stretch.
+    const QChar *const begin = kept[first].text.data();
+    const QChar *const end = kept[last].text.data() + kept[last].text.size();
+    qsizetype size = kept[last].text.size();
+    for (qsizetype i = first; i < last; ++i)
+        size += kept[i].text.size() + kept[i].terminator.size();
+    if (size == end - begin)
+        return QStringView(begin, end).toString();
     QString payload;
+    payload.reserve(size);
     for (qsizetype i = first; i <= last; ++i) {
         payload.append(kept[i].text);
         if (i < last)

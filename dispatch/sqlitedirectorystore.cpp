@@ -265,16 +265,22 @@ StoreResult<Row> SqliteDirectoryStore::row(const QString &key) const
 
 StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
 {
-    QSqlQuery query(database());
-    query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
-        return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+    // On any thread: the lint of a whole directory reads it on the pool.
     QList<Row> rows;
-    while (query.next())
-        rows.append(rowFromQuery(query));
-    // A corrupt page ends next() early; a partial list must never pass for the whole.
-    if (query.lastError().isValid())
-        return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+        while (query.next())
+            rows.append(rowFromQuery(query));
+        // A corrupt page ends next() early; a partial list must never pass for the whole.
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
     return rows;
 }
 

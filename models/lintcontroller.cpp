@@ -6,12 +6,12 @@
 #include "linter.h"
 #include "lintrun.h"
 #include "lintstate.h"
+#include "poolrelease.h"
 #include "sqlitedirectorystore.h"
 
 #include <QLocale>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentMap>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace {
 
@@ -37,7 +37,6 @@ LintController::LintController(QObject *parent)
     m_relintTimer->setSingleShot(true);
     m_relintTimer->setInterval(150);
     connect(m_relintTimer, &QTimer::timeout, this, &LintController::relintPending);
-    connect(&m_indexWatcher, &QFutureWatcherBase::finished, this, &LintController::onIndexBuilt);
     connect(&m_registryWatcher, &QFutureWatcherBase::finished, this, [this] {
         if (m_registryWatcher.isCanceled())
             return;
@@ -56,8 +55,13 @@ void LintController::replaceRun(bool localEngine)
     connect(m_run, &LintRun::progress, this, &LintController::progress);
     connect(m_run, &LintRun::finished, this, &LintController::onRunFinished);
     connect(m_run, &LintRun::cancelled, this, [this] {
-        m_running = false;
-        m_snapshot.clear();
+        onRunEnded();
+        emit cancelled();
+    });
+    connect(m_run, &LintRun::readFailed, this, [this](const QString &message) {
+        onRunEnded();
+        if (m_document)
+            emit m_document->readFailed(message);
         emit cancelled();
     });
 }
@@ -75,15 +79,15 @@ void LintController::setDocument(DirectoryDocument *document)
         disconnect(m_document, nullptr, this, nullptr);
     cancel();
     m_running = false;
-    m_indexWatcher.cancel();
     m_registryWatcher.cancel();
-    m_waitingResults.reset();
     m_snapshot.clear();
     m_document = document;
-    m_index = DirectoryIndex();
+    releaseOnPool(std::exchange(m_index, {}));
     m_indexReady = false;
+    m_linted = false;
     m_pending.clear();
     m_changedDuringRun.clear();
+    m_moved.clear();
     m_registryBytes = -1;
     m_bytesAtRead.clear();
     m_bytesNow.clear();
@@ -151,34 +155,32 @@ void LintController::lintAll()
 {
     if (!m_document)
         return;
-    // The store's connection belongs to this thread, so the read happens here; the
-    // linting, the expensive part, runs on the pool.
-    QList<Row> rows;
-    readAll(&rows);
+    // Only the drafts are read here; the store is read on the pool, which its allRows()
+    // allows from any thread.
+    QSet<QString> drafted;
+    QList<Row> drafts;
+    for (const QString &key : m_document->modifiedKeys()) {
+        drafted.insert(key);
+        if (std::optional<Row> row = m_document->row(key))
+            drafts.append(std::move(*row));
+    }
+    auto read = [store = m_document->sharedStore(), drafted, drafts]() -> StoreResult<QList<Row>> {
+        StoreResult<QList<Row>> stored = store->allRows();
+        if (!stored.ok() || drafted.isEmpty())
+            return stored;
+        QList<Row> rows;
+        rows.reserve(stored.value().size() + drafts.size());
+        for (Row &row : stored.value()) {
+            if (!drafted.contains(row.key))
+                rows.append(std::move(row));
+        }
+        return rows + drafts;
+    };
     m_registryWatcher.cancel();
-    m_waitingResults.reset();
-    m_snapshot = rows;
-    m_indexReady = false;
     m_changedDuringRun.clear();
     m_running = true;
     emit started();
-    m_indexWatcher.setFuture(QtConcurrent::run([rows] { return DirectoryIndex::build(rows); }));
-    m_run->start(rows);
-}
-
-void LintController::onIndexBuilt()
-{
-    if (m_indexWatcher.isCanceled())
-        return;
-    m_index = m_indexWatcher.result();
-    m_indexReady = true;
-    // Edits since the read are in the drafts, not in the snapshot the index was built from.
-    for (const QString &key : std::as_const(m_changedDuringRun))
-        refreshIndex(key);
-    if (m_waitingResults)
-        onRunFinished(*std::exchange(m_waitingResults, std::nullopt));
-    else if (!m_running)
-        relint(std::exchange(m_changedDuringRun, {})); // cancelled: edits still count
+    m_run->start(std::move(read));
 }
 
 // The registry is summed after the lint, so the two never compete for the pool.
@@ -198,6 +200,15 @@ void LintController::cancel()
         m_run->cancel();
 }
 
+// A run that ended without results leaves the index as it was; the edits made meanwhile
+// are re-linted against it.
+void LintController::onRunEnded()
+{
+    m_running = false;
+    if (m_indexReady)
+        relint(std::exchange(m_changedDuringRun, {}));
+}
+
 void LintController::ensureIndex()
 {
     if (m_indexReady || !m_document)
@@ -213,25 +224,28 @@ QList<SaveRefusal> LintController::explainSave()
     if (!m_document)
         return {};
     ensureIndex();
+    // Edits still waiting for their re-lint are not in the index yet; the re-lint will
+    // still see that they moved.
+    for (const QString &key : m_pending + m_changedDuringRun)
+        refreshIndex(key);
     return SaveExplainer::explain(*m_document, m_index);
 }
 
 void LintController::onRunFinished(const QHash<QString, QList<LintFinding>> &findingsByKey)
 {
-    // Re-linting the edits made meanwhile needs the new index; it is nearly always there.
-    if (!m_indexReady) {
-        m_waitingResults = findingsByKey;
-        return;
-    }
     m_running = false;
+    releaseOnPool(std::exchange(m_index, m_run->takeIndex()));
+    m_snapshot = m_run->takeRows();
+    m_indexReady = true;
+    m_linted = true;
+    m_moved.clear();
     m_state->replaceAll(findingsByKey);
     QHash<QString, LintState::Lint> levels;
     for (auto it = m_state->all().cbegin(); it != m_state->all().cend(); ++it)
         levels.insert(it.key(), LintState::levelOf(it.value()));
     m_document->tableModel()->setLintLevels(levels, LintState::Lint::Clean);
-    // Edits made while it ran were linted against the snapshot; lint them again.
-    relint(m_changedDuringRun);
-    m_changedDuringRun.clear();
+    // Edits made while it ran are in the drafts, not in the snapshot; lint them again.
+    relint(std::exchange(m_changedDuringRun, {}));
     startRegistryTotal();
     emit finished();
 }
@@ -258,10 +272,9 @@ void LintController::relintPending()
 
 void LintController::refreshIndex(const QString &key)
 {
-    if (const std::optional<Row> row = m_document->row(key))
-        m_index.update(*row);
-    else
-        m_index.remove(key);
+    const std::optional<Row> row = m_document->row(key);
+    if (row ? m_index.update(*row) : m_index.remove(key))
+        m_moved.insert(key);
 }
 
 void LintController::relint(const QSet<QString> &changed)
@@ -270,23 +283,50 @@ void LintController::relint(const QSet<QString> &changed)
         return;
     for (const QString &key : changed)
         refreshIndex(key);
-    QSet<QString> affected = changed;
-    for (const QString &key : changed) {
-        for (const QString &referrer : m_index.referencing(key))
-            affected.insert(referrer);
-    }
+    // Only rows reaching a row whose key or edges changed can have other link findings;
+    // their own rules are unaffected, so they are not read, only relinked from the index.
+    QSet<QString> referrers = m_index.reaching(std::exchange(m_moved, {}));
+    referrers.subtract(changed);
     const Linter linter(m_index, m_localEngine);
-    DirectoryTableModel *table = m_document->tableModel();
-    for (const QString &key : std::as_const(affected)) {
-        const std::optional<Row> row = m_document->row(key);
-        if (!row) {
-            m_state->remove(key);
-            continue;
-        }
-        const QList<LintFinding> findings = linter.lint(*row);
+    QHash<QString, LintState::Lint> levels;
+    auto show = [this, &levels](const QString &key, const QList<LintFinding> &findings) {
         m_state->setFindings(key, findings);
-        table->setLintLevel(key, LintState::levelOf(findings));
+        levels.insert(key, LintState::levelOf(findings));
+    };
+    auto lint = [this, &linter](const QString &key) {
+        const std::optional<Row> row = m_document->row(key);
+        return row ? linter.lint(*row) : QList<LintFinding>();
+    };
+    for (const QString &key : changed)
+        show(key, lint(key));
+    // Before the first lint-all the state lacks the referrers' own findings to keep.
+    for (const QString &key : std::as_const(referrers))
+        show(key, m_linted ? linter.relink(key, m_state->findings(key)) : lint(key));
+    showLevels(levels);
+}
+
+// Each level the table takes singly costs it a search of its visible rows (and a re-sort
+// when it is sorted or filtered by lint); past a hundred or so rows, one pass over all of
+// them is cheaper.
+void LintController::showLevels(const QHash<QString, LintState::Lint> &levels)
+{
+    constexpr qsizetype MaxSingleUpdates = 128;
+    DirectoryTableModel *table = m_document->tableModel();
+    QList<QString> moved;
+    for (auto it = levels.cbegin(); it != levels.cend(); ++it) {
+        if (table->lintLevel(it.key()) != it.value())
+            moved.append(it.key());
     }
+    // Before the first lint-all, rows not re-linted here are unknown, not clean.
+    if (moved.size() <= MaxSingleUpdates || !m_linted) {
+        for (const QString &key : std::as_const(moved))
+            table->setLintLevel(key, levels.value(key));
+        return;
+    }
+    QHash<QString, LintState::Lint> all;
+    for (auto it = m_state->all().cbegin(); it != m_state->all().cend(); ++it)
+        all.insert(it.key(), LintState::levelOf(it.value()));
+    table->setLintLevels(all, LintState::Lint::Clean);
 }
 
 void LintController::noteContractBytes(const QString &key)

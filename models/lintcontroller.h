@@ -2,6 +2,7 @@
 
 #include "directoryindex.h"
 #include "lintfinding.h"
+#include "lintstate.h"
 #include "saveexplainer.h"
 
 #include <QFutureWatcher>
@@ -9,21 +10,21 @@
 #include <QPointer>
 #include <QSet>
 
-#include <optional>
+#include <limits>
 
 class DirectoryDocument;
 class LintRun;
-class LintState;
 class QTimer;
 
-// Keeps the open document's hygiene findings current: lintAll() lints every row in the
-// background (LintRun) and paints the table's lint column when done; after an edit only
-// the edited rows and the rows that reference them (flows, includes) are re-linted,
-// against a DirectoryIndex kept in step with the drafts. It also tracks what the contract
-// documents of the whole registry cost (SPEC §9), since that needs the same read of
-// every row. The index and the registry total are built on the pool too; only reading
-// the rows happens here, because the store's connection belongs to this thread. One
-// controller serves every document the window opens.
+// Keeps the open document's hygiene findings current: lintAll() reads and lints every row
+// in the background (LintRun) and paints the table's lint column when done; after an edit
+// the edited rows are linted again, and when an edit changes a row's key or edges (flow
+// steps, includes), the rows reaching it have their link rules checked again from the
+// DirectoryIndex, which is kept in step with the drafts. It also tracks what the contract
+// documents of the whole registry cost (SPEC §9), summed on the pool from the same read
+// of every row. Only the drafts are read on this thread (all rows only when a save is
+// explained before any lint-all has finished). One controller serves every document the
+// window opens.
 class LintController final : public QObject
 {
     Q_OBJECT
@@ -41,9 +42,8 @@ public:
 
     void lintAll();
     // Lints everything once the document has finished loading, when it holds at most
-    // `maxRows` rows: reading every row happens on this thread, so a very large directory
-    // waits for the panel's Lint All instead of freezing the window as it opens.
-    void lintAllWhenLoaded(int maxRows);
+    // `maxRows` rows (by default any number: the rows are read and linted off this thread).
+    void lintAllWhenLoaded(int maxRows = std::numeric_limits<int>::max());
     void cancel();
     bool isRunning() const { return m_running; }
     // Edits are re-linted after this quiet time (ms), so typing is not slowed by them.
@@ -64,13 +64,14 @@ signals:
 private:
     void replaceRun(bool localEngine);
     void ensureIndex();
-    void onIndexBuilt();
     void startRegistryTotal();
     void readAll(QList<Row> *rows);
     void onRowChanged(const QString &key);
     void onRunFinished(const QHash<QString, QList<LintFinding>> &findingsByKey);
+    void onRunEnded();
     void relintPending();
     void relint(const QSet<QString> &changed);
+    void showLevels(const QHash<QString, LintState::Lint> &levels);
     void noteContractBytes(const QString &key);
     void refreshIndex(const QString &key);
     void emitRegistryTotal();
@@ -81,14 +82,16 @@ private:
     QTimer *m_relintTimer;
     DirectoryIndex m_index;
     bool m_indexReady = false;
+    bool m_linted = false; // a lint-all finished: the state holds every row's findings
     bool m_localEngine = true;
     bool m_running = false;
-    QList<Row> m_snapshot; // what the running lint-all read, until the registry is summed
-    QFutureWatcher<DirectoryIndex> m_indexWatcher;
+    QList<Row> m_snapshot; // what the finished lint-all read, until the registry is summed
     QFutureWatcher<qint64> m_registryWatcher;
     QSet<QString> m_pending; // edited, waiting for the quiet time
     QSet<QString> m_changedDuringRun; // edited after the run's snapshot was taken
-    std::optional<QHash<QString, QList<LintFinding>>> m_waitingResults; // a run that beat its index
+    // Rows whose key or edges changed in the index since the last re-lint: the rows that
+    // reach them need their link rules checked again.
+    QSet<QString> m_moved;
     // Registry cost: the total when every row was read, plus each edited row's change
     // since (its bytes then and now), so a keystroke never re-renders the registry.
     qint64 m_registryBytes = -1;

@@ -1,14 +1,27 @@
 #include "lintstate.h"
 
+#include "poolrelease.h"
+
+#include <algorithm>
+
 LintState::LintState(QObject *parent) : QObject(parent) {}
 
 void LintState::replaceAll(const QHash<QString, QList<LintFinding>> &findingsByKey)
 {
-    m_findings.clear();
-    for (auto it = findingsByKey.cbegin(); it != findingsByKey.cend(); ++it) {
-        if (!it.value().isEmpty())
-            m_findings.insert(it.key(), it.value());
+    // A lint-all's answer holds only rows with findings: share it instead of copying
+    // tens of thousands of entries, and free the old table off this thread.
+    const bool allFound = std::none_of(findingsByKey.cbegin(), findingsByKey.cend(),
+                                       [](const QList<LintFinding> &findings) { return findings.isEmpty(); });
+    QHash<QString, QList<LintFinding>> findings;
+    if (allFound) {
+        findings = findingsByKey;
+    } else {
+        for (auto it = findingsByKey.cbegin(); it != findingsByKey.cend(); ++it) {
+            if (!it.value().isEmpty())
+                findings.insert(it.key(), it.value());
+        }
     }
+    releaseOnPool(std::exchange(m_findings, std::move(findings)));
     emit reset();
 }
 
@@ -32,7 +45,7 @@ void LintState::remove(const QString &key)
 
 void LintState::clear()
 {
-    m_findings.clear();
+    releaseOnPool(std::exchange(m_findings, {}));
     emit reset();
 }
 

@@ -14,33 +14,28 @@ QList<LintHit> flowParse(const LintContext &context)
     return {};
 }
 
-QList<LintHit> flowKey(const LintContext &context)
+QList<LintHit> flowKey(const LintLinks &links)
 {
-    if (!context.flow || !context.flow->ok())
-        return {};
     QList<LintHit> hits;
-    for (const QString &key : context.flow->plan.keys()) {
-        if (key != context.row.key && !context.index.contains(key))
+    for (const QString &key : links.flowKeys) {
+        if (key != links.key && !links.index.contains(key))
             hits.append({QStringLiteral("Step %1 names no row; create it or fix the key.").arg(key)});
     }
     return hits;
 }
 
-QList<LintHit> flowCycle(const LintContext &context)
+QList<LintHit> flowCycle(const LintLinks &links)
 {
-    if (!context.flow || !context.flow->ok())
-        return {};
-    if (!context.index.reaches(DirectoryIndex::Edge::Flow, context.flow->plan.keys(), context.row.key))
+    if (links.flowKeys.isEmpty() || !links.index.reaches(DirectoryIndex::Edge::Flow, links.flowKeys, links.key))
         return {};
     return {{QStringLiteral("The flow reaches %1 again through its steps; remove the step that loops back.")
-                 .arg(context.row.key)}};
+                 .arg(links.key)}};
 }
 
-LintRule rule(const char *code, const char *name, const char *summary, LintRule::Check check)
+RuleInfo info(const char *code, const char *name, const char *summary)
 {
-    return {{QLatin1String(code), QLatin1String(name), QStringLiteral("error"), QStringLiteral("content"),
-             QString::fromUtf8(summary)},
-            check};
+    return {QLatin1String(code), QLatin1String(name), QStringLiteral("error"), QStringLiteral("content"),
+            QString::fromUtf8(summary)};
 }
 
 } // namespace
@@ -49,9 +44,9 @@ namespace FlowRules {
 
 void add(QList<LintRule> &rules)
 {
-    rules.append(rule("H023", "flow_parse", "a flow payload parses", flowParse));
-    rules.append(rule("H024", "flow_key", "every flow step names an existing row", flowKey));
-    rules.append(rule("H025", "flow_cycle", "no flow reaches itself", flowCycle));
+    rules.append({info("H023", "flow_parse", "a flow payload parses"), flowParse});
+    rules.append({info("H024", "flow_key", "every flow step names an existing row"), nullptr, flowKey});
+    rules.append({info("H025", "flow_cycle", "no flow reaches itself"), nullptr, flowCycle});
 }
 
 } // namespace FlowRules

@@ -2,23 +2,22 @@
 
 namespace {
 
-QList<LintHit> includesKey(const LintContext &context)
+QList<LintHit> includesKey(const LintLinks &links)
 {
     QList<LintHit> hits;
-    for (const QString &key : DirectoryIndex::includesOf(context.row)) {
-        if (key != context.row.key && !context.index.contains(key))
+    for (const QString &key : links.includes) {
+        if (key != links.key && !links.index.contains(key))
             hits.append({QStringLiteral("Include %1 names no row; create it or remove it from includes.").arg(key)});
     }
     return hits;
 }
 
-QList<LintHit> includesCycle(const LintContext &context)
+QList<LintHit> includesCycle(const LintLinks &links)
 {
-    const QStringList start = DirectoryIndex::includesOf(context.row);
-    if (!context.index.reaches(DirectoryIndex::Edge::Include, start, context.row.key))
+    if (links.includes.isEmpty() || !links.index.reaches(DirectoryIndex::Edge::Include, links.includes, links.key))
         return {};
     return {{QStringLiteral("The includes reach %1 again; remove the include that leads back to it.")
-                 .arg(context.row.key)}};
+                 .arg(links.key)}};
 }
 
 } // namespace
@@ -29,9 +28,11 @@ void add(QList<LintRule> &rules)
 {
     rules.append({{QStringLiteral("H060"), QStringLiteral("includes_key"), QStringLiteral("error"),
                    QStringLiteral("includes"), QStringLiteral("every include names an existing row")},
+                  nullptr,
                   includesKey});
     rules.append({{QStringLiteral("H061"), QStringLiteral("includes_cycle"), QStringLiteral("error"),
                    QStringLiteral("includes"), QStringLiteral("includes do not reach themselves")},
+                  nullptr,
                   includesCycle});
 }
 

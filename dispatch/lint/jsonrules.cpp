@@ -52,7 +52,7 @@ QList<LintHit> examples(const LintContext &context)
     const QString fix = QStringLiteral("examples must be a JSON array of body strings: [\"a|b\", \"c\"].");
     if (!JsonSyntaxCheck::isValid(text))
         return {{fix}};
-    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8());
+    const QJsonDocument &document = context.examplesJson;
     const QJsonArray items = document.array();
     if (!document.isArray() || std::any_of(items.cbegin(), items.cend(), [](const QJsonValue &v) { return !v.isString(); }))
         return {{fix}};

@@ -10,27 +10,6 @@
 
 namespace {
 
-// The argument placeholders the owner wrote. An agent's body is its user message, never
-// substituted, so an agent uses none; an fn's empty payload (implicitly ["$1"]) uses none
-// either, since a builtin like now ignores what it is not asked for.
-QList<TemplatePlaceholder> argumentPlaceholders(const LintContext &context)
-{
-    const Row &row = context.row;
-    QList<TemplatePlaceholder> all;
-    if (row.type == QLatin1String("agent"))
-        return all;
-    if (row.type == QLatin1String("http"))
-        all = TemplateSubstitution::placeholders(row.target);
-    all += TemplateSubstitution::placeholders(context.docs.payload());
-    all.erase(std::remove_if(all.begin(), all.end(),
-                             [](const TemplatePlaceholder &p) {
-                                 return p.kind != TemplatePlaceholder::Kind::Arg
-                                     && p.kind != TemplatePlaceholder::Kind::ArgRest;
-                             }),
-              all.end());
-    return all;
-}
-
 int highestIndex(const QList<TemplatePlaceholder> &placeholders)
 {
     int highest = 0;
@@ -47,7 +26,7 @@ bool takesRest(const QList<TemplatePlaceholder> &placeholders)
 
 QList<LintHit> pipeRestLast(const LintContext &context)
 {
-    const QList<TemplatePlaceholder> placeholders = argumentPlaceholders(context);
+    const QList<TemplatePlaceholder> &placeholders = context.argumentPlaceholders;
     const int highest = highestIndex(placeholders);
     for (const TemplatePlaceholder &p : placeholders) {
         if (p.kind == TemplatePlaceholder::Kind::ArgRest && p.index < highest)
@@ -65,7 +44,7 @@ QList<LintHit> argsDeclared(const LintContext &context)
     const ArgumentSpec declared = ArgumentSpec::fromArgsLine(context.docs.args(), &usable);
     if (!usable)
         return {};
-    const int highest = highestIndex(argumentPlaceholders(context));
+    const int highest = highestIndex(context.argumentPlaceholders);
     if (highest <= declared.count())
         return {};
     return {{QStringLiteral("The template uses $%1 but ARGS declares %2; list every argument in # ARGS: "
@@ -81,7 +60,7 @@ QStringList exampleBodies(const LintContext &context)
         if (const std::optional<DocExample> example = DocLines::parseExample(line.text))
             bodies.append(example->body);
     }
-    const QJsonArray items = QJsonDocument::fromJson(context.row.examples.toUtf8()).array();
+    const QJsonArray items = context.examplesJson.array();
     for (const QJsonValue &item : items) {
         if (item.isString())
             bodies.append(item.toString());
@@ -91,7 +70,7 @@ QStringList exampleBodies(const LintContext &context)
 
 QList<LintHit> exampleArity(const LintContext &context)
 {
-    const QList<TemplatePlaceholder> placeholders = argumentPlaceholders(context);
+    const QList<TemplatePlaceholder> &placeholders = context.argumentPlaceholders;
     const int highest = highestIndex(placeholders);
     if (highest == 0)
         return {};
@@ -113,6 +92,26 @@ QList<LintHit> exampleArity(const LintContext &context)
 } // namespace
 
 namespace TemplateRules {
+
+// An agent's body is its user message, never substituted, so an agent uses none; an fn's
+// empty payload (implicitly ["$1"]) uses none either, since a builtin like now ignores
+// what it is not asked for.
+QList<TemplatePlaceholder> argumentPlaceholders(const Row &row, const DocLines &docs)
+{
+    QList<TemplatePlaceholder> all;
+    if (row.type == QLatin1String("agent"))
+        return all;
+    if (row.type == QLatin1String("http"))
+        all = TemplateSubstitution::placeholders(row.target);
+    all += TemplateSubstitution::placeholders(docs.payload());
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [](const TemplatePlaceholder &p) {
+                                 return p.kind != TemplatePlaceholder::Kind::Arg
+                                     && p.kind != TemplatePlaceholder::Kind::ArgRest;
+                             }),
+              all.end());
+    return all;
+}
 
 void add(QList<LintRule> &rules)
 {

@@ -6,61 +6,197 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <vector>
+
+namespace {
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+double msSince(const QElapsedTimer &timer)
+{
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+// CPU time, which other processes on a busy machine do not inflate the way they do wall time.
+double cpuMs(clockid_t clock)
+{
+    timespec now{};
+    clock_gettime(clock, &now);
+    return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
+}
+
+using Findings = QHash<QString, QList<LintFinding>>;
+
+Findings lintAll(const QList<Row> &rows)
+{
+    LintRun run;
+    Findings result;
+    QEventLoop loop;
+    QObject::connect(&run, &LintRun::finished, &loop, [&](const Findings &byKey) {
+        result = byKey;
+        loop.quit();
+    });
+    run.start(rows);
+    loop.exec();
+    return result;
+}
+
+// One line per finding, sorted, so two builds' answers compare with diff.
+bool writeFindings(const QString &path, const Findings &byKey)
+{
+    QStringList lines;
+    for (const QList<LintFinding> &list : byKey) {
+        for (const LintFinding &f : list)
+            lines.append(QStringList{f.key, f.code, f.name, f.severity, f.field, f.message}.join(u'\t'));
+    }
+    lines.sort();
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(lines.join(u'\n').toUtf8() + '\n');
+    return true;
+}
+
+// The engine's side of LintController's re-lint after an edit: the index takes the row's
+// new edges, the row is linted, and when its key or edges changed, every row reaching it
+// gets its link rules checked again.
+struct Directory
+{
+    DirectoryIndex index;
+    Findings findings;
+
+    qsizetype edit(const QString &key, const std::optional<Row> &row)
+    {
+        // Unless its key or edges changed, the rows reaching it keep their link findings.
+        const bool moved = row ? index.update(*row) : index.remove(key);
+        const Linter linter(index);
+        setFindings(key, row ? linter.lint(*row) : QList<LintFinding>());
+        const QSet<QString> referrers = moved ? index.reaching({key}) : QSet<QString>();
+        for (const QString &referrer : referrers) {
+            if (referrer != key)
+                setFindings(referrer, linter.relink(referrer, findings.value(referrer)));
+        }
+        return referrers.size();
+    }
+
+    void setFindings(const QString &key, const QList<LintFinding> &found)
+    {
+        if (found.isEmpty())
+            findings.remove(key);
+        else
+            findings.insert(key, found);
+    }
+};
+
+// Edits `row` back and forth (`changed` then the original) and times each re-lint.
+void benchEdits(Directory &directory, const QString &label, const Row &row, const std::optional<Row> &changed)
+{
+    std::vector<double> times;
+    qsizetype referrers = 0;
+    for (int i = 0; i < 200; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        referrers = directory.edit(row.key, i % 2 ? std::optional<Row>(row) : changed);
+        times.push_back(msSince(timer));
+    }
+    std::printf("re-lint after %s %s (%lld rows relinked): median %.3f ms, max %.3f ms\n", qUtf8Printable(label),
+                qUtf8Printable(row.key), qint64(referrers), median(times), *std::max_element(times.begin(), times.end()));
+}
+
+} // namespace
 
 // Lint-all of 100,000 generated rows through LintRun (target ≤ 1 s on 2 cores) and the
 // re-lint after an edit: the row and the rows referencing it (target ≤ 5 ms).
+// Usage: bench_lint [FILE.db] [--findings OUT.tsv] (default: generates 100,000 rows).
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    QStringList args = app.arguments().mid(1);
+    QString findingsPath;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--findings")); at >= 0 && at + 1 < args.size()) {
+        findingsPath = args.at(at + 1);
+        args.remove(at, 2);
+    }
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("big.db"));
-    const QString error = FixtureGenerator::makeDatabase(path, 100000);
-    if (!error.isEmpty()) {
-        std::fprintf(stderr, "%s\n", qUtf8Printable(error));
-        return 1;
+    const QString path = args.isEmpty() ? dir.filePath(QStringLiteral("big.db")) : args.first();
+    if (args.isEmpty()) {
+        const QString error = FixtureGenerator::makeDatabase(path, 100000);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qUtf8Printable(error));
+            return 1;
+        }
     }
     const QList<Row> rows = SqliteDirectoryStore::open(path).value()->allRows().value();
 
     QElapsedTimer timer;
     timer.start();
-    DirectoryIndex index = DirectoryIndex::build(rows);
-    std::printf("index build, %lld rows: %lld ms\n", qint64(rows.size()), timer.elapsed());
+    Directory directory{DirectoryIndex::build(rows), {}};
+    std::printf("index build alone, %lld rows: %.0f ms\n", qint64(rows.size()), msSince(timer));
 
-    LintRun run;
-    qsizetype findings = 0;
-    QEventLoop loop;
-    QObject::connect(&run, &LintRun::finished, &loop, [&](const QHash<QString, QList<LintFinding>> &byKey) {
-        for (const QList<LintFinding> &list : byKey)
-            findings += list.size();
-        loop.quit();
-    });
+    std::vector<double> runs;
+    Findings findings;
+    const double cpuBefore = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
+    for (int i = 0; i < 7; ++i) {
+        timer.restart();
+        findings = lintAll(rows);
+        runs.push_back(msSince(timer));
+    }
+    const double cpuPerRun = (cpuMs(CLOCK_PROCESS_CPUTIME_ID) - cpuBefore) / double(runs.size());
+    qsizetype count = 0;
+    for (const QList<LintFinding> &list : std::as_const(findings))
+        count += list.size();
+    std::printf("lint-all (LintRun, index included), %d runs: median %.0f ms, best %.0f ms, worst %.0f ms "
+                "(CPU %.0f ms a run); %lld findings\n",
+                int(runs.size()), median(runs), *std::min_element(runs.begin(), runs.end()),
+                *std::max_element(runs.begin(), runs.end()), cpuPerRun, qint64(count));
+    if (!findingsPath.isEmpty() && !writeFindings(findingsPath, findings))
+        std::fprintf(stderr, "cannot write %s\n", qUtf8Printable(findingsPath));
+
     timer.restart();
-    run.start(rows);
-    loop.exec();
-    std::printf("lint-all (LintRun, index included): %lld ms, %lld findings\n", timer.elapsed(), qint64(findings));
+    const double threadBefore = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+    const Linter linter(directory.index);
+    for (const Row &row : rows) {
+        if (QList<LintFinding> found = linter.lint(row); !found.isEmpty())
+            directory.findings.insert(row.key, found);
+    }
+    std::printf("lint-all on one thread (index excluded): %.0f ms (CPU %.0f ms); same findings as LintRun: %s\n",
+                msSince(timer), cpuMs(CLOCK_THREAD_CPUTIME_ID) - threadBefore,
+                directory.findings == findings ? "yes" : "NO");
 
     QHash<QString, Row> byKey;
-    for (const Row &row : rows)
+    QString unreferenced;
+    QString mostReferenced;
+    qsizetype most = 0;
+    for (const Row &row : rows) {
         byKey.insert(row.key, row);
-    // The edit: a prompt block changes; re-lint it and every row that includes it.
-    Row edited = byKey.value(QStringLiteral("BLOCK_VOICE")); // included by about a thousand agents
-    edited.content += QStringLiteral("\n# note: edited");
-    const int rounds = 200;
-    qsizetype relinted = 0;
-    timer.restart();
-    for (int i = 0; i < rounds; ++i) {
-        index.update(edited);
-        const Linter linter(index);
-        linter.lint(edited);
-        const QStringList referencing = index.referencing(edited.key);
-        relinted = referencing.size() + 1;
-        for (const QString &key : referencing)
-            linter.lint(byKey.value(key));
+        const qsizetype referrers = directory.index.referencing(row.key).size();
+        if (referrers == 0 && unreferenced.isEmpty() && row.type == QLatin1String("fn"))
+            unreferenced = row.key;
+        if (referrers > most) {
+            most = referrers;
+            mostReferenced = row.key;
+        }
     }
-    std::printf("re-lint after an edit (%lld rows): %.3f ms\n", qint64(relinted),
-                double(timer.nsecsElapsed()) / 1e6 / rounds);
+    // A keystroke in the content, and deleting the row, which gives every referrer an
+    // unknown-key finding (and takes it away again when the row comes back).
+    const auto typed = [](Row row) {
+        row.content += QStringLiteral("\n# note: edited");
+        return std::optional<Row>(row);
+    };
+    benchEdits(directory, QStringLiteral("a keystroke in"), byKey.value(unreferenced), typed(byKey.value(unreferenced)));
+    const Row target = byKey.value(mostReferenced);
+    std::printf("most referenced row: %s, named by %lld rows\n", qUtf8Printable(mostReferenced), qint64(most));
+    benchEdits(directory, QStringLiteral("a keystroke in"), target, typed(target));
+    benchEdits(directory, QStringLiteral("deleting/restoring"), target, std::nullopt);
     return 0;
 }

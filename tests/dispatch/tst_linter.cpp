@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+using namespace Qt::StringLiterals;
+
 // One table row per rule case (SPEC §8): a compliant variant and a violating one for every
 // rule, each judged against a small directory so the whole-directory rules have neighbours.
 class TestLinter : public QObject
@@ -15,6 +17,9 @@ private slots:
     void everyRuleIsListedOnce();
     void sampleDirectoryIsCompliant();
     void remoteDirectorySkipsBuiltinCheck();
+    void relinkAfterAnEdit_data();
+    void relinkAfterAnEdit();
+    void lintIsLintOwnThenLinked();
 };
 
 namespace {
@@ -88,6 +93,21 @@ Row withContent(Row row, const QString &content)
 {
     row.content = content;
     return row;
+}
+
+Row agent(const QString &key, const QString &includes)
+{
+    Row row = make(key, QStringLiteral("agent"), QStringLiteral("grok-4.3"), QStringLiteral("Answer briefly."));
+    row.includes = includes;
+    return row;
+}
+
+QStringList codesOf(const QList<LintFinding> &findings)
+{
+    QStringList codes;
+    for (const LintFinding &finding : findings)
+        codes.append(finding.code);
+    return codes;
 }
 
 } // namespace
@@ -271,6 +291,116 @@ void TestLinter::remoteDirectorySkipsBuiltinCheck()
     const DirectoryIndex index = DirectoryIndex::build({row});
     QVERIFY(!Linter(index, true).lint(row).isEmpty());
     QVERIFY(Linter(index, false).lint(row).isEmpty());
+}
+
+// An edit of one row changes the link findings of rows that reach it, which are not
+// linted again but relinked: their previous findings with the link rules checked anew.
+void TestLinter::relinkAfterAnEdit_data()
+{
+    QTest::addColumn<QList<Row>>("directory");
+    QTest::addColumn<QList<Row>>("written"); // rows created or changed by the edit
+    QTest::addColumn<QStringList>("deleted");
+    QTest::addColumn<QString>("referrer");
+    QTest::addColumn<QStringList>("codes"); // the referrer's findings after the edit
+
+    const Row echo = fnRow();
+    const Row echoTwo = fnRow(QStringLiteral("ECHO_TWO"));
+    const Row pair = flowRow(QStringLiteral("PAIR"), QStringLiteral("ECHO_IT: $1 > ECHO_TWO: $PREV"));
+    const Row renamed = fnRow(QStringLiteral("ECHO_2"));
+    QTest::addRow("flow step deleted") << QList<Row>{echo, echoTwo, pair} << QList<Row>{}
+                                       << QStringList{QStringLiteral("ECHO_TWO")} << "PAIR" << QStringList{u"H024"_s};
+    QTest::addRow("flow step renamed") << QList<Row>{echo, echoTwo, pair} << QList<Row>{renamed}
+                                       << QStringList{QStringLiteral("ECHO_TWO")} << "PAIR" << QStringList{u"H024"_s};
+    QTest::addRow("missing flow step created") << QList<Row>{echo, pair} << QList<Row>{echoTwo} << QStringList{}
+                                               << "PAIR" << QStringList{};
+
+    const Row block = agent(QStringLiteral("BLOCK_A"), {});
+    const Row ask = agent(QStringLiteral("ASK_IT"), QStringLiteral("BLOCK_A"));
+    const Row uncategorised = with(ask, QStringLiteral("category"), QString());
+    QTest::addRow("include deleted") << QList<Row>{block, ask} << QList<Row>{} << QStringList{u"BLOCK_A"_s} << "ASK_IT"
+                                     << QStringList{u"H060"_s};
+    QTest::addRow("include deleted, own finding kept")
+        << QList<Row>{block, uncategorised} << QList<Row>{} << QStringList{u"BLOCK_A"_s} << "ASK_IT"
+        << QStringList{u"H002"_s, u"H060"_s};
+    QTest::addRow("missing include created, own finding kept")
+        << QList<Row>{uncategorised} << QList<Row>{block} << QStringList{} << "ASK_IT" << QStringList{u"H002"_s};
+
+    const Row c = agent(QStringLiteral("BLOCK_C"), {});
+    const Row b = agent(QStringLiteral("BLOCK_B"), QStringLiteral("BLOCK_C"));
+    const Row a = agent(QStringLiteral("BLOCK_A"), QStringLiteral("BLOCK_B"));
+    QTest::addRow("include cycle closed") << QList<Row>{a, b} << QList<Row>{agent(QStringLiteral("BLOCK_B"), QStringLiteral("BLOCK_A"))}
+                                          << QStringList{} << "BLOCK_A" << QStringList{u"H061"_s};
+    QTest::addRow("include cycle closed two rows away")
+        << QList<Row>{a, b, c} << QList<Row>{agent(QStringLiteral("BLOCK_C"), QStringLiteral("BLOCK_A"))}
+        << QStringList{} << "BLOCK_A" << QStringList{u"H061"_s};
+    QTest::addRow("include cycle opened")
+        << QList<Row>{a, b, agent(QStringLiteral("BLOCK_C"), QStringLiteral("BLOCK_A"))} << QList<Row>{c}
+        << QStringList{} << "BLOCK_A" << QStringList{};
+
+    const Row loopA = flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1"));
+    QTest::addRow("flow cycle closed")
+        << QList<Row>{echo, loopA, flowRow(QStringLiteral("LOOP_B"), QStringLiteral("ECHO_IT: $1"))}
+        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))} << QStringList{} << "LOOP_A"
+        << QStringList{u"H025"_s};
+    QTest::addRow("flow cycle opened")
+        << QList<Row>{echo, loopA, flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))}
+        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("ECHO_IT: $1"))} << QStringList{} << "LOOP_A"
+        << QStringList{};
+}
+
+void TestLinter::relinkAfterAnEdit()
+{
+    QFETCH(QList<Row>, directory);
+    QFETCH(QList<Row>, written);
+    QFETCH(QStringList, deleted);
+    QFETCH(QString, referrer);
+    QFETCH(QStringList, codes);
+
+    DirectoryIndex index = DirectoryIndex::build(directory);
+    const Linter linter(index);
+    QHash<QString, Row> rows;
+    QHash<QString, QList<LintFinding>> before;
+    for (const Row &row : std::as_const(directory)) {
+        rows.insert(row.key, row);
+        before.insert(row.key, linter.lint(row));
+    }
+
+    QSet<QString> moved;
+    for (const QString &key : std::as_const(deleted)) {
+        rows.remove(key);
+        if (index.remove(key))
+            moved.insert(key);
+    }
+    for (const Row &row : std::as_const(written)) {
+        rows.insert(row.key, row);
+        if (index.update(row))
+            moved.insert(row.key);
+    }
+    QVERIFY(index.reaching(moved).contains(referrer));
+    const QList<LintFinding> relinked = linter.relink(referrer, before.value(referrer));
+    QCOMPARE(codesOf(relinked), codes);
+    // The same answer as linting the referrer again against the edited directory.
+    const DirectoryIndex rebuilt = DirectoryIndex::build(rows.values());
+    QCOMPARE(relinked, Linter(rebuilt).lint(rows.value(referrer)));
+}
+
+// lint() is the row's own rules, then the link rules: the two steps lint-all runs apart.
+void TestLinter::lintIsLintOwnThenLinked()
+{
+    QList<Row> rows = neighbours();
+    rows.append(with(agentRow(), QStringLiteral("includes"), QStringLiteral("NO_SUCH_BLOCK,ASK_IT")));
+    rows.append(with(flowRow(QStringLiteral("BROKEN"), QStringLiteral("NO_SUCH_STEP: $1")), QStringLiteral("category"),
+                     QString()));
+    const DirectoryIndex index = DirectoryIndex::build(rows);
+    const Linter linter(index);
+    for (const Row &row : std::as_const(rows)) {
+        const RowLint own = linter.lintOwn(row);
+        QCOMPARE(own.flowKeys, DirectoryIndex::flowKeysOf(row));
+        QCOMPARE(own.includes, DirectoryIndex::includesOf(row));
+        QCOMPARE(linter.linked(row.key, own), linter.lint(row));
+        QCOMPARE(linter.relink(row.key, own.findings), linter.lint(row));
+    }
+    QCOMPARE(codesOf(linter.lint(rows.last())), (QStringList{u"H002"_s, u"H024"_s}));
 }
 
 QTEST_GUILESS_MAIN(TestLinter)

@@ -1,7 +1,9 @@
 #include "fixturegenerator.h"
 #include "linter.h"
+#include "lintrun.h"
 #include "sqlitedirectorystore.h"
 
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -16,6 +18,7 @@ private slots:
     void injectedFaultsAreFound();
     void seedRowsWithoutDocsAreFound_data();
     void seedRowsWithoutDocsAreFound();
+    void lintRunMatchesOneThread();
 
 private:
     QTemporaryDir m_dir;
@@ -107,6 +110,36 @@ void TestLintGenerated::seedRowsWithoutDocsAreFound()
     QFETCH(bool, compliant);
     QVERIFY(m_errorCodes.contains(key));
     QCOMPARE(m_errorCodes.value(key).isEmpty(), compliant);
+}
+
+// Lint-all on the pool, in chunks of rows and in two passes, finds exactly what linting
+// each row in turn on one thread finds, in the same order.
+void TestLintGenerated::lintRunMatchesOneThread()
+{
+    const QString path = m_dir.filePath(QStringLiteral("big.db"));
+    QVERIFY(FixtureGenerator::makeDatabase(path, 3500, 7).isEmpty());
+    const QList<Row> rows = SqliteDirectoryStore::open(path).value()->allRows().value();
+    QCOMPARE(rows.size(), 3500);
+
+    const DirectoryIndex index = DirectoryIndex::build(rows);
+    const Linter linter(index);
+    QHash<QString, QList<LintFinding>> expected;
+    for (const Row &row : rows) {
+        if (const QList<LintFinding> findings = linter.lint(row); !findings.isEmpty())
+            expected.insert(row.key, findings);
+    }
+    QVERIFY(expected.size() > 100);
+
+    LintRun run;
+    QSignalSpy finished(&run, &LintRun::finished);
+    run.start(rows);
+    QVERIFY(finished.wait(30000));
+    const auto found = finished.first().first().value<QHash<QString, QList<LintFinding>>>();
+    QCOMPARE(found.size(), expected.size());
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+        QCOMPARE(found.value(it.key()), it.value());
+    QCOMPARE(run.takeRows(), rows);
+    QCOMPARE(run.takeIndex().size(), index.size());
 }
 
 QTEST_GUILESS_MAIN(TestLintGenerated)

@@ -24,7 +24,12 @@ private slots:
 
     void lintAllPaintsTheTable();
     void lintAllWhenLoadedSkipsLargeDirectories();
+    void lintAllWhenLoadedHasNoLimitByDefault();
+    void lintAllSeesTheDrafts();
+    void editsDuringTheRunAreLintedAfterIt();
     void editReLintsTheRowAndItsReferrers();
+    void referrersFollowTheKeysTheyName();
+    void referrersKeepTheirOwnFindings();
     void nonCompliantFilterAndLintSortFollowReLints();
     void saveExplanationNamesTheFailingRules();
     void registryTotalFollowsEdits();
@@ -33,6 +38,7 @@ private slots:
 private:
     void lintAllAndWait();
     QStringList tableKeys() const;
+    QStringList codes(const QString &key) const;
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<DirectoryDocument> m_document;
@@ -76,6 +82,38 @@ void TestLintController::lintAllWhenLoadedSkipsLargeDirectories()
     QCOMPARE(started.count(), 1);
 }
 
+void TestLintController::lintAllWhenLoadedHasNoLimitByDefault()
+{
+    QSignalSpy finished(m_lint.get(), &LintController::finished);
+    m_lint->lintAllWhenLoaded();
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(m_document->tableModel()->lintLevel(QStringLiteral("BAD_ROW")), Lint::Error);
+}
+
+// The store is read on the pool; what the user has typed but not saved is linted instead.
+void TestLintController::lintAllSeesTheDrafts()
+{
+    m_document->setField(QStringLiteral("ECHO_A"), QStringLiteral("content"), QStringLiteral("[\"$1\"]"));
+    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"), goodRow(QStringLiteral("BAD_ROW")).content);
+    m_document->deleteRows({QStringLiteral("ECHO_B")});
+    lintAllAndWait();
+    QVERIFY(codes(QStringLiteral("ECHO_A")).contains(QStringLiteral("H010")));
+    QCOMPARE(codes(QStringLiteral("BAD_ROW")), QStringList());
+    QCOMPARE(codes(QStringLiteral("PAIR_FLOW")), QStringList{QStringLiteral("H024")});
+    QVERIFY(!m_lint->state()->all().contains(QStringLiteral("ECHO_B")));
+}
+
+void TestLintController::editsDuringTheRunAreLintedAfterIt()
+{
+    QSignalSpy finished(m_lint.get(), &LintController::finished);
+    m_lint->lintAll();
+    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"), goodRow(QStringLiteral("BAD_ROW")).content);
+    m_document->deleteRows({QStringLiteral("ECHO_B")});
+    QVERIFY(finished.count() == 1 || finished.wait(5000));
+    QTRY_COMPARE(m_document->tableModel()->lintLevel(QStringLiteral("BAD_ROW")), Lint::Clean);
+    QTRY_COMPARE(codes(QStringLiteral("PAIR_FLOW")), QStringList{QStringLiteral("H024")});
+}
+
 void TestLintController::lintAllAndWait()
 {
     QSignalSpy finished(m_lint.get(), &LintController::finished);
@@ -83,6 +121,14 @@ void TestLintController::lintAllAndWait()
     QVERIFY(m_lint->isRunning() || finished.count() == 1);
     QVERIFY(finished.count() == 1 || finished.wait(5000));
     QVERIFY(!m_lint->isRunning());
+}
+
+QStringList TestLintController::codes(const QString &key) const
+{
+    QStringList found;
+    for (const LintFinding &finding : m_lint->state()->findings(key))
+        found.append(finding.code);
+    return found;
 }
 
 QStringList TestLintController::tableKeys() const
@@ -141,6 +187,47 @@ void TestLintController::editReLintsTheRowAndItsReferrers()
                          goodRow(QStringLiteral("BAD_ROW")).content);
     QTRY_COMPARE(m_document->tableModel()->lintLevel(QStringLiteral("BAD_ROW")), Lint::Clean);
     QVERIFY(changed.count() >= 3);
+}
+
+// A row that is not edited is relinked when a row it names appears, moves or goes.
+void TestLintController::referrersFollowTheKeysTheyName()
+{
+    DirectoryTableModel *table = m_document->tableModel();
+    lintAllAndWait();
+    m_document->setField(QStringLiteral("PAIR_FLOW"), QStringLiteral("content"),
+                         flowRow(QStringLiteral("PAIR_FLOW"), QStringLiteral("ECHO_A > NEW_STEP")).content);
+    QTRY_COMPARE(codes(QStringLiteral("PAIR_FLOW")), QStringList{QStringLiteral("H024")});
+
+    const QString created = m_document->createRow(QStringLiteral("fn"));
+    m_document->renameRow(created, QStringLiteral("NEW_STEP"));
+    QTRY_COMPARE(table->lintLevel(QStringLiteral("PAIR_FLOW")), Lint::Clean);
+    m_document->renameRow(QStringLiteral("NEW_STEP"), QStringLiteral("OTHER_STEP"));
+    QTRY_COMPARE(table->lintLevel(QStringLiteral("PAIR_FLOW")), Lint::Error);
+    QCOMPARE(codes(QStringLiteral("PAIR_FLOW")), QStringList{QStringLiteral("H024")});
+    m_document->undoStack()->undo();
+    QTRY_COMPARE(table->lintLevel(QStringLiteral("PAIR_FLOW")), Lint::Clean);
+
+    // Through includes.
+    m_document->setField(QStringLiteral("ECHO_A"), QStringLiteral("includes"), QStringLiteral("ECHO_B"));
+    QTRY_COMPARE(table->lintLevel(QStringLiteral("ECHO_A")), Lint::Clean);
+    m_document->deleteRows({QStringLiteral("ECHO_B")});
+    QTRY_COMPARE(codes(QStringLiteral("ECHO_A")), QStringList{QStringLiteral("H060")});
+    m_document->undoStack()->undo();
+    QTRY_COMPARE(table->lintLevel(QStringLiteral("ECHO_A")), Lint::Clean);
+}
+
+// A relinked row keeps the findings of its own rules, in code order with the new ones.
+void TestLintController::referrersKeepTheirOwnFindings()
+{
+    lintAllAndWait();
+    m_document->setField(QStringLiteral("WARN_ROW"), QStringLiteral("includes"), QStringLiteral("ECHO_B"));
+    QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), QStringList{QStringLiteral("H015")});
+    m_document->deleteRows({QStringLiteral("ECHO_B")});
+    QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), (QStringList{QStringLiteral("H015"), QStringLiteral("H060")}));
+    QCOMPARE(m_document->tableModel()->lintLevel(QStringLiteral("WARN_ROW")), Lint::Error);
+    m_document->undoStack()->undo();
+    QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), QStringList{QStringLiteral("H015")});
+    QCOMPARE(m_document->tableModel()->lintLevel(QStringLiteral("WARN_ROW")), Lint::Warning);
 }
 
 void TestLintController::nonCompliantFilterAndLintSortFollowReLints()
