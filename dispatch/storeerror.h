@@ -19,6 +19,8 @@ struct StoreError
         NotDirectory,  // the file is not a capability directory
         TooNew,        // written by a newer Capdesk
         Io,            // SQLite or the file system failed
+        Unreachable,   // a remote directory's server gave no answer (refused, timed out, DNS, TLS)
+        Unauthorized,  // a remote directory's server refused the owner key (401)
     };
 
     Kind kind = Kind::None;

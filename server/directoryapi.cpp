@@ -4,6 +4,10 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+#include <queue>
+#include <vector>
+
 namespace {
 
 QJsonObject written(const WriteOutcome &outcome)
@@ -28,6 +32,111 @@ ServerReply conflict(const QString &key, const QString &current)
         412, {{QStringLiteral("error"), QStringLiteral("conflict")},
               {QStringLiteral("message"), QStringLiteral("%1 changed since it was read").arg(key)},
               {QStringLiteral("updated_at"), current}});
+}
+
+// One summary copied out of a scan, for a page.
+struct Summary
+{
+    QByteArray key, type, category, target, updatedAt;
+    bool enabled = true;
+    bool sensitive = false;
+
+    static Summary of(const RowSummaryView &view)
+    {
+        auto bytes = [](std::string_view text) { return QByteArray(text.data(), qsizetype(text.size())); };
+        return {bytes(view.key),       bytes(view.type), bytes(view.category), bytes(view.target),
+                bytes(view.updatedAt), view.enabled,     view.sensitive};
+    }
+    // Written straight to JSON text: a page of 100,000 summaries built as QJsonObjects
+    // costs the server seconds; as bytes, a small part of that.
+    void appendJson(QByteArray *out) const
+    {
+        const std::pair<const char *, const QByteArray *> texts[] = {{"{\"key\":", &key},
+                                                                     {",\"type\":", &type},
+                                                                     {",\"category\":", &category},
+                                                                     {",\"target\":", &target},
+                                                                     {",\"updated_at\":", &updatedAt}};
+        for (const auto &[name, value] : texts) {
+            out->append(name);
+            appendJsonString(*value, out);
+        }
+        out->append(enabled ? ",\"enabled\":1" : ",\"enabled\":0");
+        out->append(sensitive ? ",\"sensitive\":1}" : ",\"sensitive\":0}");
+    }
+
+    // UTF-8 passes through; quotes, backslashes and control characters are escaped.
+    static void appendJsonString(const QByteArray &text, QByteArray *out)
+    {
+        static const char hex[] = "0123456789abcdef";
+        out->append('"');
+        for (const char c : text) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (c == '"' || c == '\\') {
+                out->append('\\');
+                out->append(c);
+            } else if (byte < 0x20) {
+                out->append("\\u00");
+                out->append(hex[byte >> 4]);
+                out->append(hex[byte & 0xf]);
+            } else {
+                out->append(c);
+            }
+        }
+        out->append('"');
+    }
+};
+
+QJsonObject summaryOf(const Row &row)
+{
+    return {{QStringLiteral("key"), row.key},
+            {QStringLiteral("type"), row.type},
+            {QStringLiteral("category"), row.category},
+            {QStringLiteral("target"), row.target},
+            {QStringLiteral("updated_at"), row.updatedAt},
+            {QStringLiteral("enabled"), row.enabled ? 1 : 0},
+            {QStringLiteral("sensitive"), row.sensitive ? 1 : 0}};
+}
+
+} // namespace
+
+// The paging extension's parameters (not in SPEC §10; a client that does not send them
+// gets SPEC's plain listing).
+struct DirectoryApi::Paging
+{
+    qsizetype limit = 0; // 0: no limit
+    qsizetype offset = 0;
+    QByteArray after; // keys after this one (keyset paging, stable while rows come and go)
+    bool summary = false;
+
+    static std::optional<Paging> of(const QUrlQuery &query, QString *error)
+    {
+        const QStringList names{QStringLiteral("limit"), QStringLiteral("offset"), QStringLiteral("after"),
+                                QStringLiteral("fields")};
+        if (std::none_of(names.cbegin(), names.cend(),
+                         [&](const QString &name) { return query.hasQueryItem(name); }))
+            return std::nullopt;
+        Paging paging;
+        bool ok = true;
+        if (query.hasQueryItem(QStringLiteral("limit")))
+            paging.limit = query.queryItemValue(QStringLiteral("limit")).toLongLong(&ok);
+        if (ok && query.hasQueryItem(QStringLiteral("offset")))
+            paging.offset = query.queryItemValue(QStringLiteral("offset")).toLongLong(&ok);
+        if (!ok || paging.limit < 0 || paging.offset < 0)
+            *error = QStringLiteral("limit and offset are whole numbers from 0");
+        paging.after = query.queryItemValue(QStringLiteral("after"), QUrl::FullyDecoded).toUtf8();
+        const QString fields = query.queryItemValue(QStringLiteral("fields"));
+        paging.summary = fields == QLatin1String("summary");
+        if (!fields.isEmpty() && !paging.summary)
+            *error = QStringLiteral("fields is 'summary' or absent, not '%1'").arg(fields);
+        return paging;
+    }
+};
+
+namespace {
+
+ServerReply pageReply(QJsonArray rows, qsizetype total)
+{
+    return ServerReply::json(200, {{QStringLiteral("rows"), rows}, {QStringLiteral("total"), double(total)}});
 }
 
 } // namespace
@@ -57,6 +166,11 @@ ServerReply DirectoryApi::refusal(const StoreError &error)
                                            {QStringLiteral("findings"), error.details},
                                            {QStringLiteral("message"), error.message}});
         return ServerReply::error(422, error.message);
+    // Only a server whose store is itself remote meets these two.
+    case StoreError::Kind::Unauthorized:
+        return ServerReply::error(401, QStringLiteral("unauthorized"));
+    case StoreError::Kind::Unreachable:
+        return ServerReply::error(502, error.message);
     case StoreError::Kind::None:
     case StoreError::Kind::NotDirectory:
     case StoreError::Kind::TooNew:
@@ -68,18 +182,89 @@ ServerReply DirectoryApi::refusal(const StoreError &error)
 
 ServerReply DirectoryApi::list(const QUrlQuery &query) const
 {
+    QString error;
+    const std::optional<Paging> paging = Paging::of(query, &error);
+    if (!error.isEmpty())
+        return ServerReply::error(400, error);
+    const bool filtered =
+        query.hasQueryItem(QStringLiteral("category")) || query.hasQueryItem(QStringLiteral("q"));
+    if (paging && paging->summary && !filtered)
+        return summaryPage(*paging);
     const StoreResult<QList<Row>> rows = m_store->allRows();
     if (!rows.ok())
         return refusal(rows.error());
     const QString category = query.queryItemValue(QStringLiteral("category"), QUrl::FullyDecoded);
     const QString needle = query.queryItemValue(QStringLiteral("q"), QUrl::FullyDecoded);
-    QJsonArray out;
+    QList<const Row *> matching;
     for (const Row &row : rows.value()) {
         if ((category.isEmpty() || row.category == category)
             && (needle.isEmpty() || matchesQuery(row, needle)))
-            out.append(row.toJson());
+            matching.append(&row);
     }
-    return ServerReply::json(200, {{QStringLiteral("rows"), out}});
+    if (!paging) {
+        QJsonArray out;
+        for (const Row *row : std::as_const(matching))
+            out.append(row->toJson());
+        return ServerReply::json(200, {{QStringLiteral("rows"), out}});
+    }
+    // Filtered or full-row pages: rare and small, so the plain way.
+    std::sort(matching.begin(), matching.end(), [](const Row *a, const Row *b) { return a->key < b->key; });
+    const QString after = QString::fromUtf8(paging->after);
+    auto first = std::upper_bound(matching.cbegin(), matching.cend(), after,
+                                  [](const QString &key, const Row *row) { return key < row->key; });
+    if (after.isEmpty())
+        first = matching.cbegin();
+    const qsizetype skip = std::min<qsizetype>(paging->offset, matching.cend() - first);
+    first += skip;
+    const qsizetype count = paging->limit > 0 ? std::min<qsizetype>(paging->limit, matching.cend() - first)
+                                              : matching.cend() - first;
+    QJsonArray out;
+    for (auto it = first; it != first + count; ++it)
+        out.append(paging->summary ? summaryOf(**it) : (*it)->toJson());
+    return pageReply(out, matching.size());
+}
+
+// One pass over the bulk summary scan: count every row and keep the `offset + limit`
+// smallest keys after `after` in a bounded heap, so a page of a 100,000-row directory
+// costs one sequential read and copies only the rows that may be on it.
+ServerReply DirectoryApi::summaryPage(const Paging &paging) const
+{
+    const auto byKey = [](const Summary &a, const Summary &b) { return a.key < b.key; };
+    std::priority_queue<Summary, std::vector<Summary>, decltype(byKey)> largestOnTop(byKey);
+    std::vector<Summary> all;
+    const qsizetype keep = paging.limit > 0 ? paging.offset + paging.limit : 0;
+    qsizetype total = 0;
+    const StoreError error = m_store->scanSummaryViews([&](const RowSummaryView &view) {
+        ++total;
+        const std::string_view after(paging.after.constData(), std::size_t(paging.after.size()));
+        if (!paging.after.isEmpty() && view.key <= after)
+            return;
+        if (keep == 0) {
+            all.push_back(Summary::of(view));
+        } else if (qsizetype(largestOnTop.size()) < keep) {
+            largestOnTop.push(Summary::of(view));
+        } else if (view.key < std::string_view(largestOnTop.top().key.constData(),
+                                               std::size_t(largestOnTop.top().key.size()))) {
+            largestOnTop.pop();
+            largestOnTop.push(Summary::of(view));
+        }
+    });
+    if (error.isError())
+        return refusal(error);
+    for (; !largestOnTop.empty(); largestOnTop.pop())
+        all.push_back(largestOnTop.top());
+    std::sort(all.begin(), all.end(), byKey);
+    ServerReply reply;
+    reply.body.reserve(qsizetype(all.size()) * 160 + 64);
+    reply.body.append("{\"rows\":[");
+    for (std::size_t i = std::size_t(std::min<qsizetype>(paging.offset, qsizetype(all.size())));
+         i < all.size(); ++i) {
+        if (reply.body.back() == '}')
+            reply.body.append(',');
+        all[i].appendJson(&reply.body);
+    }
+    reply.body.append("],\"total\":" + QByteArray::number(total) + '}');
+    return reply;
 }
 
 ServerReply DirectoryApi::get(const QString &key) const

@@ -13,6 +13,10 @@ class DirectoryStore;
 // owner key for writes; every write is recorded in the event log as "owner:terminal-key".
 // `ifMatch` (an If-Match header's updated_at, or empty) turns a change since that read
 // into 412 instead of an overwrite.
+// Beyond SPEC §10, a listing pages when asked: `?limit=N` with `offset=M` or `after=KEY`,
+// and `fields=summary` (key, type, category, target, updated_at, enabled, sensitive),
+// answers `{"rows":[…],"total":T}` in key order; T counts every row the filters match.
+// A SPEC-only client sends none of these and gets the plain listing.
 class DirectoryApi final
 {
 public:
@@ -29,7 +33,10 @@ public:
     static ServerReply refusal(const StoreError &error);
 
 private:
+    struct Paging;
+
     QString currentUpdatedAt(const QString &key) const;
+    ServerReply summaryPage(const Paging &paging) const;
 
     std::shared_ptr<DirectoryStore> m_store;
 };

@@ -6,6 +6,7 @@
 #include "ctllogcommand.h"
 #include "ctloutput.h"
 #include "ctlservecommand.h"
+#include "ctlservercommands.h"
 #include "ctltokencommands.h"
 #include "directoryledger.h"
 #include "defaultlocations.h"
@@ -15,6 +16,7 @@
 #include "sampledirectory.h"
 #include "rowschema.h"
 #include "invocationhandle.h"
+#include "remotedirectorystore.h"
 #include "sqlitedirectorystore.h"
 #include "standarddispatcher.h"
 #include "utf8text.h"
@@ -83,11 +85,17 @@ int CtlCommands::run()
         CtlOutput::printUsage(stdout);
         return Ok;
     }
-    if (!m_args.server.isEmpty())
-        return CtlOutput::usage(QStringLiteral("--server: remote directories arrive with remote mode; use --db"));
+    if (!m_args.server.isEmpty()) {
+        if (m_args.has(QStringLiteral("--db")))
+            return CtlOutput::usage(QStringLiteral("--db and --server name two directories; give one"));
+        const StoreResult<std::shared_ptr<ServerConnection>> connection = CtlServerCommands::connect(m_args.server);
+        if (!connection.ok())
+            return CtlOutput::usage(connection.error().message);
+        m_connection = connection.value();
+    }
 
     const QHash<QString, std::function<int()>> commands{
-        {QStringLiteral("init"), [this] { return init(); }},
+        {QStringLiteral("init"), [this] { return m_connection ? refuseServer() : init(); }},
         {QStringLiteral("import"), [this] { return importFile(); }},
         {QStringLiteral("export"), [this] { return exportRows(); }},
         {QStringLiteral("get"), [this] { return get(); }},
@@ -95,17 +103,22 @@ int CtlCommands::run()
         {QStringLiteral("patch"), [this] { return patch(); }},
         {QStringLiteral("delete"), [this] { return remove(); }},
         {QStringLiteral("invoke"), [this] { return invoke(); }},
-        {QStringLiteral("receipts"), [this] { return receiptCommand(&CtlReceiptCommands::receipts); }},
-        {QStringLiteral("confirm"), [this] { return receiptCommand(&CtlReceiptCommands::confirm); }},
-        {QStringLiteral("verify-receipt"), [this] { return verifyReceipt(); }},
-        {QStringLiteral("public-key"), [this] { return publicKey(); }},
-        {QStringLiteral("log"), [this] { return log(); }},
-        {QStringLiteral("token"), [this] { return token(); }},
+        {QStringLiteral("receipts"),
+         [this] { return m_connection ? refuseServer() : receiptCommand(&CtlReceiptCommands::receipts); }},
+        {QStringLiteral("confirm"),
+         [this] {
+             return m_connection ? CtlServerCommands(m_args, m_connection).confirm()
+                                 : receiptCommand(&CtlReceiptCommands::confirm);
+         }},
+        {QStringLiteral("verify-receipt"), [this] { return m_connection ? refuseServer() : verifyReceipt(); }},
+        {QStringLiteral("public-key"), [this] { return m_connection ? refuseServer() : publicKey(); }},
+        {QStringLiteral("log"), [this] { return m_connection ? refuseServer() : log(); }},
+        {QStringLiteral("token"), [this] { return m_connection ? refuseServer() : token(); }},
         {QStringLiteral("flow-plan"), [this] { return flowPlan(); }},
         {QStringLiteral("lint"), [this] { return lintCommand(&CtlLintCommands::lint); }},
         {QStringLiteral("contract"), [this] { return lintCommand(&CtlLintCommands::contract); }},
         {QStringLiteral("mcp-tools"), [this] { return lintCommand(&CtlLintCommands::mcpTools); }},
-        {QStringLiteral("serve"), [this] { return CtlServeCommand(m_args).run(); }},
+        {QStringLiteral("serve"), [this] { return m_connection ? refuseServer() : CtlServeCommand(m_args).run(); }},
     };
     const auto command = commands.constFind(m_args.command);
     if (command == commands.constEnd())
@@ -117,7 +130,8 @@ int CtlCommands::run()
          {QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"), QStringLiteral("--owner-present")}},
         {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
         {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
-        {QStringLiteral("serve"), {QStringLiteral("--listen"), QStringLiteral("--generate-key")}},
+        {QStringLiteral("serve"),
+         {QStringLiteral("--listen"), QStringLiteral("--generate-key"), QStringLiteral("--dispatch-timeout")}},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
         {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
         {QStringLiteral("token"),
@@ -127,7 +141,7 @@ int CtlCommands::run()
           QStringLiteral("--label")}},
     };
     for (const QString &option : std::as_const(m_args.given)) {
-        if (option != QLatin1String("--db") && !extraOptions.value(m_args.command).contains(option))
+        if (option != QLatin1String("--db") && option != QLatin1String("--server") && !extraOptions.value(m_args.command).contains(option))
             return CtlOutput::usage(QStringLiteral("%1 does not apply to %2").arg(option, m_args.command));
     }
     return (*command)();
@@ -154,6 +168,27 @@ bool CtlCommands::openStore(bool mayCreate)
     }
     m_store = opened.value();
     return true;
+}
+
+bool CtlCommands::openDirectory(bool mayCreate)
+{
+    if (m_connection) {
+        m_directory = std::make_shared<RemoteDirectoryStore>(m_connection);
+        return true;
+    }
+    if (!openStore(mayCreate))
+        return false;
+    m_directory = m_store;
+    return true;
+}
+
+int CtlCommands::refuseServer() const
+{
+    if (m_args.command == QLatin1String("receipts"))
+        return CtlOutput::usage(QStringLiteral("receipts lists a local directory's receipts only; against a server, "
+                                               "check one with confirm INV_ID --server URL (or open its /receipt/INV_ID page)"));
+    return CtlOutput::usage(
+        QStringLiteral("%1 works on a local directory file only (--db), not with --server").arg(m_args.command));
 }
 
 std::shared_ptr<DirectoryLedger> CtlCommands::ledger()
@@ -201,9 +236,9 @@ int CtlCommands::importFile()
     const QString file = m_args.positional.first();
     if (!QFileInfo(file).isFile())
         return CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound, QStringLiteral("no file %1").arg(file)));
-    if (!openStore(true))
+    if (!openDirectory(true))
         return m_exit;
-    const StoreResult<int> imported = DirectoryImporter::importFile(*m_store, file);
+    const StoreResult<int> imported = DirectoryImporter::importFile(*m_directory, file);
     if (!imported.ok())
         return CtlOutput::fail(imported.error());
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("imported"), imported.value()}});
@@ -217,12 +252,12 @@ int CtlCommands::exportRows()
         return CtlOutput::usage(QStringLiteral("--format is json or sql, not '%1'").arg(format));
     if (!expectPositional(0, QStringLiteral("export [--format json|sql] [--out FILE]")))
         return m_exit;
-    if (!m_args.out.isEmpty() && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
+    if (!m_connection && !m_args.out.isEmpty() && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
         return CtlOutput::usage(QStringLiteral("--out names the directory file itself; exporting there would destroy it"));
-    if (!openStore())
+    if (!openDirectory())
         return m_exit;
     const StoreResult<QByteArray> exported = DirectoryExporter::exportBytes(
-        *m_store, format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
+        *m_directory, format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
     if (!exported.ok())
         return CtlOutput::fail(exported.error());
     const QByteArray &bytes = exported.value();
@@ -242,9 +277,9 @@ int CtlCommands::exportRows()
 
 int CtlCommands::get()
 {
-    if (!expectPositional(1, QStringLiteral("get KEY")) || !openStore())
+    if (!expectPositional(1, QStringLiteral("get KEY")) || !openDirectory())
         return m_exit;
-    const StoreResult<Row> row = m_store->row(m_args.positional.first());
+    const StoreResult<Row> row = m_directory->row(m_args.positional.first());
     if (!row.ok())
         return CtlOutput::fail(row.error());
     CtlOutput::printJson(row.value().toJson());
@@ -262,9 +297,9 @@ int CtlCommands::put()
     const std::optional<Row> row = Row::fromJson(object.value(), &error);
     if (!row)
         return CtlOutput::fail(invalid(error));
-    if (!openStore())
+    if (!openDirectory())
         return m_exit;
-    const StoreResult<WriteOutcome> written = m_store->put(*row);
+    const StoreResult<WriteOutcome> written = m_directory->put(*row);
     if (!written.ok())
         return CtlOutput::fail(written.error());
     CtlOutput::printJson(writeOutcome(written.value()));
@@ -278,9 +313,9 @@ int CtlCommands::patch()
     const StoreResult<QJsonObject> fields = readStdinObject(QStringLiteral("object of fields"));
     if (!fields.ok())
         return CtlOutput::fail(fields.error(), CtlOutput::Usage);
-    if (!openStore())
+    if (!openDirectory())
         return m_exit;
-    const StoreResult<WriteOutcome> written = m_store->patch(m_args.positional.first(), fields.value());
+    const StoreResult<WriteOutcome> written = m_directory->patch(m_args.positional.first(), fields.value());
     if (!written.ok())
         return CtlOutput::fail(written.error());
     // Production's PATCH drops fields outside its allow-list; say which, never silently.
@@ -300,10 +335,10 @@ int CtlCommands::patch()
 
 int CtlCommands::remove()
 {
-    if (!expectPositional(1, QStringLiteral("delete KEY")) || !openStore())
+    if (!expectPositional(1, QStringLiteral("delete KEY")) || !openDirectory())
         return m_exit;
     const QString key = m_args.positional.first();
-    const StoreError error = m_store->remove(key);
+    const StoreError error = m_directory->remove(key);
     if (error.isError())
         return CtlOutput::fail(error);
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("key"), key}, {QStringLiteral("deleted"), 1}});
@@ -316,6 +351,8 @@ int CtlCommands::invoke()
         m_exit = CtlOutput::usage(QStringLiteral("usage: capdeskctl invoke KEY [BODY] [--shape]"));
         return m_exit;
     }
+    if (m_connection)
+        return CtlServerCommands(m_args, m_connection).invoke();
     if (!openStore())
         return m_exit;
     QSettings settings;
@@ -374,17 +411,17 @@ int CtlCommands::log()
 
 int CtlCommands::lintCommand(int (CtlLintCommands::*command)())
 {
-    if (!openStore())
+    if (!openDirectory())
         return m_exit;
-    CtlLintCommands commands(m_args, m_store);
+    CtlLintCommands commands(m_args, m_directory);
     return (commands.*command)();
 }
 
 int CtlCommands::flowPlan()
 {
-    if (!openStore())
+    if (!openDirectory())
         return m_exit;
-    return CtlFlowPlanCommand(m_args, m_store).run();
+    return CtlFlowPlanCommand(m_args, m_directory).run();
 }
 
 int CtlCommands::token()

@@ -2,13 +2,13 @@
 
 #include "ctloutput.h"
 #include "flowparser.h"
-#include "sqlitedirectorystore.h"
+#include "directorystore.h"
 
 #include <cstdio>
 
 using namespace Qt::StringLiterals;
 
-CtlFlowPlanCommand::CtlFlowPlanCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
+CtlFlowPlanCommand::CtlFlowPlanCommand(const CtlArguments &args, std::shared_ptr<DirectoryStore> store)
     : m_args(args), m_store(std::move(store))
 {}
 

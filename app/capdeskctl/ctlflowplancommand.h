@@ -4,7 +4,7 @@
 
 #include <memory>
 
-class SqliteDirectoryStore;
+class DirectoryStore;
 
 // `flow-plan KEY` (SPEC §11): the parsed flow as JSON, {"ok":true,"key",
 // "steps":[…]} (FlowPlan::toJson()). Exit 1 with {"ok":false,"error","line","column"}
@@ -12,11 +12,11 @@ class SqliteDirectoryStore;
 class CtlFlowPlanCommand final
 {
 public:
-    CtlFlowPlanCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+    CtlFlowPlanCommand(const CtlArguments &args, std::shared_ptr<DirectoryStore> store);
 
     int run();
 
 private:
     const CtlArguments &m_args;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryStore> m_store;
 };

@@ -4,7 +4,7 @@
 #include "ctloutput.h"
 #include "linter.h"
 #include "mcpprojection.h"
-#include "sqlitedirectorystore.h"
+#include "directorystore.h"
 
 #include <QJsonArray>
 
@@ -12,7 +12,7 @@
 
 using namespace Qt::StringLiterals;
 
-CtlLintCommands::CtlLintCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
+CtlLintCommands::CtlLintCommands(const CtlArguments &args, std::shared_ptr<DirectoryStore> store)
     : m_args(args), m_store(std::move(store))
 {}
 

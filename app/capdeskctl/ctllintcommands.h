@@ -4,7 +4,7 @@
 
 #include <memory>
 
-class SqliteDirectoryStore;
+class DirectoryStore;
 
 // The hygiene commands of SPEC §11, for an owner's CI:
 // - `lint [KEY…]`: every finding as [{"key","code","name","severity","field","message"}]
@@ -15,7 +15,7 @@ class SqliteDirectoryStore;
 class CtlLintCommands final
 {
 public:
-    CtlLintCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+    CtlLintCommands(const CtlArguments &args, std::shared_ptr<DirectoryStore> store);
 
     int lint();
     int contract();
@@ -23,5 +23,5 @@ public:
 
 private:
     const CtlArguments &m_args;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryStore> m_store;
 };

@@ -20,7 +20,10 @@ int exitCodeFor(const StoreError &error)
     case StoreError::Kind::Conflict:
     case StoreError::Kind::NotDirectory:
     case StoreError::Kind::TooNew:
+    case StoreError::Kind::Unauthorized:
         return Refused;
+    case StoreError::Kind::Unreachable:
+        return Unreachable;
     case StoreError::Kind::Io:
         break;
     }
@@ -49,7 +52,7 @@ int fail(const StoreError &error, int exitCode)
 void printUsage(std::FILE *to)
 {
     std::fprintf(to,
-                 "usage: capdeskctl COMMAND [--db FILE] ARGS…\n"
+                 "usage: capdeskctl COMMAND [--db FILE | --server URL] ARGS…\n"
                  "  init [--sample]              create a directory (with the sample rows)\n"
                  "  import FILE                  add rows from a SQL dump or a JSON array\n"
                  "  export [--format json|sql] [--out FILE]\n"
@@ -59,7 +62,8 @@ void printUsage(std::FILE *to)
                  "  delete KEY                   remove one row\n"
                  "  invoke KEY [BODY] [--shape] [--token T --audience A [--owner-present]]\n"
                  "                               run a row (or build its request, sending nothing)\n"
-                 "  serve [--listen 127.0.0.1:PORT] [--generate-key]  the REST server of SPEC §10 over --db\n"
+                 "  serve [--listen 127.0.0.1:PORT] [--generate-key] [--dispatch-timeout MS]\n"
+                 "                               the REST server of SPEC §10 over --db\n"
                  "                               (owner key from CAPDESK_TERMINAL_KEY)\n"
                  "  lint [KEY…]                  hygiene findings (all rows, or these); exit 1 on any error\n"
                  "  contract KEY                 the row's contract document (Markdown)\n"
@@ -75,7 +79,11 @@ void printUsage(std::FILE *to)
                  "      [--pin KEY] [--fixed-body B] [--payload-ceiling BYTES] [--expires ISO|30d|12h]\n"
                  "      [--owner-gate] [--label L]   (the token's value is printed once)\n"
                  "Only init and import create a directory file; the other commands need one.\n"
-                 "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused.\n");
+                 "--server URL: get, put, patch, delete, import, export, invoke, lint, contract, mcp-tools,\n"
+                 "  flow-plan and confirm against a server (owner key from CAPDESK_TERMINAL_KEY);\n"
+                 "  import over a server writes row by row and stops at the first refusal.\n"
+                 "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused (gate, owner key, conflict),\n"
+                 "  5 the server did not answer.\n");
 }
 
 int usage(const QString &message)

@@ -10,7 +10,10 @@
 // Exit codes of SPEC §11 and the JSON that goes with them.
 namespace CtlOutput {
 
-enum ExitCode { Ok = 0, Findings = 1, Usage = 2, NotFound = 3, Refused = 4 };
+// Unreachable (5) is ours, not SPEC §11's: a script can tell "the server did not answer"
+// (retry later) from every answer the server gave. A refused owner key is Refused, as
+// SPEC §11 files auth under 4.
+enum ExitCode { Ok = 0, Findings = 1, Usage = 2, NotFound = 3, Refused = 4, Unreachable = 5 };
 
 int exitCodeFor(const StoreError &error);
 

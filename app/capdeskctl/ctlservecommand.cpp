@@ -21,7 +21,8 @@ int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(
-            QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key]"));
+            QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
+                           "[--dispatch-timeout MS]"));
     QString error;
     const ServeOptions options =
         m_args.has(QStringLiteral("--listen"))
@@ -29,6 +30,13 @@ int CtlServeCommand::run()
             : ServeOptions();
     if (!error.isEmpty())
         return CtlOutput::usage(error);
+    ServeOptions served = options;
+    if (m_args.has(QStringLiteral("--dispatch-timeout"))) {
+        bool ok = false;
+        served.dispatchTimeoutMs = m_args.value(QStringLiteral("--dispatch-timeout")).toInt(&ok);
+        if (!ok || served.dispatchTimeoutMs < 1)
+            return CtlOutput::usage(QStringLiteral("--dispatch-timeout wants milliseconds ≥ 1"));
+    }
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
     QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");
@@ -60,7 +68,7 @@ int CtlServeCommand::run()
     QSettings settings;
     StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings));
 
-    DirectoryServer server(options, OwnerKey(key), store, ledger, dispatcher);
+    DirectoryServer server(served, OwnerKey(key), store, ledger, dispatcher);
     if (!server.start(&error))
         return CtlOutput::fail(StoreError::make(StoreError::Kind::Io, error));
     SignalWatcher watcher;

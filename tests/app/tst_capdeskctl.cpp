@@ -1,5 +1,6 @@
 #include "fixturegenerator.h"
 #include "processrun.h"
+#include "serveprocess.h"
 #include "sqlitedirectorystore.h"
 
 #include <QFile>
@@ -59,6 +60,9 @@ private slots:
     void logRecordsMutationsAndVerifies();
     void flowPlanPrintsTheParsedFlow();
     void lintContractAndMcpTools();
+    void serverModeRunsTheRowCommands();
+    void serverModeRefusals_data();
+    void serverModeRefusals();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
@@ -559,6 +563,123 @@ void TestCapdeskctl::lintContractAndMcpTools()
     QCOMPARE(tools.exitCode, 0);
     QVERIFY(!tools.json().value(u"tools"_s).toArray().isEmpty());
     QVERIFY(tools.out.contains("\"BASE64_ENCODE\""));
+}
+
+namespace {
+
+const QByteArray kServedKey = QByteArrayLiteral("tst-ctl-served-owner-key-5e1b7a93c0d2");
+
+ProcessRun::Result ctlWithKey(const QStringList &arguments, const QByteArray &key, const QByteArray &stdinData = {})
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("CAPDESK_TERMINAL_KEY"));
+    if (!key.isEmpty())
+        environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(key));
+    return ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, stdinData, environment);
+}
+
+} // namespace
+
+// SPEC §11's --server: the row commands, invoke and confirm against a real
+// `capdeskctl serve`, with the owner key from the environment.
+void TestCapdeskctl::serverModeRunsTheRowCommands()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    ServeProcess serve;
+    QString error;
+    QVERIFY2(serve.start(db(), kServedKey, &error), qPrintable(error));
+    const QString server = serve.baseUrl().toString();
+    const auto remote = [&](QStringList arguments, const QByteArray &stdinData = {}) {
+        arguments << u"--server"_s << server;
+        return ctlWithKey(arguments, kServedKey, stdinData);
+    };
+    const QByteArray row = R"({"key":"ZZ_REMOTE_ECHO","type":"fn","target":"echo","category":"tools",
+        "content":"# WHAT: Echo over a server\n# WHEN_TO_USE: tests\n# ARGS: $1=text\n# EX: [ZZ_REMOTE_ECHO]hi[/ZZ_REMOTE_ECHO]\n# OUTPUT: the text",
+        "examples":"[\"hi\"]"})";
+    ProcessRun::Result run = remote({u"put"_s}, row);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(QJsonDocument::fromJson(run.out).object().value(u"created"_s).toBool());
+    QCOMPARE(remote({u"patch"_s, u"ZZ_REMOTE_ECHO"_s}, R"({"seq":3})").exitCode, 0);
+    run = remote({u"patch"_s, u"ZZ_REMOTE_ECHO"_s}, R"({"runner":"x"})");
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY(run.err.contains("no recognized fields"));
+    run = remote({u"get"_s, u"ZZ_REMOTE_ECHO"_s});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"seq"_s).toInt(), 3);
+
+    run = remote({u"invoke"_s, u"ZZ_REMOTE_ECHO"_s, u"hello"_s});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject invoked = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(invoked.value(u"result"_s).toString(), u"hello"_s);
+    const QJsonObject proof = invoked.value(u"proof"_s).toObject();
+    const QString id = proof.value(u"invocation_id"_s).toString();
+    QCOMPARE(proof.value(u"public_receipt"_s).toString(), server + u"/receipt/"_s + id);
+    run = remote({u"invoke"_s, u"ZZ_REMOTE_ECHO"_s, u"hello"_s, u"--shape"_s});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"shape"_s), QJsonValue(true));
+    // confirm is keyless.
+    run = ctlWithKey({u"confirm"_s, id, u"--server"_s, server}, {});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"confirmed"_s), QJsonValue(true));
+
+    QCOMPARE(remote({u"lint"_s, u"ZZ_REMOTE_ECHO"_s}).exitCode, 0);
+    run = remote({u"contract"_s, u"ZZ_REMOTE_ECHO"_s});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("ZZ_REMOTE_ECHO"));
+    run = remote({u"export"_s});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("\"ZZ_REMOTE_ECHO\""));
+    run = remote({u"delete"_s, u"ZZ_REMOTE_ECHO"_s});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"deleted"_s).toInt(), 1);
+    QCOMPARE(remote({u"get"_s, u"ZZ_REMOTE_ECHO"_s}).exitCode, 3);
+    QCOMPARE(remote({u"invoke"_s, u"ZZ_REMOTE_ECHO"_s, u"x"_s}).exitCode, 3);
+
+    // The key never reaches the server's log, and the write was the server's actor.
+    QVERIFY(!serve.standardError().contains(kServedKey));
+    QVERIFY(serve.standardError().contains("PATCH /api/directory/ZZ_REMOTE_ECHO 200"));
+}
+
+void TestCapdeskctl::serverModeRefusals_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("key");
+    QTest::addColumn<bool>("serverUp");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("wrong key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray("wrong-wrong-wrong-wrong-key")
+                                  << true << 4 << u"the server refused the owner key"_s;
+    QTest::addRow("no key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray() << true << 4
+                               << u"the server refused the owner key"_s;
+    QTest::addRow("server down: 5") << QStringList{u"get"_s, u"ZZ_ANY"_s} << kServedKey << false << 5
+                                    << u"did not answer: connection refused"_s;
+    QTest::addRow("receipts are local: 2") << QStringList{u"receipts"_s} << kServedKey << true << 2
+                                           << u"receipts lists a local directory's receipts only"_s;
+    QTest::addRow("log is local: 2") << QStringList{u"log"_s} << kServedKey << true << 2
+                                     << u"log works on a local directory file only"_s;
+    QTest::addRow("--db and --server: 2") << QStringList{u"get"_s, u"ZZ_ANY"_s, u"--db"_s, u"x.db"_s} << kServedKey
+                                          << true << 2 << u"--db and --server name two directories"_s;
+}
+
+void TestCapdeskctl::serverModeRefusals()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, key);
+    QFETCH(bool, serverUp);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    ServeProcess serve;
+    QString error;
+    QVERIFY2(serve.start(db(), kServedKey, &error), qPrintable(error));
+    const QString server = serve.baseUrl().toString();
+    if (!serverUp)
+        serve.kill();
+    const ProcessRun::Result run = ctlWithKey(arguments + QStringList{u"--server"_s, server}, key);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(!run.err.contains(kServedKey) && !run.out.contains(kServedKey));
+    QCOMPARE(ctlWithKey({u"get"_s, u"ZZ_ANY"_s, u"--server"_s, u"ftp://nowhere"_s}, key).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctl)

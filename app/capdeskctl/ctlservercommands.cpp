@@ -1,0 +1,73 @@
+#include "ctlservercommands.h"
+
+#include "ctloutput.h"
+#include "remoteconfirmation.h"
+#include "remotedispatcher.h"
+#include "serverconnection.h"
+#include "servererrors.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+StoreResult<std::shared_ptr<ServerConnection>> CtlServerCommands::connect(const QString &url)
+{
+    const QUrl base(url, QUrl::StrictMode);
+    if (!base.isValid() || (base.scheme() != "http"_L1 && base.scheme() != "https"_L1)
+        || base.host().isEmpty())
+        return StoreError::make(
+            StoreError::Kind::Invalid,
+            u"--server wants an http(s) URL such as http://127.0.0.1:8787, not '%1'"_s.arg(url));
+    if (!base.userInfo().isEmpty() || base.hasQuery())
+        return StoreError::make(
+            StoreError::Kind::Invalid,
+            u"--server takes a plain base URL; the owner key comes from CAPDESK_TERMINAL_KEY"_s);
+    ServerEndpoint endpoint;
+    endpoint.baseUrl = base;
+    endpoint.ownerKey = qEnvironmentVariable("CAPDESK_TERMINAL_KEY");
+    return std::make_shared<ServerConnection>(endpoint);
+}
+
+CtlServerCommands::CtlServerCommands(const CtlArguments &args, std::shared_ptr<ServerConnection> connection)
+    : m_args(args), m_connection(std::move(connection))
+{}
+
+int CtlServerCommands::invoke()
+{
+    InvocationRequest request;
+    request.key = m_args.positional.at(0);
+    request.body = m_args.positional.value(1);
+    request.shape = m_args.shape;
+    request.token = m_args.value(u"--token"_s);
+    request.audience = m_args.value(u"--audience"_s);
+    request.ownerPresent = request.token.isEmpty() || m_args.has(u"--owner-present"_s);
+    const ServerResponse response = m_connection->send(RemoteDispatcher::requestFor(request));
+    if (!response.reached())
+        return CtlOutput::fail(ServerErrors::fromResponse(response, m_connection->location()));
+    const QJsonObject answer = QJsonDocument::fromJson(response.body).object();
+    if (answer.isEmpty())
+        return CtlOutput::fail(ServerErrors::fromResponse(response, m_connection->location()),
+                               CtlOutput::Findings);
+    // The server's answer is the response object of SPEC §11: print it as it came.
+    CtlOutput::printJson(answer);
+    if (response.status == 404)
+        return CtlOutput::NotFound;
+    if (response.status != 200)
+        return CtlOutput::Refused;
+    return answer.value(u"ok"_s).toBool() ? CtlOutput::Ok : CtlOutput::Findings;
+}
+
+int CtlServerCommands::confirm()
+{
+    if (m_args.positional.size() != 1)
+        return CtlOutput::usage(u"usage: capdeskctl confirm INV_ID --server URL"_s);
+    const StoreResult<RemoteConfirmation> confirmation =
+        RemoteConfirmation::fetch(*m_connection, m_args.positional.at(0));
+    if (!confirmation.ok())
+        return CtlOutput::fail(confirmation.error());
+    CtlOutput::printJson(confirmation.value().answer);
+    if (confirmation.value().status == "UNKNOWN_INVOCATION"_L1)
+        return CtlOutput::NotFound;
+    return confirmation.value().confirmed ? CtlOutput::Ok : CtlOutput::Findings;
+}

@@ -1,0 +1,458 @@
+#include "remotedirectorystore.h"
+
+#include "rowpatch.h"
+#include "rowschema.h"
+#include "serverconnection.h"
+#include "servererrors.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QMutexLocker>
+#include <QSet>
+#include <QUrl>
+
+#include <algorithm>
+
+using Kind = StoreError::Kind;
+
+namespace {
+
+QString encoded(const QString &text)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(text));
+}
+
+QString rowPath(const QString &key)
+{
+    return QStringLiteral("/api/directory/") + encoded(key);
+}
+
+QByteArray compact(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+StoreResult<QJsonObject> objectOf(const ServerResponse &response, const QString &location)
+{
+    QJsonParseError parse;
+    const QJsonDocument document = QJsonDocument::fromJson(response.body, &parse);
+    if (!document.isObject())
+        return StoreError::make(Kind::Io,
+                                QStringLiteral("server %1 answered %2 %3 with no JSON object")
+                                    .arg(location, QString::fromLatin1(response.method), response.path));
+    return document.object();
+}
+
+// A server may add members of its own (an id, a revision); the row keeps its columns.
+StoreResult<Row> rowOf(const QJsonObject &object)
+{
+    QJsonObject columns;
+    for (const QString &column : RowSchema::columns()) {
+        if (object.contains(column))
+            columns.insert(column, object.value(column));
+    }
+    QString error;
+    std::optional<Row> row = Row::fromJson(columns, &error);
+    if (!row)
+        return StoreError::make(Kind::Io,
+                                QStringLiteral("the server sent a row that cannot be read: ") + error);
+    return *row;
+}
+
+bool flag(const QJsonValue &value, bool absent)
+{
+    if (value.isBool())
+        return value.toBool();
+    if (value.isDouble())
+        return value.toDouble() != 0;
+    return absent;
+}
+
+// One summary from a row object (full or summary-only), its UTF-8 alive for the sink's call.
+void deliverSummary(const QJsonObject &object, const std::function<void(const RowSummaryView &)> &sink)
+{
+    const QByteArray key = object.value(QLatin1String("key")).toString().toUtf8();
+    const QByteArray type = object.value(QLatin1String("type")).toString().toUtf8();
+    const QByteArray category = object.value(QLatin1String("category")).toString().toUtf8();
+    const QByteArray target = object.value(QLatin1String("target")).toString().toUtf8();
+    const QByteArray updatedAt = object.value(QLatin1String("updated_at")).toString().toUtf8();
+    auto view = [](const QByteArray &bytes) {
+        return std::string_view(bytes.constData(), std::size_t(bytes.size()));
+    };
+    sink({view(key), view(type), view(category), view(target), view(updatedAt),
+          flag(object.value(QLatin1String("enabled")), true),
+          flag(object.value(QLatin1String("sensitive")), false)});
+}
+
+QJsonArray rowsIn(const QJsonObject &listing)
+{
+    return listing.value(QLatin1String("rows")).toArray();
+}
+
+// The body of a create: the server stamps the times itself.
+QJsonObject newRowObject(const Row &row)
+{
+    QJsonObject object = row.toJson();
+    object.remove(QStringLiteral("updated_at"));
+    object.remove(QStringLiteral("created_at"));
+    return object;
+}
+
+QString keysText(const QStringList &keys)
+{
+    return keys.isEmpty() ? QStringLiteral("none") : keys.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+RemoteDirectoryStore::RemoteDirectoryStore(std::shared_ptr<ServerConnection> connection)
+    : m_connection(std::move(connection))
+{}
+
+RemoteDirectoryStore::~RemoteDirectoryStore() = default;
+
+QString RemoteDirectoryStore::location() const
+{
+    return m_connection->location();
+}
+
+void RemoteDirectoryStore::setActor(const QString &actor)
+{
+    m_actor = actor;
+}
+
+QString RemoteDirectoryStore::actor() const
+{
+    return m_actor;
+}
+
+StoreError RemoteDirectoryStore::failure(const ServerResponse &response) const
+{
+    return ServerErrors::fromResponse(response, location());
+}
+
+StoreError RemoteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                                  int firstByKey) const
+{
+    if (firstByKey <= 0) {
+        QMutexLocker lock(&m_cacheMutex);
+        if (std::optional<QByteArray> cached = std::exchange(m_unpagedBody, std::nullopt)) {
+            lock.unlock();
+            for (const QJsonValue &row : rowsIn(QJsonDocument::fromJson(*cached).object()))
+                deliverSummary(row.toObject(), sink);
+            return StoreError::none();
+        }
+    }
+    const int pageRows = firstByKey > 0 ? firstByKey : kPageRows;
+    QString after;
+    for (;;) {
+        QString path = QStringLiteral("/api/directory?fields=summary&limit=%1").arg(pageRows);
+        if (!after.isEmpty())
+            path += QStringLiteral("&after=") + encoded(after);
+        const ServerResponse response = m_connection->send(QByteArrayLiteral("GET"), path);
+        if (const StoreError error = failure(response); error.isError())
+            return error;
+        const StoreResult<QJsonObject> listing = objectOf(response, location());
+        if (!listing.ok())
+            return listing.error();
+        const QJsonArray rows = rowsIn(listing.value());
+        if (!listing.value().contains(QLatin1String("total"))) {
+            // The server ignored the paging: these are all rows, in its order.
+            if (firstByKey <= 0) {
+                for (const QJsonValue &row : rows)
+                    deliverSummary(row.toObject(), sink);
+                return StoreError::none();
+            }
+            QList<QJsonObject> sorted;
+            sorted.reserve(rows.size());
+            for (const QJsonValue &row : rows)
+                sorted.append(row.toObject());
+            const auto byKey = [](const QJsonObject &a, const QJsonObject &b) {
+                return a.value(QLatin1String("key")).toString() < b.value(QLatin1String("key")).toString();
+            };
+            const qsizetype first = std::min<qsizetype>(firstByKey, sorted.size());
+            std::partial_sort(sorted.begin(), sorted.begin() + first, sorted.end(), byKey);
+            for (qsizetype i = 0; i < first; ++i)
+                deliverSummary(sorted.at(i), sink);
+            QMutexLocker lock(&m_cacheMutex);
+            m_unpagedBody = response.body;
+            return StoreError::none();
+        }
+        for (const QJsonValue &row : rows)
+            deliverSummary(row.toObject(), sink);
+        if (firstByKey > 0 || rows.size() < pageRows)
+            return StoreError::none();
+        after = rows.last().toObject().value(QLatin1String("key")).toString();
+    }
+}
+
+StoreResult<QList<Row>> RemoteDirectoryStore::listRows(const QString &query) const
+{
+    const ServerResponse response =
+        m_connection->send(QByteArrayLiteral("GET"), QStringLiteral("/api/directory") + query);
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    const StoreResult<QJsonObject> listing = objectOf(response, location());
+    if (!listing.ok())
+        return listing.error();
+    QList<Row> rows;
+    const QJsonArray objects = rowsIn(listing.value());
+    rows.reserve(objects.size());
+    for (const QJsonValue &object : objects) {
+        StoreResult<Row> row = rowOf(object.toObject());
+        if (!row.ok())
+            return row.error();
+        rows.append(std::move(row.value()));
+    }
+    return rows;
+}
+
+StoreResult<Row> RemoteDirectoryStore::row(const QString &key) const
+{
+    const ServerResponse response = m_connection->send(QByteArrayLiteral("GET"), rowPath(key));
+    if (response.status == 404)
+        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1' on %2").arg(key, location()));
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    const StoreResult<QJsonObject> object = objectOf(response, location());
+    if (!object.ok())
+        return object.error();
+    return rowOf(object.value());
+}
+
+StoreResult<QList<Row>> RemoteDirectoryStore::allRows() const
+{
+    return listRows(QString());
+}
+
+StoreResult<QList<Row>> RemoteDirectoryStore::rows(const QStringList &keys) const
+{
+    // A handful of keys costs a request each; more than that, one listing is cheaper.
+    constexpr int kSingleFetches = 32;
+    if (keys.size() > kSingleFetches) {
+        StoreResult<QList<Row>> all = allRows();
+        if (!all.ok())
+            return all;
+        const QSet<QString> wanted(keys.cbegin(), keys.cend());
+        QList<Row> found;
+        for (Row &row : all.value()) {
+            if (wanted.contains(row.key))
+                found.append(std::move(row));
+        }
+        return found;
+    }
+    QList<Row> found;
+    for (const QString &key : QSet<QString>(keys.cbegin(), keys.cend())) {
+        StoreResult<Row> one = row(key);
+        if (one.ok())
+            found.append(std::move(one.value()));
+        else if (one.error().kind != Kind::NotFound)
+            return one.error();
+    }
+    return found;
+}
+
+StoreResult<QStringList> RemoteDirectoryStore::keysWithContent(const QString &needle) const
+{
+    // ?q= matches more fields than content (key, target, category): narrow it here.
+    const StoreResult<QList<Row>> candidates = listRows(QStringLiteral("?q=") + encoded(needle));
+    if (!candidates.ok())
+        return candidates.error();
+    QStringList keys;
+    for (const Row &row : candidates.value()) {
+        if (row.content.contains(needle, Qt::CaseInsensitive))
+            keys.append(row.key);
+    }
+    return keys;
+}
+
+StoreResult<QList<AuthUsage>> RemoteDirectoryStore::authUsage() const
+{
+    const StoreResult<QList<Row>> all = allRows();
+    if (!all.ok())
+        return all.error();
+    QMap<QString, int> counts;
+    for (const Row &row : all.value()) {
+        if (!row.auth.trimmed().isEmpty())
+            ++counts[row.auth];
+    }
+    QList<AuthUsage> usage;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        usage.append({it.key(), it.value()});
+    return usage;
+}
+
+StoreResult<WriteOutcome> RemoteDirectoryStore::writeAnswer(const ServerResponse &response,
+                                                            const QString &key, bool created) const
+{
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    forgetCachedRows();
+    const QJsonObject object = QJsonDocument::fromJson(response.body).object();
+    WriteOutcome outcome;
+    outcome.key = object.value(QLatin1String("key")).toString(key);
+    outcome.updatedAt = object.value(QLatin1String("updated_at")).toString();
+    outcome.created = created;
+    return outcome;
+}
+
+StoreResult<WriteOutcome> RemoteDirectoryStore::create(Row row)
+{
+    const ServerResponse response = m_connection->send(
+        QByteArrayLiteral("POST"), QStringLiteral("/api/directory"), compact(newRowObject(row)));
+    return writeAnswer(response, row.key, true);
+}
+
+StoreResult<Row> RemoteDirectoryStore::currentFor(const QString &key, const QString &expectedUpdatedAt) const
+{
+    StoreResult<Row> current = row(key);
+    if (!current.ok() || expectedUpdatedAt.isEmpty() || current.value().updatedAt == expectedUpdatedAt)
+        return current;
+    return StoreError::make(Kind::Conflict,
+                            QStringLiteral("%1 changed on the server since it was read (read %2, now %3)")
+                                .arg(key, expectedUpdatedAt, current.value().updatedAt),
+                            QJsonArray{current.value().toJson()});
+}
+
+// A 412 names the change but not the row; the merge needs their row, so read it.
+StoreError RemoteDirectoryStore::conflictAfter412(const QString &key) const
+{
+    const StoreResult<Row> theirs = row(key);
+    if (!theirs.ok())
+        return StoreError::make(
+            Kind::Conflict,
+            QStringLiteral("%1 changed on the server since it was read; it is now gone").arg(key));
+    return StoreError::make(Kind::Conflict,
+                            QStringLiteral("%1 changed on the server since it was read (now %2)")
+                                .arg(key, theirs.value().updatedAt),
+                            QJsonArray{theirs.value().toJson()});
+}
+
+StoreResult<WriteOutcome> RemoteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+{
+    const StoreResult<Row> current = currentFor(row.key, expectedUpdatedAt);
+    if (!current.ok())
+        return current.error();
+    if (!RowPatch::lockedChanges(current.value(), row).isEmpty())
+        return StoreError::make(Kind::Invalid, RowPatch::lockedReason());
+    const QJsonObject fields = RowPatch::changedFields(current.value(), row);
+    if (fields.isEmpty())
+        return WriteOutcome{row.key, current.value().updatedAt, false};
+    const ServerResponse response =
+        m_connection->send(QByteArrayLiteral("PATCH"), rowPath(row.key), compact(fields),
+                           {{QByteArrayLiteral("If-Match"), current.value().updatedAt.toUtf8()}});
+    if (response.status == 412)
+        return conflictAfter412(row.key);
+    return writeAnswer(response, row.key, false);
+}
+
+StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
+{
+    QJsonObject object = newRowObject(row);
+    const ServerResponse replaced =
+        m_connection->send(QByteArrayLiteral("PUT"), rowPath(row.key), compact(object));
+    if (replaced.status != 404)
+        return writeAnswer(replaced, row.key, false);
+    // PUT replaces an existing row only; a free key is a create.
+    return create(std::move(row));
+}
+
+StoreResult<WriteOutcome> RemoteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+{
+    return writeAnswer(m_connection->send(QByteArrayLiteral("PATCH"), rowPath(key), compact(fields)), key,
+                       false);
+}
+
+StoreError RemoteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
+{
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    if (!expectedUpdatedAt.isEmpty()) {
+        const StoreResult<Row> current = currentFor(key, expectedUpdatedAt);
+        if (!current.ok())
+            return current.error();
+        headers.append({QByteArrayLiteral("If-Match"), expectedUpdatedAt.toUtf8()});
+    }
+    const ServerResponse response =
+        m_connection->send(QByteArrayLiteral("DELETE"), rowPath(key), {}, headers);
+    if (response.status == 412)
+        return conflictAfter412(key);
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    forgetCachedRows();
+    return StoreError::none();
+}
+
+StoreError RemoteDirectoryStore::importRows(const QList<Row> &rows)
+{
+    // Refuse what the local store refuses, before anything is written.
+    QSet<QString> keys;
+    for (const Row &row : rows) {
+        if (keys.contains(row.key))
+            return StoreError::make(Kind::AlreadyExists,
+                                    QStringLiteral("%1 appears twice in the import").arg(row.key));
+        keys.insert(row.key);
+    }
+    const StoreResult<QList<Row>> taken = this->rows(QStringList(keys.cbegin(), keys.cend()));
+    if (!taken.ok())
+        return taken.error();
+    if (!taken.value().isEmpty())
+        return StoreError::make(Kind::AlreadyExists,
+                                QStringLiteral("%1 already exists on %2; nothing was imported")
+                                    .arg(taken.value().first().key, location()));
+    ChangeSet creates;
+    for (const Row &row : rows)
+        creates.append(RowChange::create(row));
+    return apply(creates);
+}
+
+StoreError RemoteDirectoryStore::applyOne(const RowChange &change)
+{
+    switch (change.kind) {
+    case RowChange::Kind::Create: {
+        const StoreResult<WriteOutcome> created = create(change.row);
+        return created.ok() ? StoreError::none() : created.error();
+    }
+    case RowChange::Kind::Replace: {
+        const StoreResult<WriteOutcome> replaced = replace(change.row, change.expectedUpdatedAt);
+        return replaced.ok() ? StoreError::none() : replaced.error();
+    }
+    case RowChange::Kind::Delete:
+        return remove(change.key, change.expectedUpdatedAt);
+    }
+    return StoreError::none();
+}
+
+StoreError RemoteDirectoryStore::apply(const ChangeSet &changes)
+{
+    QStringList written;
+    for (qsizetype i = 0; i < changes.size(); ++i) {
+        const RowChange &change = changes.at(i);
+        const QString key = change.kind == RowChange::Kind::Delete ? change.key : change.row.key;
+        StoreError error = applyOne(change);
+        if (!error.isError()) {
+            written.append(key);
+            continue;
+        }
+        if (changes.size() == 1)
+            return error;
+        QStringList notWritten;
+        for (qsizetype j = i + 1; j < changes.size(); ++j) {
+            const RowChange &rest = changes.at(j);
+            notWritten.append(rest.kind == RowChange::Kind::Delete ? rest.key : rest.row.key);
+        }
+        // A server writes one row per request, so earlier rows stay written: say which.
+        error.message =
+            QStringLiteral("%1: %2 (a server takes one row per request, so this was not all-or-nothing; "
+                           "written: %3; not written: %4)")
+                .arg(key, error.message, keysText(written), keysText(notWritten));
+        return error;
+    }
+    return StoreError::none();
+}
+
+void RemoteDirectoryStore::forgetCachedRows() const
+{
+    QMutexLocker lock(&m_cacheMutex);
+    m_unpagedBody.reset();
+}

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "directorystore.h"
+#include "serverresponse.h"
+
+#include <QMutex>
+
+#include <memory>
+#include <optional>
+
+class ServerConnection;
+
+// A capability directory on a server speaking SPEC §10, behind the same interface as the
+// local file. Every call is a blocking round trip on the calling thread (safe from any
+// thread; see ServerConnection).
+//  - Reads: GET /api/directory[/:key]. Summaries page in when the server supports
+//    `?limit=&after=&fields=summary` (answers carry "total"); a server that ignores those
+//    parameters answers with every row, which is used as is.
+//  - replace() and remove() first re-read the row: an updated_at other than the expected
+//    one is a Conflict whose details hold the server's row (a server without If-Match is
+//    covered that way); the write then carries If-Match (412 is a Conflict too).
+//    replace() sends a PATCH of only the allow-listed fields that differ, and refuses a
+//    change of `runner` or `sensitive`, which SPEC §10 does not let a client make.
+//  - importRows() and apply() cannot be atomic over REST: they write in order and stop at
+//    the first failure, whose message names what was written and what was not.
+class RemoteDirectoryStore final : public DirectoryStore
+{
+public:
+    explicit RemoteDirectoryStore(std::shared_ptr<ServerConnection> connection);
+    ~RemoteDirectoryStore() override;
+    Q_DISABLE_COPY_MOVE(RemoteDirectoryStore)
+
+    const std::shared_ptr<ServerConnection> &connection() const { return m_connection; }
+    // Rows per page of a full summary scan.
+    static constexpr int kPageRows = 25000;
+
+    QString location() const override;
+
+    StoreError scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                int firstByKey = 0) const override;
+    StoreResult<Row> row(const QString &key) const override;
+    StoreResult<QList<Row>> allRows() const override;
+    StoreResult<QList<Row>> rows(const QStringList &keys) const override;
+    StoreResult<QStringList> keysWithContent(const QString &needle) const override;
+    StoreResult<QList<AuthUsage>> authUsage() const override;
+
+    StoreResult<WriteOutcome> create(Row row) override;
+    StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) override;
+    StoreResult<WriteOutcome> put(Row row) override;
+    StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) override;
+    StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
+    StoreError importRows(const QList<Row> &rows) override;
+    StoreError apply(const ChangeSet &changes) override;
+
+    // The server records its own actor; this value is kept for display only.
+    void setActor(const QString &actor) override;
+    QString actor() const override;
+
+private:
+    StoreError failure(const ServerResponse &response) const;
+    StoreResult<QList<Row>> listRows(const QString &query) const;
+    // The row as the server holds it now, refusing when it is not `expectedUpdatedAt`.
+    StoreResult<Row> currentFor(const QString &key, const QString &expectedUpdatedAt) const;
+    StoreError conflictAfter412(const QString &key) const;
+    StoreResult<WriteOutcome> writeAnswer(const ServerResponse &response, const QString &key,
+                                          bool created) const;
+    StoreError applyOne(const RowChange &change);
+    void forgetCachedRows() const;
+
+    std::shared_ptr<ServerConnection> m_connection;
+    QString m_actor = QStringLiteral("owner:terminal-key");
+    // A server that ignored paging sent every row for the first page; the full scan that
+    // follows it reuses them instead of downloading them again. Dropped by any write.
+    mutable QMutex m_cacheMutex;
+    mutable std::optional<QByteArray> m_unpagedBody;
+};

@@ -1,0 +1,190 @@
+#include "remotedispatcher.h"
+
+#include "invocationhandle.h"
+#include "serverconnection.h"
+#include "servererrors.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QUrl>
+
+namespace {
+
+// One call in flight. The relay lives on the caller's thread, so answers read on the
+// network thread are handed to the handle there; the handle may be gone by then.
+struct Pending
+{
+    QPointer<InvocationHandle> handle;
+    std::shared_ptr<QObject> relay;
+    std::weak_ptr<ServerConnection> connection;
+    InvocationRequest request;
+    QString location;
+};
+
+void onCallerThread(const std::shared_ptr<Pending> &pending, std::function<void()> work)
+{
+    QMetaObject::invokeMethod(
+        pending->relay.get(), [pending, work = std::move(work)] { work(); }, Qt::QueuedConnection);
+}
+
+void finish(const std::shared_ptr<Pending> &pending, const InvocationOutcome &outcome)
+{
+    if (pending->handle)
+        pending->handle->finish(outcome);
+}
+
+} // namespace
+
+ServerRequest RemoteDispatcher::requestFor(const InvocationRequest &request)
+{
+    QJsonObject call{{QStringLiteral("key"), request.key}, {QStringLiteral("body"), request.body}};
+    if (request.shape)
+        call.insert(QStringLiteral("shape"), true);
+    ServerRequest sent;
+    sent.method = QByteArrayLiteral("POST");
+    sent.pathAndQuery = QStringLiteral("/api/dispatch");
+    sent.body = QJsonDocument(call).toJson(QJsonDocument::Compact);
+    if (!request.token.isEmpty()) {
+        // A server refuses a token beside a wrong key; the key goes along only when the
+        // owner is present to satisfy a token's owner gate.
+        sent.headers.append(
+            {QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + request.token.toUtf8()});
+        if (!request.audience.isEmpty())
+            sent.headers.append({QByteArrayLiteral("x-capability-audience"), request.audience.toUtf8()});
+        if (!request.ownerPresent)
+            sent.credentials = ServerRequest::Credentials::None;
+    }
+    return sent;
+}
+
+namespace {
+
+QString outputText(const QJsonValue &result)
+{
+    if (result.isString())
+        return result.toString();
+    if (result.isObject())
+        return QString::fromUtf8(QJsonDocument(result.toObject()).toJson(QJsonDocument::Compact));
+    if (result.isArray())
+        return QString::fromUtf8(QJsonDocument(result.toArray()).toJson(QJsonDocument::Compact));
+    return result.toVariant().toString();
+}
+
+void attachReceipt(InvocationOutcome &outcome, const ServerResponse &confirm, const QString &publicReceipt)
+{
+    const QJsonObject answer = QJsonDocument::fromJson(confirm.body).object();
+    QString error;
+    if (answer.value(QStringLiteral("receipt")).isObject()) {
+        outcome.receipt = Receipt::fromJson(answer.value(QStringLiteral("receipt")).toObject(), &error);
+        if (outcome.receipt) {
+            outcome.runner = outcome.receipt->runner;
+            return;
+        }
+    }
+    const QString where = publicReceipt.isEmpty() ? QStringLiteral("on the server") : publicReceipt;
+    outcome.receiptError = error.isEmpty()
+                               ? QStringLiteral("the server keeps this receipt (%1)").arg(where)
+                               : QStringLiteral("the server's receipt cannot be read: %1").arg(error);
+}
+
+} // namespace
+
+RemoteDispatcher::RemoteDispatcher(std::shared_ptr<ServerConnection> connection)
+    : m_connection(std::move(connection))
+{}
+
+RemoteDispatcher::~RemoteDispatcher() = default;
+
+InvocationOutcome RemoteDispatcher::outcomeOf(const ServerResponse &response,
+                                              const InvocationRequest &request, const QString &location)
+{
+    InvocationOutcome outcome;
+    outcome.shape = request.shape;
+    outcome.durationMs = response.elapsedMs;
+    if (!response.reached()) {
+        // After a timeout the server may still have run it; its receipt would say so.
+        outcome.refusal = QStringLiteral("server %1 did not answer: %2").arg(location, response.failure);
+        if (response.failure.startsWith(QLatin1String("timed out")))
+            outcome.refusal += QStringLiteral(" (the call may still have run there)");
+        return outcome;
+    }
+    const QJsonObject answer = QJsonDocument::fromJson(response.body).object();
+    const bool refused =
+        response.status != 200 || answer.contains(QStringLiteral("error")) || answer.isEmpty();
+    if (refused) {
+        outcome.refusalStatus = response.status;
+        outcome.refusal = response.status == 401 && request.token.isEmpty()
+                              ? QStringLiteral("the server refused the owner key")
+                              : ServerErrors::messageOf(response);
+        return outcome;
+    }
+    outcome.ran = true;
+    if (answer.value(QStringLiteral("shape")).toBool()) {
+        outcome.shape = true;
+        outcome.runner = answer.value(QStringLiteral("runner")).toString();
+        outcome.result.shapeRequest = answer.value(QStringLiteral("request")).toObject();
+        for (const QJsonValue &note : answer.value(QStringLiteral("notes")).toArray())
+            outcome.result.notes.append(note.toString());
+        return outcome;
+    }
+    outcome.ran = answer.value(QStringLiteral("ran")).toBool(true);
+    outcome.trace = answer.value(QStringLiteral("trace")).toString();
+    outcome.result.output = outputText(answer.value(QStringLiteral("result")));
+    const QJsonObject proof = answer.value(QStringLiteral("proof")).toObject();
+    outcome.invocationId = proof.value(QStringLiteral("invocation_id")).toString();
+    return outcome;
+}
+
+InvocationHandle *RemoteDispatcher::invoke(const InvocationRequest &request)
+{
+    auto *handle = new InvocationHandle;
+    auto pending = std::make_shared<Pending>();
+    pending->handle = handle;
+    // While the application tears down its event queues, posting a deferred delete would
+    // wait on the very lock the teardown holds.
+    pending->relay = std::shared_ptr<QObject>(new QObject, [](QObject *relay) {
+        if (QCoreApplication::closingDown())
+            delete relay;
+        else
+            relay->deleteLater();
+    });
+    pending->connection = m_connection;
+    pending->request = request;
+    pending->location = m_connection->location();
+    if (request.draft) {
+        InvocationOutcome outcome;
+        outcome.refusal =
+            QStringLiteral("%1 has unsaved edits; a server runs stored rows only, so save first")
+                .arg(request.key);
+        onCallerThread(pending, [pending, outcome] { finish(pending, outcome); });
+        return handle;
+    }
+    m_connection->sendAsync(requestFor(request), [pending](const ServerResponse &response) {
+        onCallerThread(pending, [pending, response] {
+            InvocationOutcome outcome = outcomeOf(response, pending->request, pending->location);
+            const std::shared_ptr<ServerConnection> connection = pending->connection.lock();
+            if (!outcome.ran || outcome.shape || outcome.invocationId.isEmpty() || !connection) {
+                finish(pending, outcome);
+                return;
+            }
+            const QString publicReceipt = QJsonDocument::fromJson(response.body)
+                                              .object()
+                                              .value(QStringLiteral("proof"))
+                                              .toObject()
+                                              .value(QStringLiteral("public_receipt"))
+                                              .toString();
+            ServerRequest confirm;
+            confirm.pathAndQuery = QStringLiteral("/api/dispatch?confirm=")
+                                   + QString::fromLatin1(QUrl::toPercentEncoding(outcome.invocationId));
+            confirm.credentials = ServerRequest::Credentials::None;
+            connection->sendAsync(confirm, [pending, outcome, publicReceipt](const ServerResponse &answer) {
+                onCallerThread(pending, [pending, outcome, publicReceipt, answer]() mutable {
+                    attachReceipt(outcome, answer, publicReceipt);
+                    finish(pending, outcome);
+                });
+            });
+        });
+    });
+    return handle;
+}

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "serverresponse.h"
+#include "storeerror.h"
+
+// How a server's answer reads as a StoreError, the same words for every front end:
+//  no answer → Unreachable ("server URL did not answer: connection refused"),
+//  401 → Unauthorized, 404 → NotFound, 409 → AlreadyExists, 412 → Conflict,
+//  400/413/422 → Invalid (422 carries the hygiene findings in details), 5xx → Io.
+namespace ServerErrors {
+
+// None for a 2xx answer.
+StoreError fromResponse(const ServerResponse &response, const QString &location);
+// The server's own words: the body's "error" (and "message" when it adds one).
+QString messageOf(const ServerResponse &response);
+
+} // namespace ServerErrors

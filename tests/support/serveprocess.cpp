@@ -1,0 +1,110 @@
+#include "serveprocess.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QProcessEnvironment>
+#include <QTcpServer>
+#include <QTimer>
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+} // namespace
+
+QString ServeProcess::program()
+{
+    return QStringLiteral(CAPDESKCTL_PATH);
+}
+
+ServeProcess::~ServeProcess()
+{
+    stop();
+}
+
+bool ServeProcess::start(const QString &dbPath, const QByteArray &ownerKey, QString *error,
+                         const QStringList &extraArguments)
+{
+    m_dbPath = dbPath;
+    m_ownerKey = ownerKey;
+    m_extraArguments = extraArguments;
+    m_port = freePort();
+    if (!m_stderrFile.open()) {
+        if (error)
+            *error = QStringLiteral("cannot create a file for serve's stderr");
+        return false;
+    }
+    m_process.setStandardErrorFile(m_stderrFile.fileName(), QIODevice::Append);
+    return launch(error);
+}
+
+bool ServeProcess::launch(QString *error)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(m_ownerKey));
+    m_process.setProcessEnvironment(environment);
+    m_process.start(program(),
+                    QStringList{QStringLiteral("serve"), QStringLiteral("--db"), m_dbPath,
+                                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(m_port)}
+                        + m_extraArguments);
+    // serve prints {"ok":true,"listening":…} once its socket is bound.
+    QEventLoop loop;
+    QByteArray out;
+    QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &loop, [&] {
+        out += m_process.readAllStandardOutput();
+        if (out.contains("\"listening\""))
+            loop.quit();
+    });
+    QObject::connect(&m_process, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&m_process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+    QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+    if (m_process.state() != QProcess::NotRunning || m_process.waitForStarted(5000))
+        loop.exec();
+    QObject::disconnect(&m_process, nullptr, &loop, nullptr);
+    if (out.contains("\"listening\"") && m_process.state() == QProcess::Running)
+        return true;
+    if (error)
+        *error = QStringLiteral("capdeskctl serve did not start: %1 %2")
+                     .arg(QString::fromUtf8(out), QString::fromUtf8(standardError()));
+    kill();
+    return false;
+}
+
+QUrl ServeProcess::baseUrl() const
+{
+    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
+}
+
+void ServeProcess::kill()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.kill();
+    m_process.waitForFinished(5000);
+}
+
+void ServeProcess::stop()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.terminate();
+    if (!m_process.waitForFinished(10000))
+        kill();
+}
+
+bool ServeProcess::restart(QString *error)
+{
+    stop();
+    return launch(error);
+}
+
+QByteArray ServeProcess::standardError()
+{
+    QFile log(m_stderrFile.fileName());
+    return log.open(QIODevice::ReadOnly) ? log.readAll() : QByteArray();
+}
