@@ -8,11 +8,24 @@
 
 namespace {
 
+// MCP wants an object schema for a tool's input: the arguments arrive as one JSON object.
+// A schema of another type, or text that does not parse, falls back to the body string.
+bool isObjectSchema(const QJsonObject &schema)
+{
+    const QJsonValue type = schema.value(QStringLiteral("type"));
+    if (type.isUndefined())
+        return schema.value(QStringLiteral("properties")).isObject();
+    return type == QLatin1String("object");
+}
+
 QJsonObject schemaOf(const Row &row, const DocLines &docs)
 {
-    const QJsonDocument schema = QJsonDocument::fromJson(row.inputSchema.toUtf8());
-    if (schema.isObject() && !schema.object().isEmpty())
-        return schema.object();
+    const QJsonObject schema = QJsonDocument::fromJson(row.inputSchema.toUtf8()).object();
+    if (isObjectSchema(schema)) {
+        QJsonObject typed = schema;
+        typed.insert(QStringLiteral("type"), QStringLiteral("object"));
+        return typed;
+    }
     // Without a schema the one call contract is the schema: a single body string.
     const QString args = docs.args().trimmed();
     const QString description = args.isEmpty()

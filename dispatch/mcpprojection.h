@@ -12,7 +12,7 @@ class McpProjection final
 {
 public:
     static QJsonObject toolsList(const QList<Row> &rows);
-    // One tool: typed from input_schema when it parses as an object schema, else one string
-    // `body` parameter described from the ARGS line.
+    // One tool: typed from input_schema when it parses as an object schema (type "object",
+    // or no type and properties), else one required string `body` described from the ARGS line.
     static QJsonObject tool(const Row &row);
 };

@@ -283,8 +283,10 @@ StoreError DirectoryDocument::save()
                                       : RowChange::create(*it->current));
     }
     const StoreError error = m_store->apply(changes);
-    if (error.isError())
+    if (error.isError()) {
+        emit saveFailed(error);
         return error;
+    }
 
     const QStringList keys = m_drafts.keys();
     m_drafts.clear();
@@ -300,6 +302,30 @@ StoreError DirectoryDocument::save()
     emit modifiedChanged(false);
     emit saved();
     return StoreError::none();
+}
+
+std::optional<Row> DirectoryDocument::baseRow(const QString &key) const
+{
+    const auto draft = m_drafts.constFind(key);
+    if (draft != m_drafts.constEnd())
+        return draft->stored;
+    return storedRow(key);
+}
+
+void DirectoryDocument::rebase(const Row &stored)
+{
+    const auto draft = m_drafts.find(stored.key);
+    if (draft == m_drafts.end())
+        return;
+    draft->stored = stored;
+    const std::optional<Row> current = draft->current;
+    const bool modified = !sameContent(stored, current);
+    if (!modified)
+        m_drafts.erase(draft);
+    m_table->apply({tableUpdate(stored.key, modified ? current : std::optional<Row>(stored), modified)});
+    emit rowChanged(stored.key);
+    if (!isModified())
+        emit modifiedChanged(false);
 }
 
 void DirectoryDocument::revert()

@@ -59,6 +59,13 @@ public:
 
     // Writes every draft, all or nothing. On failure the drafts and the undo history stay.
     StoreError save();
+    // The row as this document read it from the store: what a draft of `key` was edited
+    // from (nullopt: a new row), or the stored row when there is no draft.
+    std::optional<Row> baseRow(const QString &key) const;
+    // Someone else's write made `stored` the row in the store (a conflict the user merged):
+    // the draft of its key is kept but now counts as an edit of `stored`, so the next
+    // save is checked against their version. The draft goes if it now equals `stored`.
+    void rebase(const Row &stored);
     void revert();
 
     // The primitive every undo command uses: make each key look like its state (nullopt:
@@ -75,6 +82,8 @@ signals:
     void rowRenamed(const QString &oldKey, const QString &newKey);
     void modifiedChanged(bool modified);
     void saved();
+    // save() failed; the drafts are all still there (a server to retry, a conflict to merge).
+    void saveFailed(const StoreError &error);
     // Reading the store failed (a locked or damaged file): the document shows what it
     // had; the window says why.
     void readFailed(const QString &message);

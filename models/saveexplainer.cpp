@@ -4,6 +4,9 @@
 #include "hygienegate.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
+
+#include <algorithm>
 
 namespace {
 
@@ -12,21 +15,58 @@ QString tr(const char *text)
     return QCoreApplication::translate("SaveExplainer", text);
 }
 
+DirectoryIndex withDrafts(const DirectoryDocument &document, DirectoryIndex index)
+{
+    for (const QString &key : document.modifiedKeys()) {
+        if (const std::optional<Row> row = document.row(key))
+            index.update(*row);
+        else
+            index.remove(key);
+    }
+    return index;
+}
+
 } // namespace
 
-QList<SaveRefusal> SaveExplainer::explain(const DirectoryDocument &document, const DirectoryIndex &index)
+QList<SaveRefusal> SaveExplainer::explain(const DirectoryDocument &document, const DirectoryIndex &lastLinted)
 {
+    const QStringList keys = document.modifiedKeys();
+    if (keys.isEmpty())
+        return {};
+    const DirectoryIndex index = withDrafts(document, lastLinted);
     QList<SaveRefusal> refusals;
-    for (const QString &key : document.modifiedKeys()) {
+    for (const QString &key : keys) {
         const std::optional<Row> after = document.row(key);
         if (!after)
             continue; // a delete passes no gate
-        const StoreResult<Row> before = document.store().row(key);
-        const bool existing = before.ok();
-        const StoreError error = existing ? HygieneGate::checkPatch(before.value(), *after, index)
-                                          : HygieneGate::checkCreate(*after, index);
+        const std::optional<Row> before = document.baseRow(key);
+        const StoreError error = before ? HygieneGate::checkPatch(*before, *after, index)
+                                        : HygieneGate::checkCreate(*after, index);
         if (error.isError())
-            refusals.append({key, existing, HygieneGate::refusalFindings(*after, index)});
+            refusals.append({key, before.has_value(), HygieneGate::refusalFindings(*after, index)});
+    }
+    return refusals;
+}
+
+QList<SaveRefusal> SaveExplainer::fromStoreError(const StoreError &error, const DirectoryDocument &document)
+{
+    if (error.kind != StoreError::Kind::Invalid)
+        return {};
+    QList<LintFinding> findings;
+    for (const QJsonValue &value : error.details)
+        findings.append(LintFinding::fromJson(value.toObject()));
+    // A server may name warnings beside the errors; only errors refuse a save.
+    if (std::any_of(findings.cbegin(), findings.cend(), [](const LintFinding &f) { return f.isError(); }))
+        findings.removeIf([](const LintFinding &finding) { return !finding.isError(); });
+    QList<SaveRefusal> refusals;
+    for (const LintFinding &finding : std::as_const(findings)) {
+        if (finding.key.isEmpty() || finding.code.isEmpty())
+            continue;
+        auto same = std::find_if(refusals.begin(), refusals.end(),
+                                 [&](const SaveRefusal &refusal) { return refusal.key == finding.key; });
+        if (same == refusals.end())
+            same = refusals.insert(refusals.end(), {finding.key, document.baseRow(finding.key).has_value(), {}});
+        same->findings.append(finding);
     }
     return refusals;
 }
@@ -36,11 +76,10 @@ QString SaveExplainer::describe(const QList<SaveRefusal> &refusals)
     QStringList paragraphs;
     for (const SaveRefusal &refusal : refusals) {
         QString text = refusal.existing
-                           ? tr("%1 was compliant before this edit; saving it would break:").arg(refusal.key)
-                           : tr("%1 is new and must be compliant; it breaks:").arg(refusal.key);
+                           ? tr("%1 was compliant before; these edits would add:").arg(refusal.key)
+                           : tr("%1 is new, and a new row must have no errors; it breaks:").arg(refusal.key);
         for (const LintFinding &finding : refusal.findings)
-            text += QStringLiteral("\n  • %1 %2 (%3): %4")
-                        .arg(finding.code, finding.name, finding.field, finding.message);
+            text += QStringLiteral("\n  • %1 %2 (%3): %4").arg(finding.code, finding.name, finding.field, finding.message);
         paragraphs.append(text);
     }
     return paragraphs.join(QStringLiteral("\n\n"));

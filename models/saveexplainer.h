@@ -2,6 +2,7 @@
 
 #include "directoryindex.h"
 #include "lintfinding.h"
+#include "storeerror.h"
 
 #include <QList>
 #include <QString>
@@ -22,8 +23,14 @@ struct SaveRefusal
 class SaveExplainer final
 {
 public:
-    // `index` is the directory as it will be after the save (drafts included).
+    // `index` is the directory as last linted; the drafts are laid over a copy of it, so
+    // rows edited since (a flow and the new row it names) are judged as they will be saved.
     static QList<SaveRefusal> explain(const DirectoryDocument &document, const DirectoryIndex &index);
-    // A message for the user: one paragraph per refused row, one line per failing rule.
+    // The same form for a refusal the store made itself (another writer changed a row the
+    // rules read, or a server judged differently): its details' findings, row by row.
+    // Empty when the error is not a hygiene refusal with findings.
+    static QList<SaveRefusal> fromStoreError(const StoreError &error, const DirectoryDocument &document);
+    // A message for the user: one paragraph per refused row, one line per failing rule
+    // (code, name, field and how to fix it).
     static QString describe(const QList<SaveRefusal> &refusals);
 };

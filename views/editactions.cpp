@@ -2,9 +2,11 @@
 
 #include "directorydocument.h"
 #include "directorytableview.h"
+#include "lintcontroller.h"
 #include "prompter.h"
 #include "rowschema.h"
 #include "rowstext.h"
+#include "saveexplainer.h"
 #include "typeicons.h"
 
 #include <QAction>
@@ -87,6 +89,11 @@ void EditActions::setDocument(DirectoryDocument *document)
     updateActions();
 }
 
+void EditActions::setLintController(LintController *controller)
+{
+    m_lint = controller;
+}
+
 void EditActions::updateActions()
 {
     const bool open = m_document;
@@ -142,15 +149,43 @@ bool EditActions::save()
     if (!m_document)
         return false;
     emit aboutToSave();
+    // Asked before writing: a refused save would only say the same later, and less well.
+    if (m_lint && m_lint->document() == m_document) {
+        const QList<SaveRefusal> refusals = m_lint->explainSave();
+        if (!refusals.isEmpty()) {
+            explainRefusal(refusals);
+            return false;
+        }
+    }
     const int rows = int(m_document->modifiedKeys().size());
     const StoreError error = m_document->save();
     if (error.isError()) {
         // The drafts and the undo history stay, so the user can fix the row and retry.
-        m_prompter.showError(tr("Save Failed"), tr("Nothing was saved: %1").arg(error.message));
+        // A server that is gone or refuses the key, and a conflict that carries the other
+        // row, are shown in place by the window (offline banner, merge dialog), not here.
+        if (error.kind == StoreError::Kind::Unreachable || error.kind == StoreError::Kind::Unauthorized
+            || (error.kind == StoreError::Kind::Conflict && !error.details.isEmpty()))
+            return false;
+        const QList<SaveRefusal> refusals = SaveExplainer::fromStoreError(error, *m_document);
+        if (refusals.isEmpty())
+            m_prompter.showError(tr("Save Failed"), tr("Nothing was saved: %1").arg(error.message));
+        else
+            explainRefusal(refusals);
         return false;
     }
     emit statusMessage(tr("Saved %1.").arg(RowsText::rows(rows)));
     return true;
+}
+
+void EditActions::explainRefusal(const QList<SaveRefusal> &refusals)
+{
+    const SaveRefusal &first = refusals.first();
+    const QString field = first.findings.isEmpty() ? QString() : first.findings.first().field;
+    m_prompter.showError(tr("Save Refused"),
+                         tr("The hygiene rules refuse this save. Nothing was written, and every edit is still here.")
+                             + QStringLiteral("\n\n") + SaveExplainer::describe(refusals) + QStringLiteral("\n\n")
+                             + tr("Fix them and save again; the editor now shows %1.").arg(first.key));
+    emit fixRequested(first.key, field);
 }
 
 void EditActions::revert()

@@ -5,14 +5,18 @@
 
 class DirectoryDocument;
 class DirectoryTableView;
+class LintController;
 class Prompter;
 class QAction;
 class QMenu;
 class QUndoGroup;
+struct SaveRefusal;
 
 // The Edit menu and toolbar: create, duplicate, delete, enable/disable (on every selected
 // row at once), undo/redo, save and revert. Each action becomes one document edit, so it
-// is undoable; confirmations and errors go through the Prompter.
+// is undoable; confirmations and errors go through the Prompter. Save asks the hygiene
+// gate's question first (with a LintController set): a save the gate would refuse is not
+// attempted, and the user reads which rules fail and lands on the first failing field.
 class EditActions final : public QObject
 {
     Q_OBJECT
@@ -23,6 +27,9 @@ public:
     ~EditActions() override;
 
     void setDocument(DirectoryDocument *document);
+    // Where Save learns what the gate would refuse; without one only the store's own
+    // refusal is explained.
+    void setLintController(LintController *controller);
 
     QMenu *newRowMenu() const { return m_newRowMenu; }
     QAction *newRowAction() const { return m_newRow; }
@@ -48,13 +55,17 @@ signals:
     // Emitted before a save writes anything, so editors can commit what is still typed.
     void aboutToSave();
     void statusMessage(const QString &message);
+    // A save was refused for hygiene: the window shows the row with the cursor in `field`.
+    void fixRequested(const QString &key, const QString &field);
 
 private:
     void updateActions();
+    void explainRefusal(const QList<SaveRefusal> &refusals);
 
     DirectoryTableView *m_table;
     Prompter &m_prompter;
     QPointer<DirectoryDocument> m_document;
+    QPointer<LintController> m_lint;
     QUndoGroup *m_undoGroup;
     QMenu *m_newRowMenu;
     QAction *m_newRow;

@@ -6,8 +6,10 @@ LaunchOptions LaunchOptions::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
     const QCommandLineOption db(QStringLiteral("db"), tr("Open the directory FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption server(QStringLiteral("server"), tr("Administer the directory at URL."),
-                                    QStringLiteral("URL"));
+    const QCommandLineOption server(QStringLiteral("server"),
+                                    tr("Administer the directory on a server: a saved profile's name or the "
+                                       "server's URL (the owner key from the keychain or CAPDESK_TERMINAL_KEY)."),
+                                    QStringLiteral("PROFILE"));
     parser.addOptions({db, server});
     parser.addPositionalArgument(QStringLiteral("FILE"), tr("The directory file to open."),
                                  QStringLiteral("[FILE]"));
@@ -20,7 +22,7 @@ LaunchOptions LaunchOptions::parse(const QStringList &arguments)
     const QStringList files = parser.positionalArguments();
     const int sources = int(parser.isSet(db)) + int(parser.isSet(server)) + int(!files.isEmpty());
     if (sources > 1 || files.size() > 1) {
-        options.error = tr("give one directory: --db FILE, --server URL or FILE");
+        options.error = tr("give one directory: --db FILE, --server PROFILE or FILE");
         return options;
     }
     if (parser.isSet(server)) {

@@ -4,7 +4,8 @@
 #include <QString>
 #include <QStringList>
 
-// The GUI's command line (SPEC §11): `--db FILE`, a bare `FILE`, or `--server URL`.
+// The GUI's command line (SPEC §11): `--db FILE`, a bare `FILE`, or `--server PROFILE`
+// (a saved server profile's name, or a server's URL).
 struct LaunchOptions
 {
     Q_DECLARE_TR_FUNCTIONS(LaunchOptions)
@@ -14,7 +15,7 @@ public:
 
     Source source = Source::Default;
     QString file; // Source::File
-    QString serverUrl; // Source::Server
+    QString serverUrl; // Source::Server: a profile name or a URL, as given
     QString error; // a usage error; non-empty means exit with status 2
 
     static LaunchOptions parse(const QStringList &arguments);

@@ -4,7 +4,9 @@
 #include "linter.h"
 #include "lintfindingmodel.h"
 #include "lintreport.h"
+#include "lintstate.h"
 #include "prompter.h"
+#include "rowschema.h"
 #include "rowstext.h"
 
 #include <QComboBox>
@@ -18,6 +20,8 @@
 #include <QSaveFile>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -69,10 +73,14 @@ LintPanel::LintPanel(Prompter &prompter, QWidget *parent)
     m_tree->setAlternatingRowColors(true);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->header()->setStretchLastSection(true);
-    const int character = fontMetrics().averageCharWidth();
-    m_tree->setColumnWidth(LintFindingModel::ItemColumn, character * 30);
-    m_tree->setColumnWidth(LintFindingModel::SeverityColumn, character * 10);
-    m_tree->setColumnWidth(LintFindingModel::FieldColumn, character * 14);
+    // The widest text each column can hold, measured once: a severity and a column name.
+    const QFontMetrics metrics = m_tree->fontMetrics();
+    const int padding = 3 * metrics.averageCharWidth();
+    m_tree->setColumnWidth(LintFindingModel::SeverityColumn, metrics.horizontalAdvance(tr("warning")) + padding);
+    int field = 0;
+    for (const QString &column : RowSchema::columns())
+        field = std::max(field, metrics.horizontalAdvance(column));
+    m_tree->setColumnWidth(LintFindingModel::FieldColumn, field + padding);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_grouping);
@@ -98,6 +106,7 @@ LintPanel::LintPanel(Prompter &prompter, QWidget *parent)
             [this] { m_model->setCodeFilter(m_code->currentData().toString()); });
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &LintPanel::rememberExpanded);
     connect(m_model, &QAbstractItemModel::modelReset, this, &LintPanel::restoreExpanded);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &LintPanel::fitColumns);
     connect(m_model, &LintFindingModel::countsChanged, this, &LintPanel::showCounts);
     connect(m_tree, &QTreeView::activated, this, &LintPanel::activate);
     connect(m_tree, &QTreeView::clicked, this, &LintPanel::activate);
@@ -168,6 +177,40 @@ void LintPanel::restoreExpanded()
         if (m_expanded.contains(groupId(group)))
             m_tree->expand(group);
     }
+}
+
+// Wide enough for every rule's "H061 includes_cycle (1,234)" and the longest key with
+// findings, so neither is cut; a key near the 64-character limit is cut, the message
+// needs the room more.
+int LintPanel::itemColumnWidth() const
+{
+    const QFontMetrics metrics = m_tree->fontMetrics();
+    const QString count = QStringLiteral(" (%1)").arg(QLocale().toString(99999));
+    int widest = 0;
+    for (const RuleInfo &rule : Linter::rules())
+        widest = std::max(widest, metrics.horizontalAdvance(rule.code + u' ' + rule.name + count));
+    // Keys by length first: measuring every one of 100,000 keys would cost a frame.
+    QString longest;
+    if (m_controller) {
+        for (auto it = m_controller->state()->all().cbegin(); it != m_controller->state()->all().cend(); ++it) {
+            if (it.key().size() > longest.size())
+                longest = it.key();
+        }
+    }
+    widest = std::max(widest, metrics.horizontalAdvance(longest + count));
+    const int decoration = 2 * m_tree->indentation() + 2 * metrics.averageCharWidth();
+    return std::min(widest + decoration, 48 * metrics.averageCharWidth());
+}
+
+void LintPanel::fitColumns()
+{
+    const int width = itemColumnWidth();
+    // A width the user dragged to stays theirs.
+    const int current = m_tree->columnWidth(LintFindingModel::ItemColumn);
+    if (m_fittedItemWidth != 0 && current != m_fittedItemWidth)
+        return;
+    m_tree->setColumnWidth(LintFindingModel::ItemColumn, width);
+    m_fittedItemWidth = width;
 }
 
 void LintPanel::activate(const QModelIndex &index)

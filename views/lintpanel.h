@@ -41,6 +41,8 @@ private:
     void activate(const QModelIndex &index);
     void rememberExpanded();
     void restoreExpanded();
+    void fitColumns();
+    int itemColumnWidth() const;
 
     Prompter &m_prompter;
     QPointer<LintController> m_controller;
@@ -56,4 +58,5 @@ private:
     QTreeView *m_tree;
     QStringList m_expanded; // group ids open before a rebuild
     QString m_lastExport;
+    int m_fittedItemWidth = 0; // the width fitColumns() last gave the first column
 };

@@ -2,6 +2,11 @@
 
 #include "callpanel.h"
 #include "categorypanel.h"
+#include "conflictresolver.h"
+#include "connectactions.h"
+#include "connectionmonitor.h"
+#include "connectionrecovery.h"
+#include "connectionstatuslabel.h"
 #include "directorydocument.h"
 #include "directorysession.h"
 #include "directorytableview.h"
@@ -13,6 +18,7 @@
 #include "lintcontroller.h"
 #include "lintpanel.h"
 #include "messageboxprompter.h"
+#include "offlinebanner.h"
 #include "receiptspane.h"
 #include "rowcountlabel.h"
 #include "roweditorpanel.h"
@@ -54,7 +60,11 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
       m_editActions(new EditActions(m_table, *m_prompter, this)),
       m_secretActions(new SecretActions(m_session, *m_prompter, this, this)),
-      m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this))
+      m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this)),
+      m_connectActions(new ConnectActions(m_session, *m_prompter, *m_fileActions, this, this)),
+      m_monitor(new ConnectionMonitor(this)), m_banner(new OfflineBanner(this)),
+      m_conflicts(new ConflictResolver(this, [this] { return m_editActions->save(); }, this)),
+      m_recovery(new ConnectionRecovery(*m_monitor, *m_banner, [this] { return m_editActions->save(); }, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
@@ -76,10 +86,13 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     connect(m_receipts, &ReceiptsPane::rowRequested, this, showKey);
     m_lintPanel->setController(m_lint);
     m_editor->setLintController(m_lint);
-    connect(m_lintPanel, &LintPanel::findingActivated, this, [this, showKey](const QString &key, const QString &field) {
+    m_editActions->setLintController(m_lint);
+    auto showField = [this, showKey](const QString &key, const QString &field) {
         showKey(key);
         m_editor->focusField(field);
-    });
+    };
+    connect(m_lintPanel, &LintPanel::findingActivated, this, showField);
+    connect(m_editActions, &EditActions::fixRequested, this, showField);
     connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
         m_table->selectKey(key);
         m_editor->showRow(key);
@@ -87,6 +100,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     });
     connect(m_editActions, &EditActions::aboutToSave, m_editor, &RowEditorPanel::commitPendingEdits);
     connect(m_fileActions, &FileActions::quitRequested, this, &QWidget::close);
+    wireServer();
     buildStatusBar();
 
     showDocument(m_session.document());
@@ -95,11 +109,20 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::wireServer()
+{
+    connect(m_banner, &OfflineBanner::changeKeyRequested, m_connectActions, &ConnectActions::changeKey);
+    connect(m_connectActions, &ConnectActions::keyChanged, m_recovery, &ConnectionRecovery::retry);
+}
+
 void MainWindow::buildStatusBar()
 {
     auto showMessage = [this](const QString &message) { statusBar()->showMessage(message, 8000); };
     connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
     connect(m_editActions, &EditActions::statusMessage, this, showMessage);
+    connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
+    connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
+    statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
     statusBar()->addPermanentWidget(m_rowCount);
     auto addStatus = [this](const QString &name) {
         auto *label = new QLabel(this);
@@ -146,7 +169,13 @@ void MainWindow::buildLayout()
     m_splitter->setSizes({180, 830, 430});
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setContentsMargins(6, 6, 6, 0);
-    setCentralWidget(m_splitter);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
 
     m_callDock = addBottomDock(tr("Shape and invoke"), QStringLiteral("callDock"), m_calls);
     m_flowDock = addBottomDock(tr("Flow"), QStringLiteral("flowDock"), m_flows);
@@ -167,6 +196,8 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addActions({files->newAction(), files->openAction()});
     file->addMenu(files->recentMenu());
+    file->addSeparator();
+    file->addActions({m_connectActions->connectAction(), m_connectActions->disconnectAction()});
     file->addSeparator();
     file->addActions({edits->saveAction(), edits->revertAction()});
     file->addSeparator();
@@ -201,6 +232,11 @@ void MainWindow::buildMenus()
         m_receiptDock->raise();
         m_receipts->verifyReceiptFile();
     });
+    // A server keeps its signing keys: a receipt file is checked with its exported key
+    // (capdeskctl verify-receipt) or in a window on the local file.
+    auto followLedger = [this, verify] { verify->setEnabled(m_session.ledger() != nullptr); };
+    connect(&m_session, &DirectorySession::documentChanged, verify, followLedger);
+    followLedger();
 
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -225,12 +261,16 @@ void MainWindow::showDocument(DirectoryDocument *document)
     m_calls->setDocument(document);
     m_flows->setDocument(document);
     m_lint->setDocument(document);
-    m_lint->lintAllWhenLoaded(20000);
+    m_lint->lintAllWhenLoaded();
     m_filterBar->setDocument(document);
     m_categories->setDocument(document);
     m_table->setDocument(document);
     m_rowCount->setDocument(document);
     m_editActions->setDocument(document);
+    m_editor->setReadOnlyColumns(m_session.readOnlyColumns());
+    m_monitor->watch(m_session.connection(), m_session.serverName());
+    m_conflicts->setDocument(document);
+    m_recovery->setDocument(document);
 
     setWindowTitle(m_session.windowTitle());
     setWindowModified(document && document->isModified());

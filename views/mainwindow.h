@@ -9,6 +9,10 @@
 
 class CallPanel;
 class CategoryPanel;
+class ConflictResolver;
+class ConnectActions;
+class ConnectionMonitor;
+class ConnectionRecovery;
 class DirectoryDocument;
 class DirectorySession;
 class DirectoryTableView;
@@ -19,6 +23,7 @@ class FlowPane;
 class LedgerActions;
 class LintController;
 class LintPanel;
+class OfflineBanner;
 class QDockWidget;
 class QSplitter;
 class RowCountLabel;
@@ -27,8 +32,10 @@ class RowEditorPanel;
 class SecretActions;
 
 // The window: category list, filter bar and table, and the row editor side by side.
-// It only builds and wires; what the actions do lives in FileActions and EditActions,
-// what the panes show in the panes themselves.
+// It only builds and wires; what the actions do lives in FileActions, EditActions and
+// ConnectActions, what the panes show in the panes themselves. Against a server, the
+// OfflineBanner sits on top, the status bar names the connection, and ConflictResolver and
+// ConnectionRecovery take over saves that meet a conflict or no server.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -53,6 +60,11 @@ public:
     FlowPane *flowPane() const { return m_flows; }
     LintPanel *lintPanel() const { return m_lintPanel; }
     LintController *lintController() const { return m_lint; }
+    ConnectActions *connectActions() const { return m_connectActions; }
+    ConnectionMonitor *connectionMonitor() const { return m_monitor; }
+    OfflineBanner *offlineBanner() const { return m_banner; }
+    ConflictResolver *conflictResolver() const { return m_conflicts; }
+    ConnectionRecovery *connectionRecovery() const { return m_recovery; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -63,6 +75,7 @@ private:
     void buildStatusBar();
     QDockWidget *addBottomDock(const QString &title, const QString &name, QWidget *content);
     void showDocument(DirectoryDocument *document);
+    void wireServer();
     void restoreSettings();
     void saveSettings() const;
 
@@ -88,4 +101,9 @@ private:
     EditActions *m_editActions;
     SecretActions *m_secretActions;
     LedgerActions *m_ledgerActions;
+    ConnectActions *m_connectActions;
+    ConnectionMonitor *m_monitor;
+    OfflineBanner *m_banner;
+    ConflictResolver *m_conflicts;
+    ConnectionRecovery *m_recovery;
 };

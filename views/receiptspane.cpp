@@ -3,6 +3,7 @@
 #include "directorydocument.h"
 #include "directorysession.h"
 #include "receiptviewer.h"
+#include "remotecallsview.h"
 
 #include <QLabel>
 #include <QStackedLayout>
@@ -14,10 +15,13 @@ ReceiptsPane::ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidge
     m_noDirectory->setAlignment(Qt::AlignCenter);
     m_stack->addWidget(m_noDirectory);
     connect(&m_session, &DirectorySession::documentChanged, this, &ReceiptsPane::followSession);
-    connect(&m_session, &DirectorySession::invocationFinished, this, [this] {
-        if (m_viewer && m_viewer->isVisible())
-            m_viewer->reload();
-    });
+    connect(&m_session, &DirectorySession::invocationFinished, this,
+            [this](const InvocationRequest &request, const InvocationOutcome &outcome) {
+                if (m_viewer && m_viewer->isVisible())
+                    m_viewer->reload();
+                if (m_remoteCalls)
+                    m_remoteCalls->record(request, outcome);
+            });
     followSession();
 }
 
@@ -26,6 +30,16 @@ void ReceiptsPane::followSession()
     if (m_viewer)
         m_viewer->deleteLater();
     m_viewer = nullptr;
+    if (m_remoteCalls)
+        m_remoteCalls->deleteLater();
+    m_remoteCalls = nullptr;
+    if (m_session.connection()) {
+        m_remoteCalls = new RemoteCallsView(m_session.connection());
+        connect(m_remoteCalls, &RemoteCallsView::rowRequested, this, &ReceiptsPane::rowRequested);
+        m_stack->addWidget(m_remoteCalls);
+        m_stack->setCurrentWidget(m_remoteCalls);
+        return;
+    }
     if (!m_session.ledger())
         return;
     m_viewer = new ReceiptViewer(m_session.ledger(), m_prompter);

@@ -7,10 +7,13 @@ class Prompter;
 class QStackedLayout;
 class QLabel;
 class ReceiptViewer;
+class RemoteCallsView;
 
 // The Receipts dock's content: the ReceiptViewer of whichever directory the session has
 // open (a viewer belongs to one ledger, so a reopen builds a new one), kept current as
-// calls made through the session finish.
+// calls made through the session finish. A directory on a server has no ledger here: the
+// dock then lists the calls made from this window with the server's confirm answers
+// (RemoteCallsView).
 class ReceiptsPane final : public QWidget
 {
     Q_OBJECT
@@ -20,6 +23,7 @@ public:
     ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent = nullptr);
 
     ReceiptViewer *viewer() const { return m_viewer; }
+    RemoteCallsView *remoteCalls() const { return m_remoteCalls; }
 
 public slots:
     void verifyReceiptFile();
@@ -36,4 +40,5 @@ private:
     QStackedLayout *m_stack;
     QLabel *m_noDirectory;
     ReceiptViewer *m_viewer = nullptr;
+    RemoteCallsView *m_remoteCalls = nullptr;
 };

@@ -152,6 +152,12 @@ QWidget *RowEditorPanel::buildForm()
     QCheckBox *sensitive = addCheck(tr("&Sensitive (risk high)"), QStringLiteral("sensitive"));
     sensitive->setToolTip(localOnly);
     form->addRow(QString(), sensitive);
+    m_readOnlyNote = new QLabel(page);
+    m_readOnlyNote->setObjectName(QStringLiteral("readOnlyNote"));
+    m_readOnlyNote->setWordWrap(true);
+    m_readOnlyNote->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_readOnlyNote->hide();
+    form->addRow(QString(), m_readOnlyNote);
 
     m_seq = new NullableIntEdit(page);
     m_seq->setObjectName(kSeq);
@@ -263,6 +269,29 @@ void RowEditorPanel::focusField(const QString &field)
         widget = m_content; // most rules read the doc lines
     m_tabs->setCurrentIndex(0);
     widget->setFocus(Qt::OtherFocusReason);
+}
+
+void RowEditorPanel::setReadOnlyColumns(const QMap<QString, QString> &reasons)
+{
+    m_readOnly = reasons;
+    QStringList notes;
+    for (const QString &column : RowSchema::columns()) {
+        QWidget *widget = fieldWidget(column);
+        if (!widget || column == kKey)
+            continue; // the key's own rule (saved keys are fixed) stays in charge of it
+        if (!m_defaultToolTips.contains(column))
+            m_defaultToolTips.insert(column, widget->toolTip());
+        const bool readOnly = reasons.contains(column);
+        if (auto *line = qobject_cast<QLineEdit *>(widget))
+            line->setReadOnly(readOnly);
+        else
+            widget->setEnabled(!readOnly);
+        widget->setToolTip(readOnly ? reasons.value(column) : m_defaultToolTips.value(column));
+        if (readOnly && !notes.contains(reasons.value(column)))
+            notes.append(reasons.value(column));
+    }
+    m_readOnlyNote->setText(notes.join(u'\n'));
+    m_readOnlyNote->setVisible(!notes.isEmpty());
 }
 
 void RowEditorPanel::setLintController(LintController *controller)
@@ -447,7 +476,7 @@ void RowEditorPanel::showProblems(const Row &row)
 
 void RowEditorPanel::edit(const QString &column, const QVariant &value)
 {
-    if (m_refreshing || !m_document || m_key.isEmpty())
+    if (m_refreshing || !m_document || m_key.isEmpty() || m_readOnly.contains(column))
         return;
     m_document->setField(m_key, column, value);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHash>
+#include <QMap>
 #include <QMultiHash>
 #include <QPointer>
 #include <QSet>
@@ -56,6 +57,10 @@ public:
     // Shows the Row tab with the cursor in the widget of `field` (a column name): where a
     // lint finding sends the user.
     void focusField(const QString &field);
+    // Columns the open directory cannot change (a server's `runner` and `sensitive`), each
+    // with the reason, shown as a note under the form and as the field's tooltip.
+    void setReadOnlyColumns(const QMap<QString, QString> &reasons);
+    bool isColumnReadOnly(const QString &column) const { return m_readOnly.contains(column); }
 
     // The History tab, reloaded by the panel itself after every save of its document.
     RowHistoryPanel *historyPanel() const { return m_history; }
@@ -98,6 +103,8 @@ private:
     // Text columns that were NULL when the row was shown: emptying one restores NULL
     // rather than leaving an empty string that would count as a change.
     QSet<QString> m_nullColumns;
+    QMap<QString, QString> m_readOnly;
+    QHash<QString, QString> m_defaultToolTips;
     bool m_refreshing = false;
     bool m_contentCrLf = false; // content stored with "\r\n" line ends
 
@@ -120,6 +127,7 @@ private:
     JsonFieldEdit *m_inputSchema;
     JsonFieldEdit *m_examples;
     QPlainTextEdit *m_content;
+    QLabel *m_readOnlyNote;
     QLabel *m_updatedAt;
     QLabel *m_createdAt;
 };

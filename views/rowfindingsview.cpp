@@ -1,6 +1,7 @@
 #include "rowfindingsview.h"
 
 #include <QLabel>
+#include <QResizeEvent>
 #include <QStyle>
 
 #include <algorithm>
@@ -16,6 +17,7 @@ RowFindingsView::RowFindingsView(QWidget *parent) : QListWidget(parent)
 {
     setObjectName(QStringLiteral("rowFindings"));
     setWordWrap(true);
+    setResizeMode(QListView::Adjust); // re-wrap the messages when the editor is resized
     setIconSize(QSize(16, 16));
     setUniformItemSizes(false);
     setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
@@ -27,16 +29,37 @@ RowFindingsView::RowFindingsView(QWidget *parent) : QListWidget(parent)
     hide();
 }
 
+// The height a finding takes once its message wraps at the list's width. The item view's
+// own size hint measures unwrapped text until it has laid the items out.
+int RowFindingsView::findingHeight(int row) const
+{
+    const int textWidth = std::max(viewport()->width() - iconSize().width() - 12, 60);
+    const QRect text = fontMetrics().boundingRect(QRect(0, 0, textWidth, 1 << 20), Qt::TextWordWrap, item(row)->text());
+    return std::max(text.height(), iconSize().height()) + 6;
+}
+
 QSize RowFindingsView::sizeHint() const
 {
     // Up to five findings show without scrolling; more scroll inside the list.
-    const int lines = std::clamp(count(), 1, 5);
-    return {QListWidget::sizeHint().width(), lines * (fontMetrics().height() + 6) + 2 * frameWidth()};
+    int height = 0;
+    for (int row = 0; row < std::min(count(), 5); ++row)
+        height += findingHeight(row);
+    return {QListWidget::sizeHint().width(), std::max(height, fontMetrics().height() + 6) + 2 * frameWidth()};
 }
 
 QSize RowFindingsView::minimumSizeHint() const
 {
-    return {QListWidget::minimumSizeHint().width(), fontMetrics().height() + 6 + 2 * frameWidth()};
+    // At least the first finding whole, however it wraps: a cut message helps no one.
+    const int first = count() > 0 ? findingHeight(0) : fontMetrics().height() + 6;
+    return {QListWidget::minimumSizeHint().width(), first + 2 * frameWidth()};
+}
+
+void RowFindingsView::resizeEvent(QResizeEvent *event)
+{
+    QListWidget::resizeEvent(event);
+    // A new width wraps the messages differently, and so changes the height they need.
+    if (event->size().width() != event->oldSize().width())
+        updateGeometry();
 }
 
 void RowFindingsView::addField(const QString &field, QLabel *label)

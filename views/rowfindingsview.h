@@ -32,7 +32,12 @@ public:
 signals:
     void fieldActivated(const QString &field);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    int findingHeight(int row) const;
+
     struct Mark
     {
         QPointer<QLabel> label;

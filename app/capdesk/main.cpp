@@ -1,3 +1,4 @@
+#include "connectactions.h"
 #include "directorysession.h"
 #include "fileactions.h"
 #include "launchoptions.h"
@@ -21,14 +22,15 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "capdesk: %s\n", qUtf8Printable(options.error));
         return 2;
     }
-    if (options.source == LaunchOptions::Source::Server) {
-        std::fprintf(stderr, "capdesk: remote directories arrive with remote mode\n");
-        return 2;
-    }
 
     DirectorySession session;
     MainWindow window(session);
     window.show();
-    window.fileActions()->openAtStart(options.file);
+    // A server that cannot be reached says why; the window stays up with File → Open
+    // and Connect to Server… at hand.
+    if (options.source == LaunchOptions::Source::Server)
+        window.connectActions()->connectAtStart(options.serverUrl);
+    else
+        window.fileActions()->openAtStart(options.file);
     return QApplication::exec();
 }

@@ -2,6 +2,7 @@
 #include "lintcontroller.h"
 #include "lintfindingmodel.h"
 #include "lintfixture.h"
+#include "linter.h"
 #include "lintpanel.h"
 #include "viewtestsupport.h"
 
@@ -32,6 +33,7 @@ private slots:
     void filtersNarrowTheTreeAndTheCounts();
     void exportWritesTheShownFindingsAsJson();
     void progressShowsWhileLintAllRuns();
+    void columnsFitRuleNamesAndKeys();
 
 private:
     template<typename Widget>
@@ -172,6 +174,38 @@ void TestLintPanel::progressShowsWhileLintAllRuns()
     QCOMPARE(progress->maximum(), 10);
     emit m_lint->finished();
     QVERIFY(!progress->isVisible());
+}
+
+// Every rule's code and name, with its count, and every key reads whole in the first
+// column; a width the user dragged to survives the next re-lint.
+void TestLintPanel::columnsFitRuleNamesAndKeys()
+{
+    QTreeView *tree = m_panel->tree();
+    const QFontMetrics metrics = tree->fontMetrics();
+    auto fits = [&](const QModelIndex &index) {
+        const int depth = index.parent().isValid() ? 2 : 1;
+        return metrics.horizontalAdvance(index.data().toString()) + depth * tree->indentation()
+               <= tree->columnWidth(LintFindingModel::ItemColumn);
+    };
+    for (const RuleInfo &rule : Linter::rules()) {
+        const QString label = rule.code + u' ' + rule.name + QStringLiteral(" (1,234)");
+        QVERIFY2(metrics.horizontalAdvance(label) + tree->indentation() <= tree->columnWidth(0), qPrintable(label));
+    }
+    for (int group = 0; group < m_panel->model()->rowCount(); ++group) {
+        const QModelIndex parent = m_panel->model()->index(group, 0);
+        QVERIFY2(fits(parent), qPrintable(parent.data().toString()));
+        for (int row = 0; row < m_panel->model()->rowCount(parent); ++row)
+            QVERIFY2(fits(m_panel->model()->index(row, 0, parent)), qPrintable(parent.data().toString()));
+    }
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("warning")) <= tree->columnWidth(LintFindingModel::SeverityColumn));
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("allowed_categories"))
+            <= tree->columnWidth(LintFindingModel::FieldColumn));
+
+    tree->setColumnWidth(LintFindingModel::ItemColumn, 90);
+    QSignalSpy finished(m_lint.get(), &LintController::finished);
+    m_lint->lintAll();
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(tree->columnWidth(LintFindingModel::ItemColumn), 90);
 }
 
 QTEST_MAIN(TestLintPanel)

@@ -1,0 +1,139 @@
+#include "serverprofilestore.h"
+
+#include <QSettings>
+
+#include <algorithm>
+
+namespace {
+
+const QString kGroup = QStringLiteral("serverProfiles");
+const QString kName = QStringLiteral("name");
+const QString kUrl = QStringLiteral("url");
+
+// "http://h", "http://h/" and "http://h/x/" name the same server as "http://h/x".
+QString withoutTrailingSlash(const QUrl &url)
+{
+    QString text = url.adjusted(QUrl::StripTrailingSlash | QUrl::NormalizePathSegments).toString();
+    if (text.endsWith(u'/'))
+        text.chop(1);
+    return text;
+}
+
+} // namespace
+
+QList<ServerProfile> ServerProfileStore::profiles()
+{
+    QSettings settings;
+    // An array, not one group per name: a profile name may hold '/', which QSettings
+    // would read as a nested group.
+    const int size = settings.beginReadArray(kGroup);
+    QList<ServerProfile> profiles;
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        ServerProfile profile{settings.value(kName).toString(), QUrl(settings.value(kUrl).toString())};
+        if (!profile.name.isEmpty())
+            profiles.append(profile);
+    }
+    settings.endArray();
+    std::sort(profiles.begin(), profiles.end(), [](const ServerProfile &a, const ServerProfile &b) {
+        return a.name.localeAwareCompare(b.name) < 0;
+    });
+    return profiles;
+}
+
+std::optional<ServerProfile> ServerProfileStore::profile(const QString &name)
+{
+    for (const ServerProfile &profile : profiles()) {
+        if (profile.name == name)
+            return profile;
+    }
+    return std::nullopt;
+}
+
+std::optional<ServerProfile> ServerProfileStore::profileForUrl(const QUrl &url)
+{
+    for (const ServerProfile &profile : profiles()) {
+        if (withoutTrailingSlash(profile.url) == withoutTrailingSlash(url))
+            return profile;
+    }
+    return std::nullopt;
+}
+
+void ServerProfileStore::store(const QList<ServerProfile> &profiles)
+{
+    QSettings settings;
+    settings.remove(kGroup);
+    settings.beginWriteArray(kGroup, int(profiles.size()));
+    for (int i = 0; i < profiles.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(kName, profiles.at(i).name);
+        settings.setValue(kUrl, profiles.at(i).url.toString());
+    }
+    settings.endArray();
+}
+
+QString ServerProfileStore::urlProblem(const QUrl &url)
+{
+    if (!url.isValid() || url.isEmpty())
+        return tr("enter the server's address, e.g. http://127.0.0.1:8787");
+    if (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
+        return tr("the address must start with http:// or https://");
+    if (url.host().isEmpty())
+        return tr("the address names no host");
+    if (url.hasQuery() || url.hasFragment())
+        return tr("the address must not carry a query or fragment");
+    if (!url.userInfo().isEmpty())
+        return tr("put the owner key in the key field, not in the address");
+    return {};
+}
+
+bool ServerProfileStore::save(const ServerProfile &profile, const QString &ownerKey, QString *why)
+{
+    auto fail = [why](const QString &reason) {
+        if (why)
+            *why = reason;
+        return false;
+    };
+    if (profile.name.trimmed().isEmpty())
+        return fail(tr("give the profile a name"));
+    if (const QString problem = urlProblem(profile.url); !problem.isEmpty())
+        return fail(problem);
+    // The key first: a profile saved without the key it was meant to have would connect
+    // with a stale one.
+    QString keychainWhy;
+    if (!ownerKey.isEmpty() && !KeychainStore().set(keychainName(profile.name), ownerKey, &keychainWhy))
+        return fail(tr("the owner key could not be stored: %1").arg(keychainWhy));
+    QList<ServerProfile> all = profiles();
+    const auto same =
+        std::find_if(all.begin(), all.end(), [&](const ServerProfile &p) { return p.name == profile.name; });
+    if (same != all.end())
+        *same = profile;
+    else
+        all.append(profile);
+    store(all);
+    return true;
+}
+
+KeychainStore::Read ServerProfileStore::ownerKey(const QString &name)
+{
+    return KeychainStore().read(keychainName(name));
+}
+
+bool ServerProfileStore::remove(const QString &name, QString *why)
+{
+    QString keychainWhy;
+    const bool keyRemoved = KeychainStore().remove(keychainName(name), &keychainWhy);
+    QList<ServerProfile> all = profiles();
+    all.erase(std::remove_if(all.begin(), all.end(), [&](const ServerProfile &p) { return p.name == name; }),
+              all.end());
+    store(all);
+    if (!keyRemoved && why)
+        *why = tr("the profile is gone, but its owner key could not be removed from the keychain: %1")
+                   .arg(keychainWhy);
+    return keyRemoved;
+}
+
+QString ServerProfileStore::keychainName(const QString &name)
+{
+    return QStringLiteral("server-owner-key:") + name;
+}

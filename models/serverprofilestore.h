@@ -1,0 +1,50 @@
+#pragma once
+
+#include "keychainstore.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+// A named server the app can connect to (SPEC §10). The owner key is not part of it: it
+// lives in the keychain only, under keychainName(name).
+struct ServerProfile
+{
+    QString name;
+    QUrl url;
+
+    bool operator==(const ServerProfile &other) const { return name == other.name && url == other.url; }
+};
+
+// The saved server profiles: names and URLs in the application's QSettings (group
+// "serverProfiles"), each owner key in the OS keychain. Nothing secret ever reaches the
+// settings file, so it can be shared or backed up as it is.
+class ServerProfileStore final
+{
+    Q_DECLARE_TR_FUNCTIONS(ServerProfileStore)
+
+public:
+    // Sorted by name.
+    static QList<ServerProfile> profiles();
+    static std::optional<ServerProfile> profile(const QString &name);
+    // The profile whose URL is `url` (ignoring a trailing slash), for `capdesk --server URL`.
+    static std::optional<ServerProfile> profileForUrl(const QUrl &url);
+
+    // Adds or updates the profile; a non-empty `ownerKey` replaces the keychain entry, an
+    // empty one leaves it as it is. False (and why) when the name or URL is unusable or
+    // the keychain refuses; the settings are then left unchanged.
+    static bool save(const ServerProfile &profile, const QString &ownerKey, QString *why = nullptr);
+    static KeychainStore::Read ownerKey(const QString &name);
+    // Removes the profile and its keychain entry.
+    static bool remove(const QString &name, QString *why = nullptr);
+
+    static QString keychainName(const QString &name);
+    // Why `url` cannot name a server (empty when it can): http(s), a host, no query.
+    static QString urlProblem(const QUrl &url);
+
+private:
+    static void store(const QList<ServerProfile> &profiles);
+};

@@ -1,0 +1,149 @@
+#include "keychainstore.h"
+#include "serverprofilestore.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QTest>
+
+// Server profiles: name and URL in the settings, the owner key in the keychain only.
+// Needs a Secret Service (the dbus-run-session recipe in CONTRIBUTING.md / TOOLCHAIN.md).
+class TestServerProfileStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void settingsHoldNoKey();
+    void keyIsInTheKeychain();
+    void savingWithoutAKeyKeepsTheStoredOne();
+    void profilesAreSortedAndFoundByUrl();
+    void namesMayHoldSlashes();
+    void deleteRemovesSettingsAndKey();
+    void unusableProfilesAreRefused_data();
+    void unusableProfilesAreRefused();
+
+private:
+    const QString m_key = QStringLiteral("owner-key-7f3a9c1e5b");
+};
+
+void TestServerProfileStore::initTestCase()
+{
+    QString why;
+    if (!KeychainStore().available(&why))
+        QSKIP(qPrintable(QStringLiteral("no keychain: %1").arg(why)));
+}
+
+void TestServerProfileStore::init()
+{
+    for (const ServerProfile &profile : ServerProfileStore::profiles())
+        ServerProfileStore::remove(profile.name);
+    QSettings().clear();
+}
+
+void TestServerProfileStore::settingsHoldNoKey()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("prod"), QUrl(QStringLiteral("http://127.0.0.1:8787"))},
+                                     m_key));
+    QSettings settings;
+    settings.sync();
+    QFile file(settings.fileName());
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(settings.fileName()));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.contains("127.0.0.1:8787"));
+    QVERIFY(!bytes.contains(m_key.toUtf8()));
+    for (const QString &name : settings.allKeys())
+        QVERIFY(settings.value(name).toString() != m_key);
+}
+
+void TestServerProfileStore::keyIsInTheKeychain()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("prod"), QUrl(QStringLiteral("http://127.0.0.1:8787"))},
+                                     m_key));
+    const KeychainStore::Read read = KeychainStore().read(QStringLiteral("server-owner-key:prod"));
+    QCOMPARE(read.status, KeychainStore::Read::Status::Found);
+    QCOMPARE(read.value, m_key);
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("prod")).value, m_key);
+}
+
+void TestServerProfileStore::savingWithoutAKeyKeepsTheStoredOne()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("prod"), QUrl(QStringLiteral("http://127.0.0.1:8787"))},
+                                     m_key));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("prod"), QUrl(QStringLiteral("http://127.0.0.1:9999"))},
+                                     QString()));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("prod"))->url,
+             QUrl(QStringLiteral("http://127.0.0.1:9999")));
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("prod")).value, m_key);
+    QCOMPARE(ServerProfileStore::profiles().size(), 1);
+}
+
+void TestServerProfileStore::profilesAreSortedAndFoundByUrl()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("zeta"), QUrl(QStringLiteral("http://127.0.0.1:1/"))},
+                                     QString()));
+    QVERIFY(ServerProfileStore::save(
+        {QStringLiteral("alpha"), QUrl(QStringLiteral("https://capdesk.example"))}, QString()));
+    const QList<ServerProfile> profiles = ServerProfileStore::profiles();
+    QCOMPARE(profiles.size(), 2);
+    QCOMPARE(profiles.at(0).name, QStringLiteral("alpha"));
+    QCOMPARE(profiles.at(1).name, QStringLiteral("zeta"));
+    QCOMPARE(ServerProfileStore::profileForUrl(QUrl(QStringLiteral("http://127.0.0.1:1")))->name,
+             QStringLiteral("zeta"));
+    QCOMPARE(ServerProfileStore::profileForUrl(QUrl(QStringLiteral("https://capdesk.example/")))->name,
+             QStringLiteral("alpha"));
+    QVERIFY(!ServerProfileStore::profileForUrl(QUrl(QStringLiteral("http://127.0.0.1:2"))));
+}
+
+void TestServerProfileStore::namesMayHoldSlashes()
+{
+    const QString name = QStringLiteral("team/prod eu");
+    QVERIFY(ServerProfileStore::save({name, QUrl(QStringLiteral("http://127.0.0.1:8787"))}, m_key));
+    QCOMPARE(ServerProfileStore::profile(name)->name, name);
+    QCOMPARE(ServerProfileStore::ownerKey(name).value, m_key);
+}
+
+void TestServerProfileStore::deleteRemovesSettingsAndKey()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("prod"), QUrl(QStringLiteral("http://127.0.0.1:8787"))},
+                                     m_key));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("other"), QUrl(QStringLiteral("http://127.0.0.1:8788"))},
+                                     m_key));
+    QString why;
+    QVERIFY2(ServerProfileStore::remove(QStringLiteral("prod"), &why), qPrintable(why));
+    QVERIFY(!ServerProfileStore::profile(QStringLiteral("prod")));
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("prod")).status,
+             KeychainStore::Read::Status::NotFound);
+    // The other profile and its key are untouched.
+    QVERIFY(ServerProfileStore::profile(QStringLiteral("other")));
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("other")).value, m_key);
+}
+
+void TestServerProfileStore::unusableProfilesAreRefused_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("reason");
+    QTest::addRow("no name") << QString() << QStringLiteral("http://h") << QStringLiteral("name");
+    QTest::addRow("no address") << QStringLiteral("p") << QString() << QStringLiteral("address");
+    QTest::addRow("ftp") << QStringLiteral("p") << QStringLiteral("ftp://h") << QStringLiteral("http://");
+    QTest::addRow("query") << QStringLiteral("p") << QStringLiteral("http://h/?key=x")
+                           << QStringLiteral("query");
+    QTest::addRow("key in the address")
+        << QStringLiteral("p") << QStringLiteral("http://u:secret@h") << QStringLiteral("key field");
+}
+
+void TestServerProfileStore::unusableProfilesAreRefused()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, url);
+    QFETCH(QString, reason);
+    QString why;
+    QVERIFY(!ServerProfileStore::save({name, QUrl(url)}, m_key, &why));
+    QVERIFY2(why.contains(reason), qPrintable(why));
+    QVERIFY(ServerProfileStore::profiles().isEmpty());
+    QCOMPARE(ServerProfileStore::ownerKey(name).status, KeychainStore::Read::Status::NotFound);
+}
+
+QTEST_GUILESS_MAIN(TestServerProfileStore)
+#include "tst_serverprofilestore.moc"

@@ -1,0 +1,164 @@
+#include "connectdialog.h"
+#include "keychainstore.h"
+#include "serveprocess.h"
+#include "serverprofilestore.h"
+#include "viewtestsupport.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTcpServer>
+
+// File → Connect to Server…: the connection test against a real `capdeskctl serve`, and
+// the profile it saves (URL in the settings, key in the keychain). Needs a Secret Service
+// (the dbus-run-session recipe).
+class TestConnectDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+
+    void testReportsRowsAndLatency();
+    void testSaysWhenTheKeyIsRefused();
+    void testSaysWhenNothingListens();
+    void connectSavesTheProfileWithTheKeyInTheKeychain();
+    void aSavedProfileFillsTheFormWithoutShowingItsKey();
+    void deleteRemovesTheProfileAndItsKey();
+
+private:
+    ConnectionCheck runTest(ConnectDialog &dialog);
+
+    QTemporaryDir m_dir;
+    ServeProcess m_server;
+    const QByteArray m_key = QByteArrayLiteral("test-owner-key-1d5c9e");
+};
+
+void TestConnectDialog::initTestCase()
+{
+    QString why;
+    if (!KeychainStore().available(&why))
+        QSKIP(qPrintable(QStringLiteral("no keychain: %1").arg(why)));
+    const QString path = m_dir.filePath(QStringLiteral("served.db"));
+    QVERIFY(openStoreWithRows(path, sampleRows()));
+    QString error;
+    QVERIFY2(m_server.start(path, m_key, &error), qPrintable(error));
+}
+
+void TestConnectDialog::init()
+{
+    for (const ServerProfile &profile : ServerProfileStore::profiles())
+        ServerProfileStore::remove(profile.name);
+    QSettings().clear();
+}
+
+ConnectionCheck TestConnectDialog::runTest(ConnectDialog &dialog)
+{
+    QSignalSpy finished(&dialog, &ConnectDialog::testFinished);
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    if (!finished.wait(15000))
+        return {};
+    return finished.first().first().value<ConnectionCheck>();
+}
+
+void TestConnectDialog::testReportsRowsAndLatency()
+{
+    ConnectDialog dialog;
+    dialog.urlEdit()->setText(m_server.baseUrl().toString());
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    const ConnectionCheck check = runTest(dialog);
+    QVERIFY2(check.ok, qPrintable(check.message));
+    QCOMPARE(check.rows, int(sampleRows().size()));
+    QVERIFY(check.latencyMs >= 0);
+    const QString shown = dialog.resultLabel()->text();
+    QVERIFY2(shown.contains(QStringLiteral("%1 rows").arg(sampleRows().size())), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral(" ms")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("accepted")), qPrintable(shown));
+    QVERIFY(dialog.testButton()->isEnabled());
+}
+
+void TestConnectDialog::testSaysWhenTheKeyIsRefused()
+{
+    ConnectDialog dialog;
+    dialog.urlEdit()->setText(m_server.baseUrl().toString());
+    dialog.keyEdit()->setText(QStringLiteral("not-the-key"));
+    const ConnectionCheck check = runTest(dialog);
+    QVERIFY(!check.ok);
+    QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("refused")),
+             qPrintable(dialog.resultLabel()->text()));
+}
+
+void TestConnectDialog::testSaysWhenNothingListens()
+{
+    quint16 port = 0;
+    {
+        QTcpServer probe; // a port that was free a moment ago and has no listener now
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        port = probe.serverPort();
+    }
+    ConnectDialog dialog;
+    dialog.urlEdit()->setText(QStringLiteral("http://127.0.0.1:%1").arg(port));
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    const ConnectionCheck check = runTest(dialog);
+    QVERIFY(!check.ok);
+    const QString shown = dialog.resultLabel()->text();
+    QVERIFY2(shown.contains(QStringLiteral("did not answer")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("connection refused")), qPrintable(shown));
+}
+
+void TestConnectDialog::connectSavesTheProfileWithTheKeyInTheKeychain()
+{
+    ConnectDialog dialog;
+    dialog.show();
+    dialog.nameEdit()->setText(QStringLiteral("local serve"));
+    dialog.urlEdit()->setText(m_server.baseUrl().toString());
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    QVERIFY(dialog.connectButton()->isEnabled());
+    QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
+    const std::optional<ServerProfile> saved = ServerProfileStore::profile(QStringLiteral("local serve"));
+    QVERIFY(saved);
+    QCOMPARE(saved->url, m_server.baseUrl());
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("local serve")).value, QString::fromLatin1(m_key));
+    QSettings settings;
+    for (const QString &name : settings.allKeys())
+        QVERIFY(!settings.value(name).toString().contains(QString::fromLatin1(m_key)));
+}
+
+void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
+{
+    QVERIFY(
+        ServerProfileStore::save({QStringLiteral("prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+    ConnectDialog dialog;
+    QCOMPARE(dialog.profileList()->count(), 1);
+    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("prod"));
+    QCOMPARE(dialog.urlEdit()->text(), m_server.baseUrl().toString());
+    QVERIFY(dialog.keyEdit()->text().isEmpty());
+    // The stored key is what a test and a connect use.
+    QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
+    const ConnectionCheck check = runTest(dialog);
+    QVERIFY2(check.ok, qPrintable(check.message));
+}
+
+void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
+{
+    QVERIFY(
+        ServerProfileStore::save({QStringLiteral("prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+    ConnectDialog dialog;
+    QVERIFY(dialog.deleteButton()->isEnabled());
+    QTest::mouseClick(dialog.deleteButton(), Qt::LeftButton);
+    QCOMPARE(dialog.profileList()->count(), 0);
+    QVERIFY(!ServerProfileStore::profile(QStringLiteral("prod")));
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("prod")).status,
+             KeychainStore::Read::Status::NotFound);
+    QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
+             qPrintable(dialog.resultLabel()->text()));
+}
+
+QTEST_MAIN(TestConnectDialog)
+#include "tst_connectdialog.moc"

@@ -1,0 +1,124 @@
+#include "connectactions.h"
+
+#include "connectdialog.h"
+#include "directorydocument.h"
+#include "directorysession.h"
+#include "fileactions.h"
+#include "prompter.h"
+#include "recentfiles.h"
+#include "remotedirectorystore.h"
+#include "serverconnection.h"
+
+#include <QAction>
+#include <QIcon>
+#include <QLineEdit>
+
+ConnectActions::ConnectActions(DirectorySession &session, Prompter &prompter, FileActions &files,
+                               QWidget *dialogParent, QObject *parent)
+    : QObject(parent), m_session(session), m_prompter(prompter), m_files(files), m_dialogParent(dialogParent),
+      m_guard(prompter), m_connect(new QAction(QIcon::fromTheme(QStringLiteral("network-server")),
+                                               tr("Connect to &Server…"), this)),
+      m_disconnect(new QAction(tr("&Disconnect from Server"), this))
+{
+    m_connect->setObjectName(QStringLiteral("connectToServerAction"));
+    m_connect->setStatusTip(
+        tr("Administer a directory on a server (capdeskctl serve or any SPEC §10 server)"));
+    m_disconnect->setObjectName(QStringLiteral("disconnectAction"));
+    m_disconnect->setStatusTip(tr("Leave the server and open the last local directory file again"));
+    connect(m_connect, &QAction::triggered, this, &ConnectActions::chooseAndConnect);
+    connect(m_disconnect, &QAction::triggered, this, &ConnectActions::disconnectFromServer);
+    connect(&m_session, &DirectorySession::documentChanged, this, &ConnectActions::updateActions);
+    updateActions();
+}
+
+void ConnectActions::updateActions()
+{
+    m_disconnect->setEnabled(m_session.connection() != nullptr);
+}
+
+void ConnectActions::chooseAndConnect()
+{
+    ConnectDialog dialog(m_dialogParent);
+    if (!m_session.serverName().isEmpty())
+        dialog.selectProfile(m_session.serverName());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (connectTo(dialog.profile(), dialog.ownerKey()) && !dialog.keyWarning().isEmpty())
+        emit statusMessage(
+            tr("Connected; the key is used for this session only: %1").arg(dialog.keyWarning()));
+}
+
+bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey)
+{
+    auto connection =
+        std::make_shared<ServerConnection>(ServerEndpoint{profile.url, ownerKey, requestTimeoutMs});
+    // Tested before anything is dropped: a wrong address or key changes nothing here.
+    const ConnectionCheck check = connection->check();
+    if (!check.ok) {
+        m_prompter.showError(tr("Cannot Connect"), tr("%1: %2").arg(profile.name, check.message));
+        return false;
+    }
+    if (!m_guard.mayDrop(m_session.document()))
+        return false;
+    const StoreError error = m_session.open(std::make_shared<RemoteDirectoryStore>(connection), profile.name);
+    if (error.isError()) {
+        m_prompter.showError(tr("Cannot Connect"), error.message);
+        return false;
+    }
+    emit statusMessage(tr("Connected to %1 (%2)").arg(profile.name, check.message));
+    return true;
+}
+
+bool ConnectActions::connectAtStart(const QString &profileOrUrl)
+{
+    std::optional<ServerProfile> profile = ServerProfileStore::profile(profileOrUrl);
+    const QUrl url = QUrl::fromUserInput(profileOrUrl);
+    if (!profile && ServerProfileStore::urlProblem(url).isEmpty())
+        profile = ServerProfileStore::profileForUrl(url);
+    if (profile) {
+        const KeychainStore::Read key = ServerProfileStore::ownerKey(profile->name);
+        return connectTo(*profile, key.status == KeychainStore::Read::Status::Found
+                                       ? key.value
+                                       : qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+    }
+    if (!ServerProfileStore::urlProblem(url).isEmpty()) {
+        m_prompter.showError(
+            tr("Cannot Connect"),
+            tr("%1 is neither a saved server profile nor a server address.").arg(profileOrUrl));
+        return false;
+    }
+    return connectTo({url.host(), url}, qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+}
+
+bool ConnectActions::disconnectFromServer()
+{
+    if (!m_session.connection())
+        return false;
+    const QString recent = RecentFiles::list().value(0);
+    if (!recent.isEmpty())
+        return m_files.openPath(recent);
+    return m_guard.mayDrop(m_session.document()) && m_files.openAtStart(QString());
+}
+
+void ConnectActions::changeKey()
+{
+    const std::shared_ptr<ServerConnection> &connection = m_session.connection();
+    if (!connection)
+        return;
+    ConnectDialog dialog(m_dialogParent);
+    dialog.selectProfile(m_session.serverName());
+    if (dialog.profile().url.isEmpty()) // opened by URL, never saved as a profile
+        dialog.urlEdit()->setText(connection->location());
+    dialog.focusKey();
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ServerProfile chosen = dialog.profile();
+    if (chosen.url.adjusted(QUrl::StripTrailingSlash)
+        != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)) {
+        connectTo(chosen, dialog.ownerKey());
+        return;
+    }
+    connection->setOwnerKey(dialog.ownerKey());
+    emit statusMessage(tr("The new owner key is used from now on."));
+    emit keyChanged();
+}

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "connectioncheck.h"
+#include "serverprofilestore.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class ServerConnection;
+
+// File → Connect to Server…: the saved profiles on the left; name, URL and owner key on
+// the right; Test Connection (reachability, key accepted, row count, latency, in plain
+// words, checked off the GUI thread); Delete (the profile and its keychain entry); and
+// Connect, which saves the profile (the key into the keychain only) and accepts.
+class ConnectDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectDialog)
+
+public:
+    explicit ConnectDialog(QWidget *parent = nullptr);
+    ~ConnectDialog() override;
+
+    // Shows the saved profile `name` in the form (a new one when there is none).
+    void selectProfile(const QString &name);
+    // Puts the cursor in the key field: where "Change Key…" sends the user.
+    void focusKey();
+
+    // The server as the form names it.
+    ServerProfile profile() const;
+    // The key typed, else the one in the keychain, else CAPDESK_TERMINAL_KEY.
+    QString ownerKey() const;
+    // Set after Connect when the key could not go into the keychain (it is used anyway).
+    QString keyWarning() const { return m_keyWarning; }
+
+    void testConnection();
+    bool isTesting() const { return m_test.isRunning(); }
+    // Deletes the profile in the form, with its keychain entry.
+    void deleteProfile();
+
+    QListWidget *profileList() const { return m_profiles; }
+    QLineEdit *nameEdit() const { return m_name; }
+    QLineEdit *urlEdit() const { return m_url; }
+    QLineEdit *keyEdit() const { return m_key; }
+    QLabel *resultLabel() const { return m_result; }
+    QPushButton *testButton() const { return m_testButton; }
+    QPushButton *connectButton() const { return m_connectButton; }
+    QPushButton *deleteButton() const { return m_deleteButton; }
+
+    void accept() override;
+
+signals:
+    void testFinished(const ConnectionCheck &check);
+
+private:
+    QWidget *buildForm();
+    void reloadProfiles(const QString &select);
+    void showResult(const QString &text, bool ok);
+    void updateButtons();
+
+    QListWidget *m_profiles;
+    QLineEdit *m_name;
+    QLineEdit *m_url;
+    QLineEdit *m_key;
+    QLabel *m_keyState;
+    QLabel *m_result;
+    QPushButton *m_testButton;
+    QPushButton *m_connectButton;
+    QPushButton *m_deleteButton;
+    QString m_keyWarning;
+    // The connection a running test uses; it outlives the test on the GUI thread.
+    std::shared_ptr<ServerConnection> m_tested;
+    QFutureWatcher<ConnectionCheck> m_test;
+};
