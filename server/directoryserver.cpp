@@ -84,7 +84,7 @@ bool DirectoryServer::start(QString *error)
 {
     // Room for the request line and headers on top of the body limit.
     constexpr qint64 kHeaderBytes = 64 * 1024;
-    auto *tcp = new LimitedTcpServer(m_options.maxBodyBytes + kHeaderBytes, this);
+    auto *tcp = new LimitedTcpServer(m_options.maxBodyBytes + kHeaderBytes, m_options.idleTimeoutMs, this);
     if (!tcp->listen(m_options.address, m_options.port)) {
         *error = QStringLiteral("cannot listen on %1: %2").arg(m_options.baseUrl(), tcp->errorString());
         delete tcp;

@@ -1,20 +1,28 @@
 #include "limitedtcpserver.h"
 
 #include <QTcpSocket>
+#include <QTimer>
 
 namespace {
 
 const char *const kReceived = "capdeskReceivedBytes";
 
+QTimer *idleTimerOf(QTcpSocket *socket)
+{
+    return socket->findChild<QTimer *>(QStringLiteral("idleTimer"), Qt::FindDirectChildrenOnly);
+}
+
 } // namespace
 
-LimitedTcpServer::LimitedTcpServer(qint64 maxRequestBytes, QObject *parent)
-    : QTcpServer(parent), m_maxRequestBytes(maxRequestBytes)
+LimitedTcpServer::LimitedTcpServer(qint64 maxRequestBytes, int idleTimeoutMs, QObject *parent)
+    : QTcpServer(parent), m_maxRequestBytes(maxRequestBytes), m_idleTimeoutMs(idleTimeoutMs)
 {}
 
 void LimitedTcpServer::requestReceived(QTcpSocket *socket)
 {
     socket->setProperty(kReceived, qint64(0));
+    if (QTimer *idle = idleTimerOf(socket))
+        idle->stop();
 }
 
 void LimitedTcpServer::incomingConnection(qintptr descriptor)
@@ -24,7 +32,20 @@ void LimitedTcpServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    connect(socket, &QTcpSocket::readyRead, this, [this, socket] { countBytes(socket); });
+    auto *idle = new QTimer(socket);
+    idle->setObjectName(QStringLiteral("idleTimer"));
+    idle->setSingleShot(true);
+    idle->setInterval(m_idleTimeoutMs);
+    connect(idle, &QTimer::timeout, socket, &QTcpSocket::abort);
+    connect(socket, &QTcpSocket::bytesWritten, idle, [socket, idle] {
+        if (socket->bytesToWrite() == 0)
+            idle->start();
+    });
+    connect(socket, &QTcpSocket::readyRead, this, [this, socket, idle] {
+        idle->start();
+        countBytes(socket);
+    });
+    idle->start();
     addPendingConnection(socket);
 }
 

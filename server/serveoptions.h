@@ -15,6 +15,9 @@ struct ServeOptions
     // A dispatch still running after this is cancelled and answered 504, so a stuck
     // upstream cannot hold a client (or a shutdown) forever.
     int dispatchTimeoutMs = 60000;
+    // A connection that sends nothing (or half a request) for this long while no answer
+    // is owed to it is closed, so idle or trickling clients cannot hold sockets forever.
+    int idleTimeoutMs = 30000;
 
     // "127.0.0.1:8787", "localhost:8787", "[::1]:8787"; refuses a non-loopback host.
     static ServeOptions fromListen(const QString &listen, QString *error);

@@ -62,7 +62,7 @@ void printUsage(std::FILE *to)
                  "  delete KEY                   remove one row\n"
                  "  invoke KEY [BODY] [--shape] [--token T --audience A [--owner-present]]\n"
                  "                               run a row (or build its request, sending nothing)\n"
-                 "  serve [--listen 127.0.0.1:PORT] [--generate-key] [--dispatch-timeout MS]\n"
+                 "  serve [--listen 127.0.0.1:PORT] [--generate-key] [--dispatch-timeout MS] [--idle-timeout MS]\n"
                  "                               the REST server of SPEC §10 over --db\n"
                  "                               (owner key from CAPDESK_TERMINAL_KEY)\n"
                  "  lint [KEY…]                  hygiene findings (all rows, or these); exit 1 on any error\n"

@@ -22,7 +22,7 @@ int CtlServeCommand::run()
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(
             QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
-                           "[--dispatch-timeout MS]"));
+                           "[--dispatch-timeout MS] [--idle-timeout MS]"));
     QString error;
     const ServeOptions options =
         m_args.has(QStringLiteral("--listen"))
@@ -31,11 +31,14 @@ int CtlServeCommand::run()
     if (!error.isEmpty())
         return CtlOutput::usage(error);
     ServeOptions served = options;
-    if (m_args.has(QStringLiteral("--dispatch-timeout"))) {
+    for (const auto &[option, value] : {std::pair{QStringLiteral("--dispatch-timeout"), &served.dispatchTimeoutMs},
+                                        std::pair{QStringLiteral("--idle-timeout"), &served.idleTimeoutMs}}) {
+        if (!m_args.has(option))
+            continue;
         bool ok = false;
-        served.dispatchTimeoutMs = m_args.value(QStringLiteral("--dispatch-timeout")).toInt(&ok);
-        if (!ok || served.dispatchTimeoutMs < 1)
-            return CtlOutput::usage(QStringLiteral("--dispatch-timeout wants milliseconds ≥ 1"));
+        *value = m_args.value(option).toInt(&ok);
+        if (!ok || *value < 1)
+            return CtlOutput::usage(QStringLiteral("%1 wants milliseconds ≥ 1").arg(option));
     }
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));

@@ -1,5 +1,7 @@
 #include "processrun.h"
+#include "serveprocess.h"
 
+#include <QElapsedTimer>
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QJsonArray>
@@ -77,6 +79,7 @@ private slots:
     void capabilityTokens();
     void accessLogHasNoSecrets();
     void sigtermFinishesRunningDispatch();
+    void idleConnectionsAreClosed();
 
 private:
     HttpAnswer call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
@@ -532,6 +535,39 @@ void TestDirectoryServer::accessLogHasNoSecrets()
     QVERIFY(!m_serverLog.contains("hunter2"));
     QVERIFY(!m_serverLog.contains("cdt_"));
     QVERIFY(!m_serverLog.contains("Echo the body"));
+}
+
+void TestDirectoryServer::idleConnectionsAreClosed()
+{
+    const QString db = m_dir.filePath(QStringLiteral("idle.db"));
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), db}).exitCode, 0);
+    ServeProcess served;
+    QString error;
+    QVERIFY2(served.start(db, kOwnerKey, &error,
+                          {QStringLiteral("--idle-timeout"), QStringLiteral("600")}),
+             qPrintable(error));
+
+    QTcpSocket silent;
+    silent.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(silent.waitForConnected(5000));
+    QTcpSocket trickling;
+    trickling.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(trickling.waitForConnected(5000));
+    trickling.write("GET /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    QTcpSocket answered;
+    answered.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(answered.waitForConnected(5000));
+    answered.write("GET /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(answered.bytesAvailable() > 0, 5000);
+    QVERIFY(answered.readAll().startsWith("HTTP/1.1 200"));
+
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(trickling.state(), QAbstractSocket::UnconnectedState, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(answered.state(), QAbstractSocket::UnconnectedState, 5000);
+    QVERIFY2(clock.elapsed() < 4000, "idle connections were closed late");
+    QVERIFY(served.isRunning());
 }
 
 void TestDirectoryServer::sigtermFinishesRunningDispatch()
