@@ -5,6 +5,7 @@
 #include "remoteconfirmation.h"
 #include "remotedirectorystore.h"
 #include "remotedispatcher.h"
+#include "remotetestsupport.h"
 #include "rowpatch.h"
 #include "serveprocess.h"
 #include "serverconnection.h"
@@ -28,29 +29,6 @@ namespace {
 const QByteArray kOwnerKey = QByteArrayLiteral("tst-remote-owner-key-7f3a9c2e4b1d");
 
 enum class Server { Ours, Minimal };
-
-Row documentedRow(const QString &key, const QString &type, const QString &target)
-{
-    Row row;
-    row.key = key;
-    row.type = type;
-    row.target = target;
-    row.category = u"tools"_s;
-    row.content =
-        u"# WHAT: %2 for a remote test.\n# WHEN_TO_USE: a test needs it.\n"
-        "# ARGS: $1=latitude | $2=longitude\n# EX: [%1]37.77|-122.42[/%1]\n# OUTPUT: the answer"_s.arg(key,
-                                                                                                       type);
-    row.examples = u"[\"37.77|-122.42\"]"_s;
-    return row;
-}
-
-InvocationOutcome invokeAndWait(Dispatcher &dispatcher, const InvocationRequest &request)
-{
-    std::unique_ptr<InvocationHandle> handle(dispatcher.invoke(request));
-    if (!QTest::qWaitFor([&] { return handle->isFinished(); }, 30000))
-        return {};
-    return handle->outcome();
-}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 #include "processrun.h"
 #include "remotedirectorystore.h"
 #include "remotedispatcher.h"
+#include "remotetestsupport.h"
 #include "serveprocess.h"
 #include "serverconnection.h"
 #include "sqlitedirectorystore.h"
@@ -24,28 +25,6 @@ namespace {
 const QByteArray kOwnerKey = QByteArrayLiteral("tst-dispatch-owner-key-0c4e8a2f6b9d");
 // The served directory answers a dispatch still running after this with 504.
 constexpr int kDispatchTimeoutMs = 1500;
-
-Row documentedRow(const QString &key, const QString &type, const QString &target)
-{
-    Row row;
-    row.key = key;
-    row.type = type;
-    row.target = target;
-    row.category = u"tools"_s;
-    row.content =
-        u"# WHAT: %1 in a dispatcher test.\n# WHEN_TO_USE: a test needs it.\n# ARGS: $1=text | $2=more\n"
-        "# EX: [%1]37.77|-122.42[/%1]\n# OUTPUT: the answer"_s.arg(key);
-    row.examples = u"[\"37.77|-122.42\"]"_s;
-    return row;
-}
-
-InvocationOutcome invokeAndWait(Dispatcher &dispatcher, const InvocationRequest &request)
-{
-    std::unique_ptr<InvocationHandle> handle(dispatcher.invoke(request));
-    if (!QTest::qWaitFor([&] { return handle->isFinished(); }, 30000))
-        return {};
-    return handle->outcome();
-}
 
 InvocationRequest call(const QString &key, const QString &body, const QString &token = {})
 {
