@@ -162,7 +162,9 @@ StoreResult<CapabilityTokenStore::Minted> CapabilityTokenStore::create(Capabilit
 StoreResult<QList<CapabilityToken>> CapabilityTokenStore::list() const
 {
     QSqlQuery query(m_db);
-    if (!query.exec(u"SELECT %1 FROM capability_tokens ORDER BY created_at, id"_s.arg(kColumns)))
+    // Tokens made within one millisecond keep the order they were made in (rowid), not
+    // the order of their random ids.
+    if (!query.exec(u"SELECT %1 FROM capability_tokens ORDER BY created_at, rowid"_s.arg(kColumns)))
         return sqlError(u"cannot list tokens"_s, query);
     QList<CapabilityToken> tokens;
     while (query.next())

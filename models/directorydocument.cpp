@@ -104,14 +104,31 @@ void DirectoryDocument::showDraftsInTable()
     m_table->apply(updates);
 }
 
+namespace {
+
+constexpr qsizetype kLastReadRows = 512;
+
+bool serverUnavailable(const StoreError &error)
+{
+    return error.kind == StoreError::Kind::Unreachable || error.kind == StoreError::Kind::Unauthorized;
+}
+
+} // namespace
+
 std::optional<Row> DirectoryDocument::storedRow(const QString &key) const
 {
     StoreResult<Row> result = m_store->row(key);
     if (!result.ok()) {
         if (result.error().kind != StoreError::Kind::NotFound)
             reportReadFailure(result.error());
+        const auto known = m_lastRead.constFind(key);
+        if (serverUnavailable(result.error()) && known != m_lastRead.constEnd())
+            return *known;
         return std::nullopt;
     }
+    if (m_lastRead.size() >= kLastReadRows)
+        m_lastRead.clear();
+    m_lastRead.insert(key, result.value());
     return result.value();
 }
 
@@ -128,6 +145,12 @@ QHash<QString, Row> DirectoryDocument::storedRows(const QStringList &keys) const
     const StoreResult<QList<Row>> found = m_store->rows(keys);
     if (!found.ok()) {
         reportReadFailure(found.error());
+        if (serverUnavailable(found.error())) {
+            for (const QString &key : keys) {
+                if (const auto known = m_lastRead.constFind(key); known != m_lastRead.constEnd())
+                    rows.insert(key, *known);
+            }
+        }
         return rows;
     }
     for (const Row &row : found.value())

@@ -111,4 +111,8 @@ private:
     ContentSearch *m_contentSearch;
     QUndoStack *m_undo;
     QMap<QString, Draft> m_drafts;
+    // The rows last read, by key: when a server stops answering, an edit of a row already
+    // on screen still has the version it was read at to become a draft of (its save is
+    // then checked against that updated_at). Bounded; dropped wholesale when full.
+    mutable QHash<QString, Row> m_lastRead;
 };

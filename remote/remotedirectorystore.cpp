@@ -1,6 +1,7 @@
 #include "remotedirectorystore.h"
 
 #include "rowpatch.h"
+#include "rowvalidator.h"
 #include "rowschema.h"
 #include "serverconnection.h"
 #include "servererrors.h"
@@ -129,7 +130,10 @@ QString RemoteDirectoryStore::actor() const
 
 StoreError RemoteDirectoryStore::failure(const ServerResponse &response) const
 {
-    return ServerErrors::fromResponse(response, location());
+    StoreError error = ServerErrors::fromResponse(response, location());
+    if (error.kind == Kind::Unauthorized && m_connection->endpoint().ownerKey.isEmpty())
+        error.message = QStringLiteral("the server wants an owner key and none was given");
+    return error;
 }
 
 StoreError RemoteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
@@ -208,11 +212,25 @@ StoreResult<QList<Row>> RemoteDirectoryStore::listRows(const QString &query) con
     return rows;
 }
 
+StoreError RemoteDirectoryStore::missing(const QString &key) const
+{
+    return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1' on %2").arg(key, location()));
+}
+
+// A key no row can have is answered here: sent, it would name another route ("" is the
+// listing itself) and the answer would be misread.
+StoreError RemoteDirectoryStore::invalidKey(const Row &row)
+{
+    return StoreError::make(Kind::Invalid, RowValidator::describe(RowValidator::checkFields(row, {QStringLiteral("key")})));
+}
+
 StoreResult<Row> RemoteDirectoryStore::row(const QString &key) const
 {
+    if (!RowValidator::isValidKey(key))
+        return missing(key);
     const ServerResponse response = m_connection->send(QByteArrayLiteral("GET"), rowPath(key));
     if (response.status == 404)
-        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1' on %2").arg(key, location()));
+        return missing(key);
     if (const StoreError error = failure(response); error.isError())
         return error;
     const StoreResult<QJsonObject> object = objectOf(response, location());
@@ -299,6 +317,8 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::writeAnswer(const ServerResponse
 
 StoreResult<WriteOutcome> RemoteDirectoryStore::create(Row row)
 {
+    if (!RowValidator::isValidKey(row.key))
+        return invalidKey(row);
     const ServerResponse response = m_connection->send(
         QByteArrayLiteral("POST"), QStringLiteral("/api/directory"), compact(newRowObject(row)));
     return writeAnswer(response, row.key, true);
@@ -349,6 +369,8 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::replace(Row row, const QString &
 
 StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
 {
+    if (!RowValidator::isValidKey(row.key))
+        return invalidKey(row);
     QJsonObject object = newRowObject(row);
     const ServerResponse replaced =
         m_connection->send(QByteArrayLiteral("PUT"), rowPath(row.key), compact(object));
@@ -360,12 +382,16 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
 
 StoreResult<WriteOutcome> RemoteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
 {
+    if (!RowValidator::isValidKey(key))
+        return missing(key);
     return writeAnswer(m_connection->send(QByteArrayLiteral("PATCH"), rowPath(key), compact(fields)), key,
                        false);
 }
 
 StoreError RemoteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
 {
+    if (!RowValidator::isValidKey(key))
+        return missing(key);
     QList<std::pair<QByteArray, QByteArray>> headers;
     if (!expectedUpdatedAt.isEmpty()) {
         const StoreResult<Row> current = currentFor(key, expectedUpdatedAt);

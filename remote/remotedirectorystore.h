@@ -58,6 +58,8 @@ public:
 
 private:
     StoreError failure(const ServerResponse &response) const;
+    StoreError missing(const QString &key) const;
+    static StoreError invalidKey(const Row &row);
     StoreResult<QList<Row>> listRows(const QString &query) const;
     // The row as the server holds it now, refusing when it is not `expectedUpdatedAt`.
     StoreResult<Row> currentFor(const QString &key, const QString &expectedUpdatedAt) const;

@@ -111,6 +111,7 @@ ConnectionCheck ServerConnection::check() const
         return result;
     }
     if (answer.status == 401) {
+        result.keyRefused = true;
         result.message = m_endpoint.ownerKey.isEmpty()
                              ? QStringLiteral("the server wants an owner key; none is set")
                              : QStringLiteral("the server refused the owner key");

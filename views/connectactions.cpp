@@ -54,7 +54,7 @@ bool ConnectActions::connectTo(const ServerProfile &profile, const QString &owne
         std::make_shared<ServerConnection>(ServerEndpoint{profile.url, ownerKey, requestTimeoutMs});
     // Tested before anything is dropped: a wrong address or key changes nothing here.
     const ConnectionCheck check = connection->check();
-    if (!check.ok) {
+    if (!check.ok && !check.keyRefused) {
         m_prompter.showError(tr("Cannot Connect"), tr("%1: %2").arg(profile.name, check.message));
         return false;
     }
@@ -66,6 +66,8 @@ bool ConnectActions::connectTo(const ServerProfile &profile, const QString &owne
         return false;
     }
     emit statusMessage(tr("Connected to %1 (%2)").arg(profile.name, check.message));
+    if (check.keyRefused)
+        emit keyRefused();
     return true;
 }
 

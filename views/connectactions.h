@@ -44,6 +44,9 @@ signals:
     void statusMessage(const QString &message);
     // The open connection's key was replaced (a pending save can be retried).
     void keyChanged();
+    // Connected with a key the server refuses: reads work, writes will not until the key
+    // is changed.
+    void keyRefused();
 
 private:
     void updateActions();

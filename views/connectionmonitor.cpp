@@ -66,6 +66,12 @@ void ConnectionMonitor::pingNow()
     m_ping.setFuture(QtConcurrent::run([connection = m_pinged.get()] { return connection->ping(); }));
 }
 
+void ConnectionMonitor::noteKeyRefused()
+{
+    m_keyRefused = true;
+    update();
+}
+
 void ConnectionMonitor::take(const ServerResponse &response)
 {
     m_reachable = response.reached();

@@ -31,6 +31,8 @@ public:
     void setPingInterval(int ms);
     // A ping now (unless one is under way); its answer arrives through changed().
     void pingNow();
+    // The key was refused by a check made before this monitor watched the connection.
+    void noteKeyRefused();
 
     State state() const { return m_state; }
     QString name() const { return m_name; }

@@ -113,6 +113,7 @@ void MainWindow::wireServer()
 {
     connect(m_banner, &OfflineBanner::changeKeyRequested, m_connectActions, &ConnectActions::changeKey);
     connect(m_connectActions, &ConnectActions::keyChanged, m_recovery, &ConnectionRecovery::retry);
+    connect(m_connectActions, &ConnectActions::keyRefused, m_monitor, &ConnectionMonitor::noteKeyRefused);
 }
 
 void MainWindow::buildStatusBar()

@@ -650,7 +650,11 @@ void TestCapdeskctl::serverModeRefusals_data()
     QTest::addRow("wrong key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray("wrong-wrong-wrong-wrong-key")
                                   << true << 4 << u"the server refused the owner key"_s;
     QTest::addRow("no key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray() << true << 4
-                               << u"the server refused the owner key"_s;
+                               << u"the server wants an owner key and none was given"_s;
+    QTest::addRow("empty key: 3") << QStringList{u"get"_s, QString()} << kServedKey << true << 3
+                                  << u"no row ''"_s;
+    QTest::addRow("contract of an empty key: 3") << QStringList{u"contract"_s, QString()} << kServedKey << true
+                                                 << 3 << u"no row ''"_s;
     QTest::addRow("server down: 5") << QStringList{u"get"_s, u"ZZ_ANY"_s} << kServedKey << false << 5
                                     << u"did not answer: connection refused"_s;
     QTest::addRow("receipts are local: 2") << QStringList{u"receipts"_s} << kServedKey << true << 2

@@ -68,6 +68,7 @@ private slots:
     void serverPagingExtension();
     void connectionCheck();
     void ownerKeyNeverInUrls();
+    void keysNoRowCanHaveSendNothing();
 
 private:
     void servers();
@@ -408,7 +409,10 @@ void TestRemoteDirectoryStore::wrongKeyIsUnauthorized()
     for (const QByteArray &presented : {QByteArray(), QByteArrayLiteral("wrong-key-wrong-key-wrong-key")}) {
         const auto stranger = storeFor(server, presented);
         QVERIFY(stranger->row(key).ok()); // reads are open (SPEC §10 keys the mutating calls)
-        QCOMPARE(stranger->patch(key, {{u"seq"_s, 9}}).error().kind, StoreError::Kind::Unauthorized);
+        const StoreError refused = stranger->patch(key, {{u"seq"_s, 9}}).error();
+        QCOMPARE(refused.kind, StoreError::Kind::Unauthorized);
+        QCOMPARE(refused.message, presented.isEmpty() ? u"the server wants an owner key and none was given"_s
+                                                      : u"the server refused the owner key"_s);
         QCOMPARE(stranger->remove(key).kind, StoreError::Kind::Unauthorized);
         Row edited = owner->row(key).value();
         edited.seq = 9;
@@ -635,4 +639,20 @@ void TestRemoteDirectoryStore::ownerKeyNeverInUrls()
 }
 
 QTEST_MAIN(TestRemoteDirectoryStore)
+void TestRemoteDirectoryStore::keysNoRowCanHaveSendNothing()
+{
+    const auto store = storeFor(Server::Minimal);
+    const qsizetype before = m_minimal.requests().size();
+    for (const QString &key : {QString(), u"lower"_s, u"A/B"_s}) {
+        QCOMPARE(store->row(key).error().kind, StoreError::Kind::NotFound);
+        QCOMPARE(store->patch(key, {{u"category"_s, u"x"_s}}).error().kind, StoreError::Kind::NotFound);
+        QCOMPARE(store->remove(key).kind, StoreError::Kind::NotFound);
+        const StoreResult<WriteOutcome> created = store->create(documentedRow(key, u"fn"_s, u"echo"_s));
+        QCOMPARE(created.error().kind, StoreError::Kind::Invalid);
+        QVERIFY2(created.error().message.contains(u"must match"_s), qPrintable(created.error().message));
+        QCOMPARE(store->put(documentedRow(key, u"fn"_s, u"echo"_s)).error().kind, StoreError::Kind::Invalid);
+    }
+    QCOMPARE(m_minimal.requests().size(), before);
+}
+
 #include "tst_remotedirectorystore.moc"

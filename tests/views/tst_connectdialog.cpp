@@ -14,7 +14,8 @@
 
 // File → Connect to Server…: the connection test against a real `capdeskctl serve`, and
 // the profile it saves (URL in the settings, key in the keychain). Needs a Secret Service
-// (the dbus-run-session recipe).
+// (the dbus-run-session recipe). Its profile names are its own: ctest runs the other
+// keychain tests at the same time against the same keychain.
 class TestConnectDialog : public QObject
 {
     Q_OBJECT
@@ -133,10 +134,10 @@ void TestConnectDialog::connectSavesTheProfileWithTheKeyInTheKeychain()
 void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
 {
     QVERIFY(
-        ServerProfileStore::save({QStringLiteral("prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+        ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
     ConnectDialog dialog;
     QCOMPARE(dialog.profileList()->count(), 1);
-    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("prod"));
+    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("dialog-prod"));
     QCOMPARE(dialog.urlEdit()->text(), m_server.baseUrl().toString());
     QVERIFY(dialog.keyEdit()->text().isEmpty());
     // The stored key is what a test and a connect use.
@@ -148,13 +149,13 @@ void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
 void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
 {
     QVERIFY(
-        ServerProfileStore::save({QStringLiteral("prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+        ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
     ConnectDialog dialog;
     QVERIFY(dialog.deleteButton()->isEnabled());
     QTest::mouseClick(dialog.deleteButton(), Qt::LeftButton);
     QCOMPARE(dialog.profileList()->count(), 0);
-    QVERIFY(!ServerProfileStore::profile(QStringLiteral("prod")));
-    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("prod")).status,
+    QVERIFY(!ServerProfileStore::profile(QStringLiteral("dialog-prod")));
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("dialog-prod")).status,
              KeychainStore::Read::Status::NotFound);
     QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
              qPrintable(dialog.resultLabel()->text()));

@@ -56,7 +56,9 @@ private slots:
     void conflictOpensTheMergeDialogAndWritesTheChoice();
     void killedServerShowsTheBannerAndKeepsTheEdit();
     void savePendingOfflineIsRetriedWhenTheServerAnswers();
+    void editTypedWhileOfflineIsKeptAndSaved();
     void refusedKeyShowsTheBannerAndChangeKeyRetries();
+    void connectingWithARefusedKeyShowsTheRowsAndTheBanner();
     void callsRunOnTheServerAndAreConfirmed();
     void flowDebuggerStepsRunOnTheServer();
     void disconnectGoesBackToTheLocalFile();
@@ -337,6 +339,29 @@ void TestRemoteEditing::killedServerShowsTheBannerAndKeepsTheEdit()
     QCOMPARE(line(QStringLiteral("category"))->text(), QStringLiteral("offline-edit"));
 }
 
+void TestRemoteEditing::editTypedWhileOfflineIsKeptAndSaved()
+{
+    QVERIFY(connectTo(m_server.baseUrl()));
+    m_window->tableView()->selectKey(QStringLiteral("TRIAGE"));
+    QCOMPARE(m_window->editorPanel()->key(), QStringLiteral("TRIAGE"));
+    m_server.kill();
+
+    QLineEdit *edit = line(QStringLiteral("category"));
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, QStringLiteral("typed-offline"));
+    QVERIFY(document()->isModified());
+    QCOMPARE(document()->row(QStringLiteral("TRIAGE"))->category, QStringLiteral("typed-offline"));
+    QVERIFY(!m_window->editActions()->save());
+    QVERIFY(document()->isModified());
+
+    QVERIFY(restartServer());
+    QTest::mouseClick(m_window->offlineBanner()->retryButton(), Qt::LeftButton);
+    QTRY_VERIFY(!document()->isModified());
+    QCOMPARE(serverRow(QStringLiteral("TRIAGE")).category, QStringLiteral("typed-offline"));
+}
+
 void TestRemoteEditing::savePendingOfflineIsRetriedWhenTheServerAnswers()
 {
     QVERIFY(connectTo(m_server.baseUrl()));
@@ -350,6 +375,23 @@ void TestRemoteEditing::savePendingOfflineIsRetriedWhenTheServerAnswers()
     QTRY_VERIFY_WITH_TIMEOUT(!document()->isModified(), 10000);
     QTRY_VERIFY(!m_window->offlineBanner()->isVisible());
     QCOMPARE(serverRow(QStringLiteral("TRIAGE")).category, QStringLiteral("retried"));
+}
+
+void TestRemoteEditing::connectingWithARefusedKeyShowsTheRowsAndTheBanner()
+{
+    QVERIFY(m_window->connectActions()->connectTo({QStringLiteral("serve"), m_server.baseUrl()},
+                                                  QStringLiteral("not-the-owner-key-at-all")));
+    QSignalSpy loaded(document()->tableModel(), &DirectoryTableModel::loadFinished);
+    QVERIFY(document()->tableModel()->rowCount() >= int(sampleRows().size()) || loaded.wait(10000));
+    QVERIFY(m_prompter->errors.isEmpty());
+    OfflineBanner *banner = m_window->offlineBanner();
+    QTRY_VERIFY(banner->isVisible());
+    QCOMPARE(banner->problem(), OfflineBanner::Problem::KeyRefused);
+    QVERIFY(banner->changeKeyButton()->isVisible());
+    // The keyless pings that follow do not hide it: only an accepted key does.
+    m_window->connectionMonitor()->pingNow();
+    QTest::qWait(200);
+    QCOMPARE(m_window->connectionMonitor()->state(), ConnectionMonitor::State::KeyRefused);
 }
 
 void TestRemoteEditing::refusedKeyShowsTheBannerAndChangeKeyRetries()
