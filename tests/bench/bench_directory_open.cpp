@@ -1,12 +1,14 @@
 // Opens a 100,000-row production-shaped directory in the real main window and prints:
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
 // to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
+#include "benchmeasures.h"
 #include "directorydocument.h"
 #include "directorysession.h"
 #include "directorytableview.h"
 #include "directorytablemodel.h"
 #include "fixturegenerator.h"
 #include "mainwindow.h"
+#include "paintprobe.h"
 #include "sqlitedirectorystore.h"
 
 #include <QApplication>
@@ -22,44 +24,10 @@
 
 namespace {
 
-class PaintProbe final : public QObject
-{
-public:
-    bool painted = false;
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            painted = true;
-        return QObject::eventFilter(watched, event);
-    }
-};
-
-double peakRssMiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return -1;
-}
-
 double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
-}
-
-void waitForPaint(QTableView &view, PaintProbe &probe)
-{
-    probe.painted = false;
-    view.viewport()->update();
-    while (!probe.painted)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "benchmeasures.h"
 #include "fixturegenerator.h"
 #include "linter.h"
 #include "lintrun.h"
@@ -20,11 +21,6 @@ double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
-}
-
-double msSince(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
 }
 
 // CPU time, which other processes on a busy machine do not inflate the way they do wall time.

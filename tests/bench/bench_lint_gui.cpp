@@ -3,6 +3,7 @@
 // the GUI thread is kept from its event loop meanwhile, and the re-lint after an edit (the
 // edited row, and the rows reaching it when its key or edges change), then the repaint.
 // Usage: bench_lint_gui [FILE.db] (default: generates one).
+#include "benchmeasures.h"
 #include "directorydocument.h"
 #include "directorytablemodel.h"
 #include "directorytableview.h"
@@ -33,11 +34,6 @@ double median(std::vector<double> values)
 double maxOf(const std::vector<double> &values)
 {
     return *std::max_element(values.begin(), values.end());
-}
-
-double msSince(const QElapsedTimer &clock)
-{
-    return double(clock.nsecsElapsed()) / 1e6;
 }
 
 // Runs the event loop until `signal` fires (or 60 s pass).

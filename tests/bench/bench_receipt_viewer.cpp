@@ -2,8 +2,10 @@
 // table, full load, a filter keystroke with repaint (median, max), selecting a receipt
 // (details, signature check, tree, plot, all repainted), a scroll to the end, and peak RSS.
 // Usage: bench_receipt_viewer [FILE.db] (default: generates one).
+#include "benchmeasures.h"
 #include "directoryledger.h"
 #include "messageboxprompter.h"
+#include "paintprobe.h"
 #include "receiptfilterbar.h"
 #include "receiptfixture.h"
 #include "receipttablemodel.h"
@@ -27,32 +29,6 @@
 
 namespace {
 
-class PaintProbe final : public QObject
-{
-public:
-    bool painted = false;
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            painted = true;
-        return QObject::eventFilter(watched, event);
-    }
-};
-
-double peakRssMiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return -1;
-}
-
 // Generating the file is not what is measured: give its memory back and restart the peak.
 void forgetGeneration()
 {
@@ -66,19 +42,6 @@ double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
-}
-
-double msSince(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
-}
-
-void waitForPaint(QTableView &view, PaintProbe &probe)
-{
-    probe.painted = false;
-    view.viewport()->update();
-    while (!probe.painted)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
 }
 
 QString generate(const QString &path, int receipts)

@@ -3,9 +3,11 @@
 // view, and prints the time to the first painted rows and to the whole registry painted,
 // beside what one plain SPEC §10 listing of every row costs.
 // Usage: bench_remote_open [FILE.db] (default: generates 100,000 rows).
+#include "benchmeasures.h"
 #include "directorydocument.h"
 #include "directorytablemodel.h"
 #include "fixturegenerator.h"
+#include "paintprobe.h"
 #include "remotedirectorystore.h"
 #include "serveprocess.h"
 #include "serverconnection.h"
@@ -20,33 +22,6 @@
 namespace {
 
 const QByteArray kOwnerKey = QByteArrayLiteral("bench-remote-owner-key-19d0c3b7e5a2");
-
-class PaintProbe final : public QObject
-{
-public:
-    bool painted = false;
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            painted = true;
-        return QObject::eventFilter(watched, event);
-    }
-};
-
-void waitForPaint(QTableView &view, PaintProbe &probe)
-{
-    probe.painted = false;
-    view.viewport()->update();
-    while (!probe.painted)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-}
-
-double msSince(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e6;
-}
 
 } // namespace
 
