@@ -8,6 +8,7 @@
 #include <QList>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <string_view>
 
@@ -48,6 +49,16 @@ struct WriteOutcome
     QString key;
     QString updatedAt;
     bool created = false;
+};
+
+// A caller's hold on an applyTracked() running on another thread: setting `cancelled`
+// stops it before its next write is sent (a write already sent may still land: the caller
+// re-reads the row to learn which). `written` is filled by the applying thread, in order;
+// read it once the call has returned.
+struct ApplyTracking
+{
+    std::atomic_bool cancelled{false};
+    QList<WriteOutcome> written;
 };
 
 // A capability directory, wherever it lives. Views and the CLI hold only this interface,
@@ -102,6 +113,13 @@ public:
     // Rows as they are (timestamps kept); a duplicate or taken key refuses the whole batch.
     virtual StoreError importRows(const QList<Row> &rows) = 0;
     virtual StoreError apply(const ChangeSet &changes) = 0;
+    // apply() that reports each written row and can be cancelled between writes; a
+    // cancelled call returns Kind::Cancelled (all-or-nothing stores then write nothing).
+    virtual StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) = 0;
+
+    // Whether every call is a round trip to another machine: the GUI then never calls the
+    // store on its own thread, and answers from the rows it last read instead.
+    virtual bool hasRoundTrips() const = 0;
 
     // Who the writes are recorded as in the event log (SPEC §8): "owner:local" unless set.
     virtual void setActor(const QString &actor) = 0;

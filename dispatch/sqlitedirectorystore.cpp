@@ -629,23 +629,40 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
 
 StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
 {
-    return inWriteTransaction([&](EventLog &log) -> StoreError {
+    ApplyTracking tracking;
+    return applyTracked(changes, tracking);
+}
+
+StoreError SqliteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
+{
+    QList<WriteOutcome> written;
+    const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
         for (const RowChange &change : changes) {
-            StoreError error;
+            if (tracking.cancelled)
+                return StoreError::make(StoreError::Kind::Cancelled,
+                                        QStringLiteral("the save was cancelled"));
+            StoreResult<WriteOutcome> outcome = WriteOutcome{change.key, {}, false};
             switch (change.kind) {
             case RowChange::Kind::Create:
-                error = createIn(change.row, log).error();
+                outcome = createIn(change.row, log);
                 break;
             case RowChange::Kind::Replace:
-                error = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log).error();
+                outcome = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log);
                 break;
             case RowChange::Kind::Delete:
-                error = removeIn(change.key, change.expectedUpdatedAt, log);
+                if (StoreError removed = removeIn(change.key, change.expectedUpdatedAt, log);
+                    removed.isError())
+                    outcome = std::move(removed);
                 break;
             }
-            if (error.isError())
-                return error;
+            if (!outcome.ok())
+                return outcome.error();
+            written.append(outcome.value());
         }
         return StoreError::none();
     });
+    // All or nothing: a rolled-back transaction wrote no row.
+    if (!error.isError())
+        tracking.written = std::move(written);
+    return error;
 }

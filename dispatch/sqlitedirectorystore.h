@@ -39,6 +39,8 @@ public:
     StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
     StoreError importRows(const QList<Row> &rows) override;
     StoreError apply(const ChangeSet &changes) override;
+    StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
+    bool hasRoundTrips() const override { return false; }
 
     void setActor(const QString &actor) override { m_actor = actor; }
     QString actor() const override { return m_actor; }

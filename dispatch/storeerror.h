@@ -21,6 +21,7 @@ struct StoreError
         Io,            // SQLite or the file system failed
         Unreachable,   // a remote directory's server gave no answer (refused, timed out, DNS, TLS)
         Unauthorized,  // a remote directory's server refused the owner key (401)
+        Cancelled,     // the caller stopped a write before its next request was sent
     };
 
     Kind kind = Kind::None;

@@ -4,6 +4,8 @@
 #include "contentsearch.h"
 #include "directorytablemodel.h"
 #include "rowchangecommand.h"
+#include "rowreader.h"
+#include "storewriter.h"
 
 namespace {
 
@@ -73,6 +75,14 @@ DirectoryDocument::DirectoryDocument(std::shared_ptr<DirectoryStore> store, QObj
             emit readFailed(error);
     });
     connect(m_contentSearch, &ContentSearch::failed, this, &DirectoryDocument::readFailed);
+    if (m_store->hasRoundTrips()) {
+        m_reader = new RowReader(m_store, this);
+        m_writer = new StoreWriter(m_store, this);
+        connect(m_reader, &RowReader::fetched, this, &DirectoryDocument::onFetched);
+        connect(m_reader, &RowReader::fetchFailed, this, &DirectoryDocument::onFetchFailed);
+        connect(m_reader, &RowReader::inFlightChanged, this, &DirectoryDocument::readsInFlightChanged);
+        connect(m_writer, &StoreWriter::writingChanged, this, &DirectoryDocument::savingChanged);
+    }
 }
 
 DirectoryDocument::~DirectoryDocument() = default;
@@ -95,6 +105,13 @@ StoreError DirectoryDocument::loadProgressively()
     return error;
 }
 
+StoreError DirectoryDocument::reload()
+{
+    if (m_reader)
+        m_reader->invalidate();
+    return m_table->loadProgressively(m_store);
+}
+
 // Edits made while the full table was still loading must survive its arrival.
 void DirectoryDocument::showDraftsInTable()
 {
@@ -106,8 +123,6 @@ void DirectoryDocument::showDraftsInTable()
 
 namespace {
 
-constexpr qsizetype kLastReadRows = 512;
-
 bool serverUnavailable(const StoreError &error)
 {
     return error.kind == StoreError::Kind::Unreachable || error.kind == StoreError::Kind::Unauthorized;
@@ -117,19 +132,78 @@ bool serverUnavailable(const StoreError &error)
 
 std::optional<Row> DirectoryDocument::storedRow(const QString &key) const
 {
+    if (m_reader)
+        return heldRow(key);
     StoreResult<Row> result = m_store->row(key);
     if (!result.ok()) {
         if (result.error().kind != StoreError::Kind::NotFound)
             reportReadFailure(result.error());
-        const auto known = m_lastRead.constFind(key);
-        if (serverUnavailable(result.error()) && known != m_lastRead.constEnd())
-            return *known;
         return std::nullopt;
     }
-    if (m_lastRead.size() >= kLastReadRows)
-        m_lastRead.clear();
-    m_lastRead.insert(key, result.value());
     return result.value();
+}
+
+// Asking is a side effect of a const lookup on purpose: every panel asks row() for the
+// selected key, and the first miss is what starts the one fetch they all wait for.
+std::optional<Row> DirectoryDocument::heldRow(const QString &key) const
+{
+    const std::optional<RowSummary> summary = m_table->summary(key);
+    if (!summary && !m_table->isLoading())
+        return std::nullopt;
+    if (summary) {
+        if (std::optional<Row> fresh = m_reader->fresh(key, summary->updatedAt))
+            return fresh;
+    }
+    if (m_readsFailing) {
+        if (std::optional<Row> known = m_reader->lastRead(key))
+            return known;
+    }
+    m_reader->fetch(key);
+    return std::nullopt;
+}
+
+void DirectoryDocument::onFetched(const QString &key, const std::optional<Row> &row)
+{
+    m_readsFailing = false;
+    m_loadErrors.remove(key);
+    // The row read is the truth: a summary the change feed has not caught up with yet
+    // would make it look stale and ask again.
+    if (!m_drafts.contains(key)) {
+        const std::optional<RowSummary> summary = m_table->summary(key);
+        if (row && (!summary || summary->updatedAt != row->updatedAt))
+            m_table->apply({tableUpdate(key, row, false)});
+        else if (!row && summary)
+            m_table->apply({tableUpdate(key, std::nullopt, false)});
+    }
+    emit rowChanged(key);
+}
+
+void DirectoryDocument::onFetchFailed(const QString &key, const StoreError &error)
+{
+    m_readsFailing = serverUnavailable(error);
+    m_loadErrors.insert(key, error.message);
+    reportReadFailure(error);
+    emit rowChanged(key);
+}
+
+bool DirectoryDocument::isLoading(const QString &key) const
+{
+    return m_reader && !m_drafts.contains(key) && m_reader->isFetching(key);
+}
+
+QString DirectoryDocument::loadError(const QString &key) const
+{
+    return m_drafts.contains(key) ? QString() : m_loadErrors.value(key);
+}
+
+std::optional<RowSummary> DirectoryDocument::summary(const QString &key) const
+{
+    return m_table->summary(key);
+}
+
+int DirectoryDocument::readsInFlight() const
+{
+    return m_reader ? m_reader->inFlight() : 0;
 }
 
 void DirectoryDocument::reportReadFailure(const StoreError &error) const
@@ -142,15 +216,16 @@ void DirectoryDocument::reportReadFailure(const StoreError &error) const
 QHash<QString, Row> DirectoryDocument::storedRows(const QStringList &keys) const
 {
     QHash<QString, Row> rows;
+    if (m_reader) {
+        for (const QString &key : keys) {
+            if (std::optional<Row> known = m_reader->lastRead(key))
+                rows.insert(key, *known);
+        }
+        return rows;
+    }
     const StoreResult<QList<Row>> found = m_store->rows(keys);
     if (!found.ok()) {
         reportReadFailure(found.error());
-        if (serverUnavailable(found.error())) {
-            for (const QString &key : keys) {
-                if (const auto known = m_lastRead.constFind(key); known != m_lastRead.constEnd())
-                    rows.insert(key, *known);
-            }
-        }
         return rows;
     }
     for (const Row &row : found.value())
@@ -186,6 +261,18 @@ bool DirectoryDocument::isStored(const QString &key) const
     const auto draft = m_drafts.constFind(key);
     if (draft != m_drafts.constEnd())
         return draft->stored.has_value();
+    if (m_reader)
+        return m_table->summary(key).has_value();
+    return storedRow(key).has_value();
+}
+
+bool DirectoryDocument::contains(const QString &key) const
+{
+    const auto draft = m_drafts.constFind(key);
+    if (draft != m_drafts.constEnd())
+        return draft->current.has_value();
+    if (m_reader)
+        return m_table->summary(key).has_value();
     return storedRow(key).has_value();
 }
 
@@ -252,46 +339,92 @@ void DirectoryDocument::renameRow(const QString &key, const QString &newKey)
     emit rowRenamed(key, newKey);
 }
 
+void DirectoryDocument::withCurrentRows(const QStringList &keys,
+                                        std::function<void(const QHash<QString, Row> &)> then)
+{
+    if (!m_reader) {
+        then(currentRows(keys));
+        return;
+    }
+    QHash<QString, Row> rows;
+    QStringList missing;
+    for (const QString &key : keys) {
+        if (const auto draft = m_drafts.constFind(key); draft != m_drafts.constEnd()) {
+            if (draft->current)
+                rows.insert(key, *draft->current);
+        } else if (const std::optional<RowSummary> summary = m_table->summary(key)) {
+            if (std::optional<Row> fresh = m_reader->fresh(key, summary->updatedAt))
+                rows.insert(key, *fresh);
+            else
+                missing.append(key);
+        }
+    }
+    if (missing.isEmpty()) {
+        then(rows);
+        return;
+    }
+    m_reader->fetchRows(missing, [this, rows, missing, then](const QHash<QString, Row> &fetched,
+                                                             const StoreError &error) mutable {
+        rows.insert(fetched);
+        if (error.isError()) {
+            reportReadFailure(error);
+            for (const QString &key : missing) {
+                if (std::optional<Row> known = m_reader->lastRead(key); known && !rows.contains(key))
+                    rows.insert(key, *known);
+            }
+        }
+        // A row drafted while the read was on its way is taken as drafted now.
+        for (const QString &key : missing) {
+            if (const auto draft = m_drafts.constFind(key); draft != m_drafts.constEnd()) {
+                rows.remove(key);
+                if (draft->current)
+                    rows.insert(key, *draft->current);
+            }
+        }
+        then(rows);
+    });
+}
+
 void DirectoryDocument::deleteRows(const QStringList &keys)
 {
-    QList<RowChangeCommand::Change> changes;
-    const QHash<QString, Row> current = currentRows(keys);
-    for (const QString &key : keys) {
-        const auto it = current.constFind(key);
-        if (it != current.constEnd())
-            changes.append({key, *it, std::nullopt});
-    }
-    if (changes.isEmpty())
-        return;
-    const QString text = changes.size() == 1 ? tr("Delete %1").arg(changes.first().key)
-                                             : tr("Delete %n rows", nullptr, int(changes.size()));
-    m_undo->push(new RowChangeCommand(this, changes, text));
+    withCurrentRows(keys, [this, keys](const QHash<QString, Row> &current) {
+        QList<RowChangeCommand::Change> changes;
+        for (const QString &key : keys) {
+            const auto it = current.constFind(key);
+            if (it != current.constEnd())
+                changes.append({key, *it, std::nullopt});
+        }
+        if (changes.isEmpty())
+            return;
+        const QString text = changes.size() == 1 ? tr("Delete %1").arg(changes.first().key)
+                                                 : tr("Delete %n rows", nullptr, int(changes.size()));
+        m_undo->push(new RowChangeCommand(this, changes, text));
+    });
 }
 
 void DirectoryDocument::setEnabled(const QStringList &keys, bool enabled)
 {
-    QList<RowChangeCommand::Change> changes;
-    const QHash<QString, Row> current = currentRows(keys);
-    for (const QString &key : keys) {
-        const auto it = current.constFind(key);
-        if (it == current.constEnd() || it->enabled == enabled)
-            continue;
-        Row after = *it;
-        after.enabled = enabled;
-        changes.append({key, *it, after});
-    }
-    if (changes.isEmpty())
-        return;
-    const QString verb = enabled ? tr("Enable") : tr("Disable");
-    const QString text = changes.size() == 1 ? QStringLiteral("%1 %2").arg(verb, changes.first().key)
-                                             : tr("%1 %n rows", nullptr, int(changes.size())).arg(verb);
-    m_undo->push(new RowChangeCommand(this, changes, text));
+    withCurrentRows(keys, [this, keys, enabled](const QHash<QString, Row> &current) {
+        QList<RowChangeCommand::Change> changes;
+        for (const QString &key : keys) {
+            const auto it = current.constFind(key);
+            if (it == current.constEnd() || it->enabled == enabled)
+                continue;
+            Row after = *it;
+            after.enabled = enabled;
+            changes.append({key, *it, after});
+        }
+        if (changes.isEmpty())
+            return;
+        const QString verb = enabled ? tr("Enable") : tr("Disable");
+        const QString text = changes.size() == 1 ? QStringLiteral("%1 %2").arg(verb, changes.first().key)
+                                                 : tr("%1 %n rows", nullptr, int(changes.size())).arg(verb);
+        m_undo->push(new RowChangeCommand(this, changes, text));
+    });
 }
 
-StoreError DirectoryDocument::save()
+ChangeSet DirectoryDocument::pendingChanges() const
 {
-    if (m_drafts.isEmpty())
-        return StoreError::none();
     ChangeSet changes;
     // Deletes first, so a key freed by one draft can be taken by another.
     // Each write names the updated_at the draft started from, so a row someone else changed
@@ -305,12 +438,48 @@ StoreError DirectoryDocument::save()
             changes.append(it->stored ? RowChange::replace(*it->current, it->stored->updatedAt)
                                       : RowChange::create(*it->current));
     }
-    const StoreError error = m_store->apply(changes);
+    return changes;
+}
+
+bool DirectoryDocument::isSaving() const
+{
+    return m_writer && m_writer->isWriting();
+}
+
+void DirectoryDocument::cancelSave()
+{
+    if (m_writer)
+        m_writer->cancel();
+}
+
+StoreError DirectoryDocument::save()
+{
+    if (m_drafts.isEmpty())
+        return StoreError::none();
+    if (isSaving())
+        return StoreError::make(StoreError::Kind::Conflict, tr("a save is already running"));
+    if (m_writer) {
+        const QMap<QString, Draft> sent = m_drafts;
+        for (auto it = sent.cbegin(); it != sent.cend(); ++it)
+            m_saving.insert(it.key());
+        m_writer->write(pendingChanges(), [this, sent](const StoreWriter::Result &result) {
+            finishRemoteSave(sent, result.error, result.written);
+        });
+        for (const QString &key : m_saving)
+            emit rowChanged(key);
+        return StoreError::none();
+    }
+    const StoreError error = m_store->apply(pendingChanges());
     if (error.isError()) {
         emit saveFailed(error);
         return error;
     }
+    finishLocalSave();
+    return StoreError::none();
+}
 
+void DirectoryDocument::finishLocalSave()
+{
     const QStringList keys = m_drafts.keys();
     m_drafts.clear();
     QList<DirectoryTableModel::Update> updates;
@@ -324,7 +493,57 @@ StoreError DirectoryDocument::save()
     m_undo->setClean();
     emit modifiedChanged(false);
     emit saved();
-    return StoreError::none();
+}
+
+// Each written row becomes the stored version of its key. A draft edited further while
+// its save was on its way stays a draft, now of the version written; a draft left as it
+// was sent is saved. Unwritten drafts stay as they are.
+void DirectoryDocument::finishRemoteSave(const QMap<QString, Draft> &sent, const StoreError &error,
+                                         const QList<WriteOutcome> &written)
+{
+    const QSet<QString> saving = std::exchange(m_saving, {});
+    QList<DirectoryTableModel::Update> updates;
+    for (const WriteOutcome &outcome : written) {
+        const auto was = sent.constFind(outcome.key);
+        if (was == sent.constEnd())
+            continue;
+        std::optional<Row> stored = was->current;
+        if (stored) {
+            stored->updatedAt = outcome.updatedAt;
+            if (outcome.created)
+                stored->createdAt = outcome.updatedAt;
+            m_reader->remember(*stored);
+        } else {
+            m_reader->forget(outcome.key);
+        }
+        const auto draft = m_drafts.find(outcome.key);
+        bool modified = false;
+        std::optional<Row> shown = stored;
+        if (draft != m_drafts.end()) {
+            if (sameContent(draft->current, stored)) {
+                m_drafts.erase(draft);
+            } else {
+                draft->stored = stored;
+                modified = true;
+                shown = draft->current;
+            }
+        }
+        updates.append(tableUpdate(outcome.key, shown, modified));
+    }
+    m_table->apply(updates);
+    for (const QString &key : saving)
+        emit rowChanged(key);
+    if (error.isError()) {
+        if (!isModified())
+            emit modifiedChanged(false);
+        emit saveFailed(error);
+        return;
+    }
+    if (!isModified()) {
+        m_undo->setClean();
+        emit modifiedChanged(false);
+    }
+    emit saved();
 }
 
 std::optional<Row> DirectoryDocument::baseRow(const QString &key) const
@@ -341,6 +560,8 @@ void DirectoryDocument::rebase(const Row &stored)
     if (draft == m_drafts.end())
         return;
     draft->stored = stored;
+    if (m_reader)
+        m_reader->remember(stored);
     const std::optional<Row> current = draft->current;
     const bool modified = !sameContent(stored, current);
     if (!modified)

@@ -4,19 +4,31 @@
 
 #include <QMap>
 #include <QObject>
+#include <QSet>
 #include <QUndoStack>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
 class CategoryCountModel;
 class ContentSearch;
 class DirectoryTableModel;
+class RowReader;
+class StoreWriter;
 
 // One open directory as the GUI edits it: the store, the table and category models, the
 // unsaved drafts and the undo stack. Every edit is an undo command that changes a draft;
 // save() writes all drafts to the store in one transaction, revert() drops them. A draft
 // that ends up equal to the stored row (undo after save, say) stops being a change.
+//
+// A store with round trips (a server) is never called on the GUI thread. The document
+// then answers from what it holds: drafts, the table's summaries (contains, isStored, a
+// free key) and the rows it last read, fresh while the summary carries their updated_at.
+// A row it does not hold is fetched once in the background: row() answers nullopt with
+// isLoading() true, and rowChanged() follows when it arrives. save() starts the writes on
+// a worker and returns; saved() or saveFailed() follows, and edits typed meanwhile stay
+// drafts of the version just written.
 class DirectoryDocument final : public QObject
 {
     Q_OBJECT
@@ -30,6 +42,10 @@ public:
     // The GUI's way to open: the first rows paint at once, the rest arrive off the GUI
     // thread (tableModel()->loadFinished).
     StoreError loadProgressively();
+    // View → Reload: the rows read again from the store, at once. Drafts and the undo
+    // history stay (shown over the new rows); a row changed under a draft is the usual
+    // conflict when it is saved.
+    StoreError reload();
 
     DirectoryStore &store() const { return *m_store; }
     std::shared_ptr<DirectoryStore> sharedStore() const { return m_store; }
@@ -41,9 +57,16 @@ public:
     // The row as the user currently sees it: the draft when there is one, else the stored
     // row; nullopt when there is no such row (or it is deleted in a draft).
     std::optional<Row> row(const QString &key) const;
-    bool contains(const QString &key) const { return row(key).has_value(); }
+    bool contains(const QString &key) const;
     // Whether the row exists in the store (its key can no longer change).
     bool isStored(const QString &key) const;
+    // The row is being read from the server; its summary is all there is yet.
+    bool isLoading(const QString &key) const;
+    // Why the row could not be read (the server is away and it was never read), or empty.
+    QString loadError(const QString &key) const;
+    std::optional<RowSummary> summary(const QString &key) const;
+    // Reads going on in the background, for the status bar.
+    int readsInFlight() const;
 
     bool isModified() const { return !m_drafts.isEmpty(); }
     bool isRowModified(const QString &key) const { return m_drafts.contains(key); }
@@ -57,8 +80,15 @@ public:
     void deleteRows(const QStringList &keys);
     void setEnabled(const QStringList &keys, bool enabled);
 
-    // Writes every draft, all or nothing. On failure the drafts and the undo history stay.
+    // Writes every draft, all or nothing (a server: in order, stopping at the first
+    // failure). On failure the drafts and the undo history stay. On a server the result is
+    // none() once the writes have started, and saved() or saveFailed() tells the end.
     StoreError save();
+    bool isSaving() const;
+    bool isRowSaving(const QString &key) const { return m_saving.contains(key); }
+    // Stops a save on a server before its next request is sent. A write already sent may
+    // still land; saveFailed() then names what was written and what was not.
+    void cancelSave();
     // The row as this document read it from the store: what a draft of `key` was edited
     // from (nullopt: a new row), or the stored row when there is no draft.
     std::optional<Row> baseRow(const QString &key) const;
@@ -81,6 +111,8 @@ signals:
     void rowChanged(const QString &key);
     void rowRenamed(const QString &oldKey, const QString &newKey);
     void modifiedChanged(bool modified);
+    void savingChanged(bool saving);
+    void readsInFlightChanged(int reads);
     void saved();
     // save() failed; the drafts are all still there (a server to retry, a conflict to merge).
     void saveFailed(const StoreError &error);
@@ -96,7 +128,17 @@ private:
     };
 
     std::optional<Row> storedRow(const QString &key) const;
+    // The stored row as far as the document knows it without asking a server.
+    std::optional<Row> heldRow(const QString &key) const;
     void reportReadFailure(const StoreError &error) const;
+    void onFetched(const QString &key, const std::optional<Row> &row);
+    void onFetchFailed(const QString &key, const StoreError &error);
+    // Runs `then` with the current rows of `keys`, at once or when a server answered.
+    void withCurrentRows(const QStringList &keys, std::function<void(const QHash<QString, Row> &)> then);
+    ChangeSet pendingChanges() const;
+    void finishLocalSave();
+    void finishRemoteSave(const QMap<QString, Draft> &sent, const StoreError &error,
+                          const QList<WriteOutcome> &written);
     // The current row of each key that has one, fetching undrafted rows in one query.
     QHash<QString, Row> currentRows(const QStringList &keys) const;
     QHash<QString, Row> storedRows(const QStringList &keys) const;
@@ -111,8 +153,13 @@ private:
     ContentSearch *m_contentSearch;
     QUndoStack *m_undo;
     QMap<QString, Draft> m_drafts;
-    // The rows last read, by key: when a server stops answering, an edit of a row already
-    // on screen still has the version it was read at to become a draft of (its save is
-    // then checked against that updated_at). Bounded; dropped wholesale when full.
-    mutable QHash<QString, Row> m_lastRead;
+    // Only for a store with round trips.
+    RowReader *m_reader = nullptr;
+    StoreWriter *m_writer = nullptr;
+    QSet<QString> m_saving;
+    // The server did not answer the last read: rows already read answer as last read, so
+    // an edit made meanwhile becomes a draft of that version (checked against its
+    // updated_at when saved).
+    bool m_readsFailing = false;
+    QHash<QString, QString> m_loadErrors;
 };

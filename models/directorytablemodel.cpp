@@ -1,7 +1,12 @@
 #include "directorytablemodel.h"
 
+#include "networkpool.h"
+
+#include <QCoreApplication>
 #include <QFont>
 #include <QFutureWatcher>
+#include <QPointer>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -82,6 +87,10 @@ StoreError DirectoryTableModel::load(const DirectoryStore &store)
 StoreError DirectoryTableModel::loadProgressively(std::shared_ptr<const DirectoryStore> store, int firstPage)
 {
     const quint64 generation = ++m_loadGeneration;
+    if (store->hasRoundTrips()) {
+        loadInBackground(std::move(store), firstPage, generation);
+        return StoreError::none();
+    }
     std::shared_ptr<Snapshot> first = readSnapshot(*store, firstPage);
     if (first->error.isError())
         return first->error;
@@ -108,6 +117,49 @@ StoreError DirectoryTableModel::loadProgressively(std::shared_ptr<const Director
     const DirectoryStore *reader = store.get();
     m_loadWatcher->setFuture(QtConcurrent::run([reader] { return readSnapshot(*reader, 0); }));
     return StoreError::none();
+}
+
+// Both pages are read on the network pool, and nothing here ever waits for them: a
+// newer load, or this model's end, only makes their answers stale. The store is released
+// on this thread, by the last answer, never by the worker.
+void DirectoryTableModel::loadInBackground(std::shared_ptr<const DirectoryStore> store, int firstPage,
+                                           quint64 generation)
+{
+    m_loading = true;
+    QPointer<DirectoryTableModel> self(this);
+    auto deliver = [self, generation](std::shared_ptr<const DirectoryStore> keep,
+                                      std::shared_ptr<Snapshot> snapshot, bool complete) {
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, keep = std::move(keep), snapshot = std::move(snapshot), complete] {
+                if (self && generation == self->m_loadGeneration)
+                    self->receivePage(*snapshot, complete);
+            },
+            Qt::QueuedConnection);
+    };
+    NetworkPool::instance().start([store = std::move(store), firstPage, deliver]() mutable {
+        std::shared_ptr<Snapshot> first = readSnapshot(*store, firstPage);
+        if (first->error.isError()) {
+            deliver(std::move(store), std::move(first), true);
+            return;
+        }
+        deliver(store, std::move(first), false);
+        std::shared_ptr<Snapshot> full = readSnapshot(*store, 0);
+        deliver(std::move(store), std::move(full), true);
+    });
+}
+
+void DirectoryTableModel::receivePage(Snapshot &snapshot, bool complete)
+{
+    if (snapshot.error.isError()) {
+        m_loading = false;
+        emit loadFinished(snapshot.error.message);
+        return;
+    }
+    m_loading = !complete;
+    install(std::move(snapshot));
+    if (complete)
+        emit loadFinished(QString());
 }
 
 void DirectoryTableModel::setTypeIcons(const QHash<QString, QIcon> &icons)
@@ -181,6 +233,15 @@ DirectoryTableModel::Lint DirectoryTableModel::lintLevel(const QString &key) con
 {
     const int i = indexOfKey(key);
     return i < 0 ? Lint::Unknown : m_table.lint(i);
+}
+
+std::optional<RowSummary> DirectoryTableModel::summary(const QString &key) const
+{
+    const int i = indexOfKey(key);
+    if (i < 0)
+        return std::nullopt;
+    return RowSummary{m_table.key(i),       m_table.typeName(i), m_table.category(i), m_table.target(i),
+                      m_table.updatedAt(i), m_table.enabled(i),  m_table.sensitive(i)};
 }
 
 int DirectoryTableModel::indexOfKey(const QString &key) const

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 // The directory as a table: every row's summary, shown through the current filter and
@@ -82,6 +83,8 @@ public:
     const SummaryTable &summaries() const { return m_table; }
     QString keyAt(int row) const;
     int rowOfKey(const QString &key) const; // visible row, or -1
+    // The summary the table holds for `key`, filtered out or not.
+    std::optional<RowSummary> summary(const QString &key) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -101,6 +104,8 @@ private:
     struct Snapshot;
     static std::shared_ptr<Snapshot> readSnapshot(const DirectoryStore &store, int firstByKey);
     void install(Snapshot &&snapshot);
+    void loadInBackground(std::shared_ptr<const DirectoryStore> store, int firstPage, quint64 generation);
+    void receivePage(Snapshot &snapshot, bool complete);
     int indexOfKey(const QString &key) const; // into m_table, or -1
     void markContentHits();
     void applyOne(const Update &update, bool *categoriesMoved);

@@ -223,6 +223,10 @@ QList<SaveRefusal> LintController::explainSave()
 {
     if (!m_document)
         return {};
+    // Building the index reads every row; from a server that waits for the network, and
+    // the server's own gate explains a refusal anyway.
+    if (!m_indexReady && m_document->store().hasRoundTrips())
+        return {};
     ensureIndex();
     // Edits still waiting for their re-lint are not in the index yet; the re-lint will
     // still see that they moved.
@@ -252,6 +256,9 @@ void LintController::onRunFinished(const QHash<QString, QList<LintFinding>> &fin
 
 void LintController::onRowChanged(const QString &key)
 {
+    // A row still on its way from a server is linted when it arrives (another rowChanged).
+    if (!m_document->row(key) && m_document->contains(key))
+        return;
     noteContractBytes(key);
     if (m_running || !m_indexReady)
         m_changedDuringRun.insert(key);
@@ -334,10 +341,8 @@ void LintController::noteContractBytes(const QString &key)
     if (m_registryBytes < 0)
         return;
     // The first change of a row since the read: what it cost then is what the store holds.
-    if (!m_bytesAtRead.contains(key)) {
-        const StoreResult<Row> stored = m_document->store().row(key);
-        m_bytesAtRead.insert(key, stored.ok() ? contractBytes(stored.value()) : 0);
-    }
+    if (!m_bytesAtRead.contains(key))
+        m_bytesAtRead.insert(key, contractBytes(m_document->baseRow(key)));
     m_bytesNow.insert(key, contractBytes(m_document->row(key)));
 }
 

@@ -236,7 +236,40 @@ StoreResult<Row> RemoteDirectoryStore::row(const QString &key) const
     const StoreResult<QJsonObject> object = objectOf(response, location());
     if (!object.ok())
         return object.error();
-    return rowOf(object.value());
+    StoreResult<Row> read = rowOf(object.value());
+    if (read.ok()) {
+        if (!response.header(QByteArrayLiteral("ETag")).isEmpty()) {
+            QMutexLocker lock(&m_cacheMutex);
+            m_serverChecksIfMatch = true;
+        }
+        remember(read.value());
+    }
+    return read;
+}
+
+std::optional<Row> RemoteDirectoryStore::knownAt(const QString &key, const QString &updatedAt) const
+{
+    QMutexLocker lock(&m_cacheMutex);
+    const auto known = m_known.constFind(key);
+    if (!m_serverChecksIfMatch || updatedAt.isEmpty() || known == m_known.constEnd()
+        || known->updatedAt != updatedAt)
+        return std::nullopt;
+    return *known;
+}
+
+void RemoteDirectoryStore::remember(const Row &row) const
+{
+    constexpr qsizetype kKnownRows = 4096;
+    QMutexLocker lock(&m_cacheMutex);
+    if (m_known.size() >= kKnownRows)
+        m_known.clear();
+    m_known.insert(row.key, row);
+}
+
+void RemoteDirectoryStore::forget(const QString &key) const
+{
+    QMutexLocker lock(&m_cacheMutex);
+    m_known.remove(key);
 }
 
 StoreResult<QList<Row>> RemoteDirectoryStore::allRows() const
@@ -304,6 +337,7 @@ StoreResult<QList<AuthUsage>> RemoteDirectoryStore::authUsage() const
 StoreResult<WriteOutcome> RemoteDirectoryStore::writeAnswer(const ServerResponse &response,
                                                             const QString &key, bool created) const
 {
+    forget(key);
     if (const StoreError error = failure(response); error.isError())
         return error;
     forgetCachedRows();
@@ -351,7 +385,9 @@ StoreError RemoteDirectoryStore::conflictAfter412(const QString &key) const
 
 StoreResult<WriteOutcome> RemoteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
 {
-    const StoreResult<Row> current = currentFor(row.key, expectedUpdatedAt);
+    const std::optional<Row> known = knownAt(row.key, expectedUpdatedAt);
+    const StoreResult<Row> current =
+        known ? StoreResult<Row>(*known) : currentFor(row.key, expectedUpdatedAt);
     if (!current.ok())
         return current.error();
     if (!RowPatch::lockedChanges(current.value(), row).isEmpty())
@@ -364,7 +400,16 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::replace(Row row, const QString &
                            {{QByteArrayLiteral("If-Match"), current.value().updatedAt.toUtf8()}});
     if (response.status == 412)
         return conflictAfter412(row.key);
-    return writeAnswer(response, row.key, false);
+    StoreResult<WriteOutcome> outcome = writeAnswer(response, row.key, false);
+    if (outcome.ok() && !outcome.value().updatedAt.isEmpty()) {
+        // A PATCH changes only the fields it names, so the row now is ours at the new stamp.
+        row.updatedAt = outcome.value().updatedAt;
+        row.createdAt = current.value().createdAt;
+        remember(row);
+    } else {
+        forget(row.key);
+    }
+    return outcome;
 }
 
 StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
@@ -393,14 +438,17 @@ StoreError RemoteDirectoryStore::remove(const QString &key, const QString &expec
     if (!RowValidator::isValidKey(key))
         return missing(key);
     QList<std::pair<QByteArray, QByteArray>> headers;
-    if (!expectedUpdatedAt.isEmpty()) {
+    if (!expectedUpdatedAt.isEmpty() && !knownAt(key, expectedUpdatedAt)) {
         const StoreResult<Row> current = currentFor(key, expectedUpdatedAt);
         if (!current.ok())
             return current.error();
+    }
+    if (!expectedUpdatedAt.isEmpty()) {
         headers.append({QByteArrayLiteral("If-Match"), expectedUpdatedAt.toUtf8()});
     }
     const ServerResponse response =
         m_connection->send(QByteArrayLiteral("DELETE"), rowPath(key), {}, headers);
+    forget(key);
     if (response.status == 412)
         return conflictAfter412(key);
     if (const StoreError error = failure(response); error.isError())
@@ -432,33 +480,45 @@ StoreError RemoteDirectoryStore::importRows(const QList<Row> &rows)
     return apply(creates);
 }
 
-StoreError RemoteDirectoryStore::applyOne(const RowChange &change)
+StoreResult<WriteOutcome> RemoteDirectoryStore::applyOne(const RowChange &change)
 {
     switch (change.kind) {
-    case RowChange::Kind::Create: {
-        const StoreResult<WriteOutcome> created = create(change.row);
-        return created.ok() ? StoreError::none() : created.error();
-    }
-    case RowChange::Kind::Replace: {
-        const StoreResult<WriteOutcome> replaced = replace(change.row, change.expectedUpdatedAt);
-        return replaced.ok() ? StoreError::none() : replaced.error();
-    }
+    case RowChange::Kind::Create:
+        return create(change.row);
+    case RowChange::Kind::Replace:
+        return replace(change.row, change.expectedUpdatedAt);
     case RowChange::Kind::Delete:
-        return remove(change.key, change.expectedUpdatedAt);
+        if (StoreError error = remove(change.key, change.expectedUpdatedAt); error.isError())
+            return error;
+        return WriteOutcome{change.key, {}, false};
     }
-    return StoreError::none();
+    return WriteOutcome{};
 }
 
 StoreError RemoteDirectoryStore::apply(const ChangeSet &changes)
+{
+    ApplyTracking tracking;
+    return applyTracked(changes, tracking);
+}
+
+StoreError RemoteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
 {
     QStringList written;
     for (qsizetype i = 0; i < changes.size(); ++i) {
         const RowChange &change = changes.at(i);
         const QString key = change.kind == RowChange::Kind::Delete ? change.key : change.row.key;
-        StoreError error = applyOne(change);
-        if (!error.isError()) {
-            written.append(key);
-            continue;
+        StoreError error;
+        if (tracking.cancelled) {
+            error = StoreError::make(Kind::Cancelled,
+                                     QStringLiteral("the save was cancelled before it was sent"));
+        } else {
+            StoreResult<WriteOutcome> outcome = applyOne(change);
+            if (outcome.ok()) {
+                written.append(key);
+                tracking.written.append(outcome.value());
+                continue;
+            }
+            error = outcome.error();
         }
         if (changes.size() == 1)
             return error;

@@ -16,9 +16,11 @@ class ServerConnection;
 //  - Reads: GET /api/directory[/:key]. Summaries page in when the server supports
 //    `?limit=&after=&fields=summary` (answers carry "total"); a server that ignores those
 //    parameters answers with every row, which is used as is.
-//  - replace() and remove() first re-read the row: an updated_at other than the expected
-//    one is a Conflict whose details hold the server's row (a server without If-Match is
-//    covered that way); the write then carries If-Match (412 is a Conflict too).
+//  - replace() and remove() carry If-Match (412 is a Conflict). A server that has shown
+//    it honours If-Match (its row reads carry an ETag) gets the write alone when the row
+//    was read here at the expected updated_at; otherwise the row is re-read first, and an
+//    updated_at other than the expected one is a Conflict whose details hold the
+//    server's row (a server without If-Match is covered that way).
 //    replace() sends a PATCH of only the allow-listed fields that differ, and refuses a
 //    change of `runner` or `sensitive`, which SPEC §10 does not let a client make.
 //  - importRows() and apply() cannot be atomic over REST: they write in order and stop at
@@ -51,6 +53,8 @@ public:
     StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
     StoreError importRows(const QList<Row> &rows) override;
     StoreError apply(const ChangeSet &changes) override;
+    StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
+    bool hasRoundTrips() const override { return true; }
 
     // The server records its own actor; this value is kept for display only.
     void setActor(const QString &actor) override;
@@ -63,10 +67,15 @@ private:
     StoreResult<QList<Row>> listRows(const QString &query) const;
     // The row as the server holds it now, refusing when it is not `expectedUpdatedAt`.
     StoreResult<Row> currentFor(const QString &key, const QString &expectedUpdatedAt) const;
+    // The row as this store last read or wrote it, when that was at `updatedAt` and the
+    // server checks If-Match itself: the base of a write that needs no re-read.
+    std::optional<Row> knownAt(const QString &key, const QString &updatedAt) const;
+    void remember(const Row &row) const;
+    void forget(const QString &key) const;
     StoreError conflictAfter412(const QString &key) const;
     StoreResult<WriteOutcome> writeAnswer(const ServerResponse &response, const QString &key,
                                           bool created) const;
-    StoreError applyOne(const RowChange &change);
+    StoreResult<WriteOutcome> applyOne(const RowChange &change);
     void forgetCachedRows() const;
 
     std::shared_ptr<ServerConnection> m_connection;
@@ -75,4 +84,7 @@ private:
     // follows it reuses them instead of downloading them again. Dropped by any write.
     mutable QMutex m_cacheMutex;
     mutable std::optional<QByteArray> m_unpagedBody;
+    // Bounded: dropped wholesale when full (a re-read is only a round trip).
+    mutable QHash<QString, Row> m_known;
+    mutable bool m_serverChecksIfMatch = false;
 };

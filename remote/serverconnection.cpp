@@ -81,10 +81,24 @@ ServerResponse ServerConnection::send(const ServerRequest &request) const
 void ServerConnection::sendAsync(const ServerRequest &request,
                                  std::function<void(const ServerResponse &)> done) const
 {
+    auto *self = const_cast<ServerConnection *>(this);
+    // Told as the count is when the notice arrives: notices from two threads may cross.
+    auto notify = [self] {
+        QMetaObject::invokeMethod(
+            self, [self] { emit self->inFlightChanged(self->inFlight()); }, Qt::QueuedConnection);
+    };
+    ++m_inFlight;
+    notify();
+    // Counted down on the network thread, which this object outlives (it waits for it).
+    auto counted = [self, notify, done = std::move(done)](const ServerResponse &response) {
+        --self->m_inFlight;
+        notify();
+        done(response);
+    };
     QMetaObject::invokeMethod(
         m_worker,
-        [worker = m_worker, request, done = std::move(done)]() mutable {
-            worker->start(request, std::move(done));
+        [worker = m_worker, request, counted = std::move(counted)]() mutable {
+            worker->start(request, std::move(counted));
         },
         Qt::QueuedConnection);
 }

@@ -7,6 +7,7 @@
 
 #include <QObject>
 
+#include <atomic>
 #include <functional>
 
 class NetworkWorker;
@@ -48,11 +49,17 @@ public:
     // accepted), plus the row count when the server tells it cheaply.
     ConnectionCheck check() const;
 
+    // Requests sent and not yet answered, from every thread.
+    int inFlight() const { return m_inFlight.load(); }
+
 signals:
     void requestFinished(const ServerResponse &response);
+    // inFlight() changed; queued to this object's thread.
+    void inFlightChanged(int requests);
 
 private:
     ServerEndpoint m_endpoint;
     QThread *m_thread;
     NetworkWorker *m_worker; // lives on m_thread
+    mutable std::atomic_int m_inFlight{0};
 };

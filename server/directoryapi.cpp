@@ -175,6 +175,7 @@ ServerReply DirectoryApi::refusal(const StoreError &error)
     case StoreError::Kind::NotDirectory:
     case StoreError::Kind::TooNew:
     case StoreError::Kind::Io:
+    case StoreError::Kind::Cancelled:
         break;
     }
     return ServerReply::error(500, error.message);

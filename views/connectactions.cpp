@@ -4,6 +4,7 @@
 #include "directorydocument.h"
 #include "directorysession.h"
 #include "fileactions.h"
+#include "networkpool.h"
 #include "prompter.h"
 #include "recentfiles.h"
 #include "remotedirectorystore.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QIcon>
 #include <QLineEdit>
+#include <QtConcurrent>
 
 ConnectActions::ConnectActions(DirectorySession &session, Prompter &prompter, FileActions &files,
                                QWidget *dialogParent, QObject *parent)
@@ -43,32 +45,57 @@ void ConnectActions::chooseAndConnect()
         dialog.selectProfile(m_session.serverName());
     if (dialog.exec() != QDialog::Accepted)
         return;
-    if (connectTo(dialog.profile(), dialog.ownerKey()) && !dialog.keyWarning().isEmpty())
-        emit statusMessage(
-            tr("Connected; the key is used for this session only: %1").arg(dialog.keyWarning()));
+    connectTo(dialog.profile(), dialog.ownerKey(), dialog.keyWarning());
 }
 
-bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey)
+bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey,
+                               const QString &keyWarning)
 {
     auto connection =
         std::make_shared<ServerConnection>(ServerEndpoint{profile.url, ownerKey, requestTimeoutMs});
+    const quint64 attempt = ++m_attempt;
+    emit statusMessage(tr("Connecting to %1 (%2)…").arg(profile.name, connection->location()));
     // Tested before anything is dropped: a wrong address or key changes nothing here.
-    const ConnectionCheck check = connection->check();
+    // The continuation holds the connection, so it outlives the check and is released here.
+    QtConcurrent::run(&NetworkPool::instance(), [raw = connection.get()] {
+        return raw->check();
+    }).then(this, [this, attempt, profile, connection, keyWarning](const ConnectionCheck &check) {
+        if (attempt != m_attempt)
+            return; // a newer attempt replaced this one
+        m_settled = attempt;
+        finishConnect(profile, connection, check, keyWarning);
+    });
+    return true;
+}
+
+void ConnectActions::finishConnect(const ServerProfile &profile,
+                                   const std::shared_ptr<ServerConnection> &connection,
+                                   const ConnectionCheck &check, const QString &keyWarning)
+{
     if (!check.ok && !check.keyRefused) {
         m_prompter.showError(tr("Cannot Connect"), tr("%1: %2").arg(profile.name, check.message));
-        return false;
+        emit connectFinished(false);
+        return;
     }
-    if (!m_guard.mayDrop(m_session.document()))
-        return false;
+    if (!m_guard.mayDrop(m_session.document(), [this, profile, connection, check, keyWarning] {
+            finishConnect(profile, connection, check, keyWarning);
+        })) {
+        emit connectFinished(false);
+        return;
+    }
     const StoreError error = m_session.open(std::make_shared<RemoteDirectoryStore>(connection), profile.name);
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Connect"), error.message);
-        return false;
+        emit connectFinished(false);
+        return;
     }
-    emit statusMessage(tr("Connected to %1 (%2)").arg(profile.name, check.message));
+    if (keyWarning.isEmpty())
+        emit statusMessage(tr("Connected to %1 (%2)").arg(profile.name, check.message));
+    else
+        emit statusMessage(tr("Connected; the key is used for this session only: %1").arg(keyWarning));
     if (check.keyRefused)
         emit keyRefused();
-    return true;
+    emit connectFinished(true);
 }
 
 bool ConnectActions::connectAtStart(const QString &profileOrUrl)

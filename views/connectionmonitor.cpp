@@ -40,9 +40,14 @@ void ConnectionMonitor::watch(std::shared_ptr<ServerConnection> connection, cons
     m_reachable = true;
     m_keyRefused = false;
     m_latencyMs = -1;
+    m_inFlight = 0;
     m_failure.clear();
     if (m_connection) {
         connect(m_connection.get(), &ServerConnection::requestFinished, this, &ConnectionMonitor::take);
+        connect(m_connection.get(), &ServerConnection::inFlightChanged, this, [this](int requests) {
+            m_inFlight = requests;
+            emit changed();
+        });
         m_timer.start();
         pingNow();
     } else {

@@ -38,6 +38,8 @@ public:
     QString name() const { return m_name; }
     QString location() const;
     qint64 latencyMs() const { return m_latencyMs; }
+    // Requests to the server not answered yet (reads, saves, calls, pings).
+    int requestsInFlight() const { return m_inFlight; }
     // Why the server is offline, in the connection's words ("connection refused").
     QString failure() const { return m_failure; }
     bool isPinging() const { return m_ping.isRunning(); }
@@ -62,5 +64,6 @@ private:
     bool m_reachable = true;
     bool m_keyRefused = false;
     qint64 m_latencyMs = -1;
+    int m_inFlight = 0;
     QString m_failure;
 };

@@ -21,14 +21,19 @@ void ConnectionStatusLabel::follow()
     }
     const QString server = tr("Server: %1 — %2").arg(m_monitor.name(), m_monitor.location());
     switch (state) {
-    case State::Online:
-        setText(m_monitor.latencyMs() >= 0 ? tr("%1 · %2 ms").arg(server).arg(m_monitor.latencyMs())
-                                           : server);
+    case State::Online: {
+        QString text =
+            m_monitor.latencyMs() >= 0 ? tr("%1 · %2 ms").arg(server).arg(m_monitor.latencyMs()) : server;
+        if (const int requests = m_monitor.requestsInFlight(); requests > 0)
+            text +=
+                requests == 1 ? tr(" · 1 request in flight") : tr(" · %1 requests in flight").arg(requests);
+        setText(text);
         setToolTip(
             tr("Connected. The latency is the last request's round trip; the server is pinged every %1 s.")
                 .arg(ConnectionMonitor::defaultPingIntervalMs / 1000));
         setStyleSheet(QString());
         break;
+    }
     case State::Offline:
         setText(tr("%1 · offline").arg(server));
         setToolTip(tr("No answer: %1").arg(m_monitor.failure()));

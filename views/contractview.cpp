@@ -2,6 +2,7 @@
 
 #include "contractdocument.h"
 #include "directorydocument.h"
+#include "pendingrowtext.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -77,7 +78,7 @@ void ContractView::render()
     m_stale = false;
     const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
     m_markdown = row ? ContractDocument::render(*row) : QString();
-    m_browser->setMarkdown(m_markdown);
+    m_browser->setMarkdown(row ? m_markdown : PendingRowText::of(m_document, m_key));
     if (!row) {
         m_size->clear();
         return;

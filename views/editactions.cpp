@@ -27,7 +27,8 @@ EditActions::EditActions(DirectoryTableView *table, Prompter &prompter, QObject 
       m_undo(m_undoGroup->createUndoAction(this, tr("&Undo"))),
       m_redo(m_undoGroup->createRedoAction(this, tr("&Redo"))),
       m_save(new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this)),
-      m_revert(new QAction(QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this))
+      m_revert(new QAction(QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this)),
+      m_cancelSave(new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Save"), this))
 {
     for (const QString &type : RowSchema::types()) {
         QAction *create = m_newRowMenu->addAction(TypeIcons::forType(type), tr("%1 row").arg(type));
@@ -66,6 +67,9 @@ EditActions::EditActions(DirectoryTableView *table, Prompter &prompter, QObject 
     connect(m_disable, &QAction::triggered, this, [this] { setSelectedEnabled(false); });
     connect(m_save, &QAction::triggered, this, &EditActions::save);
     connect(m_revert, &QAction::triggered, this, &EditActions::revert);
+    m_cancelSave->setObjectName(QStringLiteral("cancelSaveAction"));
+    m_cancelSave->setStatusTip(tr("Stop the save that is running before its next request is sent"));
+    connect(m_cancelSave, &QAction::triggered, this, &EditActions::cancelSave);
     connect(m_table, &DirectoryTableView::selectedRowsChanged, this, &EditActions::updateActions);
     updateActions();
 }
@@ -78,12 +82,16 @@ EditActions::~EditActions()
 
 void EditActions::setDocument(DirectoryDocument *document)
 {
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
     QUndoStack *stack = m_document ? m_document->undoStack() : nullptr;
     if (stack) {
         m_undoGroup->addStack(stack);
-        connect(m_document, &DirectoryDocument::modifiedChanged, this, &EditActions::updateActions,
-                Qt::UniqueConnection);
+        connect(m_document, &DirectoryDocument::modifiedChanged, this, &EditActions::updateActions);
+        connect(m_document, &DirectoryDocument::savingChanged, this, &EditActions::updateActions);
+        connect(m_document, &DirectoryDocument::saved, this, &EditActions::onSaved);
+        connect(m_document, &DirectoryDocument::saveFailed, this, &EditActions::onSaveFailed);
     }
     m_undoGroup->setActiveStack(stack);
     updateActions();
@@ -105,8 +113,10 @@ void EditActions::updateActions()
     m_delete->setEnabled(selected);
     m_enable->setEnabled(selected);
     m_disable->setEnabled(selected);
-    m_save->setEnabled(modified);
-    m_revert->setEnabled(modified);
+    const bool saving = open && m_document->isSaving();
+    m_save->setEnabled(modified && !saving);
+    m_revert->setEnabled(modified && !saving);
+    m_cancelSave->setEnabled(saving);
 }
 
 void EditActions::createRow(const QString &type)
@@ -157,24 +167,48 @@ bool EditActions::save()
             return false;
         }
     }
-    const int rows = int(m_document->modifiedKeys().size());
-    const StoreError error = m_document->save();
-    if (error.isError()) {
-        // The drafts and the undo history stay, so the user can fix the row and retry.
-        // A server that is gone or refuses the key, and a conflict that carries the other
-        // row, are shown in place by the window (offline banner, merge dialog), not here.
-        if (error.kind == StoreError::Kind::Unreachable || error.kind == StoreError::Kind::Unauthorized
-            || (error.kind == StoreError::Kind::Conflict && !error.details.isEmpty()))
-            return false;
-        const QList<SaveRefusal> refusals = SaveExplainer::fromStoreError(error, *m_document);
-        if (refusals.isEmpty())
-            m_prompter.showError(tr("Save Failed"), tr("Nothing was saved: %1").arg(error.message));
-        else
-            explainRefusal(refusals);
+    if (m_document->isSaving()) {
+        emit statusMessage(tr("A save is already running; Cancel Save stops it."));
         return false;
     }
-    emit statusMessage(tr("Saved %1.").arg(RowsText::rows(rows)));
+    m_savingRows = int(m_document->modifiedKeys().size());
+    // The outcome arrives as saved() or saveFailed(), at once for a file, later for a server.
+    if (m_document->save().isError())
+        return false;
+    if (m_document->isSaving())
+        emit statusMessage(
+            tr("Saving %1 to the server… (Cancel Save stops it)").arg(RowsText::rows(m_savingRows)));
     return true;
+}
+
+void EditActions::onSaved()
+{
+    emit statusMessage(tr("Saved %1.").arg(RowsText::rows(m_savingRows)));
+}
+
+void EditActions::onSaveFailed(const StoreError &error)
+{
+    // The drafts and the undo history stay, so the user can fix the row and retry.
+    // A server that is gone or refuses the key, and a conflict that carries the other
+    // row, are shown in place by the window (offline banner, merge dialog), not here.
+    if (error.kind == StoreError::Kind::Unreachable || error.kind == StoreError::Kind::Unauthorized
+        || (error.kind == StoreError::Kind::Conflict && !error.details.isEmpty()))
+        return;
+    if (error.kind == StoreError::Kind::Cancelled) {
+        emit statusMessage(tr("Save cancelled: %1. Your edits are kept.").arg(error.message));
+        return;
+    }
+    const QList<SaveRefusal> refusals = SaveExplainer::fromStoreError(error, *m_document);
+    if (refusals.isEmpty())
+        m_prompter.showError(tr("Save Failed"), tr("Nothing was saved: %1").arg(error.message));
+    else
+        explainRefusal(refusals);
+}
+
+void EditActions::cancelSave()
+{
+    if (m_document && m_document->isSaving())
+        m_document->cancelSave();
 }
 
 void EditActions::explainRefusal(const QList<SaveRefusal> &refusals)

@@ -11,12 +11,15 @@ class QAction;
 class QMenu;
 class QUndoGroup;
 struct SaveRefusal;
+struct StoreError;
 
 // The Edit menu and toolbar: create, duplicate, delete, enable/disable (on every selected
 // row at once), undo/redo, save and revert. Each action becomes one document edit, so it
 // is undoable; confirmations and errors go through the Prompter. Save asks the hygiene
 // gate's question first (with a LintController set): a save the gate would refuse is not
 // attempted, and the user reads which rules fail and lands on the first failing field.
+// A save to a server runs in the background: the window keeps working, edits typed
+// meanwhile stay unsaved drafts, and Cancel Save stops it before its next request.
 class EditActions final : public QObject
 {
     Q_OBJECT
@@ -41,12 +44,15 @@ public:
     QAction *redoAction() const { return m_redo; }
     QAction *saveAction() const { return m_save; }
     QAction *revertAction() const { return m_revert; }
+    QAction *cancelSaveAction() const { return m_cancelSave; }
 
     void createRow(const QString &type);
     void duplicateSelected();
     void deleteSelected();
     void setSelectedEnabled(bool enabled);
+    // True when the save is done or under way.
     bool save();
+    void cancelSave();
     void revert();
 
 signals:
@@ -61,6 +67,8 @@ signals:
 private:
     void updateActions();
     void explainRefusal(const QList<SaveRefusal> &refusals);
+    void onSaved();
+    void onSaveFailed(const StoreError &error);
 
     DirectoryTableView *m_table;
     Prompter &m_prompter;
@@ -77,4 +85,6 @@ private:
     QAction *m_redo;
     QAction *m_save;
     QAction *m_revert;
+    QAction *m_cancelSave;
+    int m_savingRows = 0;
 };

@@ -6,6 +6,7 @@
 #include "directoryimporter.h"
 #include "directoryopener.h"
 #include "directorysession.h"
+#include "networkpool.h"
 #include "prompter.h"
 #include "recentfiles.h"
 #include "rowstext.h"
@@ -16,6 +17,7 @@
 #include <QIcon>
 #include <QMenu>
 #include <QSaveFile>
+#include <QtConcurrent>
 
 FileActions::FileActions(DirectorySession &session, Prompter &prompter, QObject *parent)
     : QObject(parent), m_session(session), m_prompter(prompter), m_guard(prompter),
@@ -123,7 +125,29 @@ bool FileActions::importRows()
     // The import is followed by a reload, which would drop unsaved edits: ask first.
     if (path.isEmpty() || !m_guard.mayDrop(document))
         return false;
-    const StoreResult<int> imported = DirectoryImporter::importFile(document->store(), path);
+    return onStore<StoreResult<int>>(
+        document->sharedStore(),
+        [path](DirectoryStore &store) { return DirectoryImporter::importFile(store, path); },
+        [this, path](const StoreResult<int> &imported) { return finishImport(path, imported); });
+}
+
+template<typename Result>
+bool FileActions::onStore(const std::shared_ptr<DirectoryStore> &store,
+                          std::function<Result(DirectoryStore &)> work,
+                          std::function<bool(const Result &)> done)
+{
+    if (!store->hasRoundTrips())
+        return done(work(*store));
+    emit statusMessage(tr("Working on the server… the window stays usable."));
+    // The continuation holds the store, so a server connection is released on this thread.
+    QtConcurrent::run(&NetworkPool::instance(), [raw = store.get(), work] {
+        return work(*raw);
+    }).then(this, [store, done](const Result &result) { done(result); });
+    return true;
+}
+
+bool FileActions::finishImport(const QString &path, const StoreResult<int> &imported)
+{
     if (!imported.ok()) {
         m_prompter.showError(tr("Import Failed"),
                              tr("Nothing was imported from %1.\n\n%2")
@@ -150,24 +174,33 @@ bool FileActions::exportRows()
         return false;
     const auto format = target.format == Prompter::ExportFormat::Sql ? DirectoryExporter::Format::Sql
                                                                      : DirectoryExporter::Format::Json;
-    const StoreResult<QByteArray> bytes = DirectoryExporter::exportBytes(document->store(), format);
+    const bool hadEdits = document->isModified();
+    return onStore<StoreResult<QByteArray>>(
+        document->sharedStore(),
+        [format](DirectoryStore &store) { return DirectoryExporter::exportBytes(store, format); },
+        [this, path = target.path, hadEdits](const StoreResult<QByteArray> &bytes) {
+            return finishExport(path, hadEdits, bytes);
+        });
+}
+
+bool FileActions::finishExport(const QString &path, bool hadEdits, const StoreResult<QByteArray> &bytes)
+{
     if (!bytes.ok()) {
         m_prompter.showError(tr("Export Failed"), bytes.error().message);
         return false;
     }
     // QSaveFile: an export that fails half-way never leaves a truncated file behind.
-    QSaveFile file(target.path);
+    QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes.value()) != bytes.value().size()
         || !file.commit()) {
         m_prompter.showError(
             tr("Export Failed"),
-            tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(target.path), file.errorString()));
+            tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
         return false;
     }
-    emit statusMessage(document->isModified()
-                           ? tr("Exported the saved rows to %1; unsaved edits are not included.")
-                                 .arg(QDir::toNativeSeparators(target.path))
-                           : tr("Exported to %1").arg(QDir::toNativeSeparators(target.path)));
+    emit statusMessage(hadEdits ? tr("Exported the saved rows to %1; unsaved edits are not included.")
+                                      .arg(QDir::toNativeSeparators(path))
+                                : tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 

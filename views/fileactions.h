@@ -1,17 +1,24 @@
 #pragma once
 
+#include "storeerror.h"
 #include "unsavedchangesguard.h"
 
 #include <QObject>
 
+#include <functional>
+#include <memory>
+
 class DirectorySession;
+class DirectoryStore;
 class Prompter;
 class QAction;
 class QMenu;
 
 // The File menu: new, open, open recent, import, export and quit. Every path that would
 // replace the open document asks the UnsavedChangesGuard first; every failure is shown
-// with the store's own message and leaves the current directory as it was.
+// with the store's own message and leaves the current directory as it was. Import and
+// export of a directory on a server run off the GUI thread (their result is shown when
+// they end; the functions then answer true for "started").
 class FileActions final : public QObject
 {
     Q_OBJECT
@@ -43,6 +50,14 @@ signals:
 
 private:
     QString near() const;
+    // Runs `work` on `store`: here for a file, on the network pool for a server, with
+    // `done` called here either way. The answer is done's for a file, true for a server
+    // (started).
+    template<typename Result>
+    bool onStore(const std::shared_ptr<DirectoryStore> &store, std::function<Result(DirectoryStore &)> work,
+                 std::function<bool(const Result &)> done);
+    bool finishImport(const QString &path, const StoreResult<int> &imported);
+    bool finishExport(const QString &path, bool hadEdits, const StoreResult<QByteArray> &bytes);
     void rebuildRecentMenu();
     void updateActions();
 

@@ -2,6 +2,7 @@
 
 #include "directorydocument.h"
 #include "flowscenebuilder.h"
+#include "pendingrowtext.h"
 
 #include <QFontDatabase>
 #include <QGraphicsScene>
@@ -95,6 +96,8 @@ void FlowVisualizerView::reloadRow()
     m_notice = row && row->type != QLatin1String("flow")
                    ? tr("%1 is a %2 row; select a flow row to see its steps.").arg(m_key, row->type)
                    : QString();
+    if (!row)
+        m_notice = PendingRowText::of(m_document, m_key);
 }
 
 void FlowVisualizerView::parse()

@@ -124,6 +124,15 @@ void MainWindow::buildStatusBar()
     connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
     connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
     statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
+    auto *cancelSave = new QToolButton(this);
+    cancelSave->setObjectName(QStringLiteral("cancelSaveButton"));
+    cancelSave->setDefaultAction(m_editActions->cancelSaveAction());
+    cancelSave->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    cancelSave->setAutoRaise(true);
+    // Seen only while a save is on its way to a server.
+    cancelSave->setVisible(false);
+    connect(m_editActions->cancelSaveAction(), &QAction::enabledChanged, cancelSave, &QWidget::setVisible);
+    statusBar()->addPermanentWidget(cancelSave);
     statusBar()->addPermanentWidget(m_rowCount);
     auto addStatus = [this](const QString &name) {
         auto *label = new QLabel(this);
@@ -200,7 +209,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addActions({m_connectActions->connectAction(), m_connectActions->disconnectAction()});
     file->addSeparator();
-    file->addActions({edits->saveAction(), edits->revertAction()});
+    file->addActions({edits->saveAction(), edits->cancelSaveAction(), edits->revertAction()});
     file->addSeparator();
     file->addActions({files->importAction(), files->exportAction()});
     file->addAction(m_ledgerActions->exportPublicKeyAction());
@@ -224,6 +233,17 @@ void MainWindow::buildMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(), m_receiptDock->toggleViewAction(),
                       m_lintDock->toggleViewAction()});
+    view->addSeparator();
+    auto *reload = view->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
+    reload->setObjectName(QStringLiteral("reloadAction"));
+    reload->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    reload->setStatusTip(tr("Read the rows again now; unsaved edits are kept"));
+    connect(reload, &QAction::triggered, this, [this] {
+        if (DirectoryDocument *document = m_session.document()) {
+            if (const StoreError error = document->reload(); error.isError())
+                statusBar()->showMessage(tr("Cannot read the directory: %1").arg(error.message));
+        }
+    });
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     toolsMenu->addActions({m_secretActions->secretsAction(), m_ledgerActions->tokensAction()});
     auto *verify = toolsMenu->addAction(tr("&Verify a Receipt File…"));
@@ -308,7 +328,7 @@ void MainWindow::saveSettings() const
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     m_editor->commitPendingEdits();
-    if (!m_guard.mayDrop(m_session.document())) {
+    if (!m_guard.mayDrop(m_session.document(), [this] { close(); })) {
         event->ignore();
         return;
     }

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace {
 
@@ -398,6 +399,16 @@ void RowEditorPanel::restoreLayout(const QByteArray &state)
 void RowEditorPanel::refresh(bool anotherRow)
 {
     const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
+    if (!row && m_document && !m_key.isEmpty() && m_document->summary(m_key)
+        && (m_document->isLoading(m_key) || !m_document->loadError(m_key).isEmpty())) {
+        showPending();
+        return;
+    }
+    // The first full view of a row that was pending starts at its top, like another row.
+    if (std::exchange(m_showingPending, false)) {
+        anotherRow = true;
+        m_tabs->setEnabled(true);
+    }
     m_pages->setCurrentIndex(row ? FormPage : EmptyPage);
     m_history->setKey(row ? m_key : QString());
     m_contract->showRow(row ? m_key : QString());
@@ -416,10 +427,34 @@ void RowEditorPanel::refresh(bool anotherRow)
 void RowEditorPanel::showHeader(const Row &row)
 {
     using State = RowTitleBar::State;
-    const State state = !m_document->isStored(m_key)       ? State::New
+    const State state = m_document->isRowSaving(m_key)     ? State::Saving
+                        : !m_document->isStored(m_key)     ? State::New
                         : m_document->isRowModified(m_key) ? State::Modified
                                                            : State::Saved;
     m_title->showRow(row.type, row.key, state);
+}
+
+void RowEditorPanel::showPending()
+{
+    const RowSummary summary = *m_document->summary(m_key);
+    Row partial;
+    partial.key = summary.key;
+    partial.type = summary.type;
+    partial.category = summary.category;
+    partial.target = summary.target;
+    partial.enabled = summary.enabled;
+    partial.sensitive = summary.sensitive;
+    partial.updatedAt = summary.updatedAt;
+    m_showingPending = true;
+    m_pages->setCurrentIndex(FormPage);
+    m_tabs->setEnabled(false);
+    m_history->setKey(QString());
+    m_contract->showRow(m_key);
+    const QScopedValueRollback guard(m_refreshing, true);
+    showFields(partial, true);
+    m_title->showRow(summary.type, summary.key,
+                     m_document->isLoading(m_key) ? RowTitleBar::State::Loading
+                                                  : RowTitleBar::State::Unreadable);
 }
 
 void RowEditorPanel::showFields(const Row &row, bool anotherRow)

@@ -48,6 +48,7 @@ public:
     // Whose findings the form shows; they follow its re-lints of the edited row.
     void setLintController(LintController *controller);
     QString key() const { return m_key; }
+    RowTitleBar *titleBar() const { return m_title; }
     void showRow(const QString &key);
     // Puts the cursor in the key field, selected: a new row's first edit is its name.
     void focusKey();
@@ -84,6 +85,9 @@ private:
     void refresh(bool anotherRow);
     void showFields(const Row &row, bool anotherRow);
     void showHeader(const Row &row);
+    // The row is still on its way from a server (or could not be read): its summary,
+    // greyed, until it arrives.
+    void showPending();
     void showProblems(const Row &row);
     void showFindings();
     QWidget *fieldWidget(const QString &field) const;
@@ -106,6 +110,7 @@ private:
     QMap<QString, QString> m_readOnly;
     QHash<QString, QString> m_defaultToolTips;
     bool m_refreshing = false;
+    bool m_showingPending = false;
     bool m_contentCrLf = false; // content stored with "\r\n" line ends
 
     UndoShortcutFilter *m_undoFilter;

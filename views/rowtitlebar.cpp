@@ -37,6 +37,15 @@ void RowTitleBar::showRow(const QString &type, const QString &key, State state)
     case State::Saved:
         m_state->setText(tr("saved"));
         break;
+    case State::Loading:
+        m_state->setText(tr("loading %1…").arg(key));
+        break;
+    case State::Saving:
+        m_state->setText(tr("saving…"));
+        break;
+    case State::Unreadable:
+        m_state->setText(tr("not read yet: the server did not answer"));
+        break;
     }
 }
 

@@ -5,14 +5,14 @@
 class QLabel;
 
 // The line above the row editor: the row's type icon, its key, and whether it is new,
-// edited or as saved.
+// edited, as saved, still being read or written, or could not be read.
 class RowTitleBar final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RowTitleBar)
 
 public:
-    enum class State { New, Modified, Saved };
+    enum class State { New, Modified, Saved, Loading, Saving, Unreadable };
 
     explicit RowTitleBar(QWidget *parent = nullptr);
 

@@ -6,6 +6,7 @@
 #include "directorydocument.h"
 #include "dispatcher.h"
 #include "invocationwatch.h"
+#include "pendingrowtext.h"
 #include "shaperequestview.h"
 
 #include <QClipboard>
@@ -78,7 +79,8 @@ QString ShapePreviewPanel::currentBody() const
 
 void ShapePreviewPanel::rowEdited(const QString &key)
 {
-    if (key != m_key)
+    if (key != m_key
+        || (m_previewedRow && m_document->row(key) == m_previewedRow && m_form->body() == m_previewedBody))
         return;
     updateSpec();
     m_debounce.start();
@@ -97,10 +99,16 @@ void ShapePreviewPanel::render()
     m_response = {};
     m_copyCurl->setEnabled(false);
     const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
+    m_previewedRow = row;
+    m_previewedBody = m_form->body();
     if (!row) {
-        m_view->showMessage(tr("Select a row to preview its request."));
+        const QString pending = PendingRowText::of(m_document, m_key);
+        m_view->showMessage(pending.isEmpty() ? tr("Select a row to preview its request.") : pending);
         return;
     }
+    // A server builds the request a round trip away; until then the old one is not shown.
+    if (m_document->store().hasRoundTrips())
+        m_view->showMessage(tr("Building the request for %1…").arg(m_key));
     InvocationHandle *handle = m_dispatcher.invoke({m_key, m_form->body(), true, row});
     watchInvocation(handle, this, [this, generation](const InvocationOutcome &outcome) {
         if (generation != m_generation)

@@ -1,9 +1,13 @@
 #pragma once
 
+#include "row.h"
+
 #include <QJsonObject>
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
+
+#include <optional>
 
 class ArgumentFormPanel;
 class DirectoryDocument;
@@ -51,6 +55,10 @@ private:
     QString m_key;
     quint64 m_generation = 0; // answers of older renders are dropped
     QJsonObject m_response;
+    // What the shown preview was built from: a rowChanged() that leaves both alike (a
+    // save's start and end, a row arriving that was already shown) builds nothing anew.
+    std::optional<Row> m_previewedRow;
+    QString m_previewedBody;
     QTimer m_debounce;
     ArgumentFormPanel *m_form;
     ShapeRequestView *m_view;

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <functional>
+
 class DirectoryDocument;
 class Prompter;
 
@@ -16,7 +18,9 @@ public:
     explicit UnsavedChangesGuard(Prompter &prompter);
 
     // True when the document may be dropped now (nothing unsaved, saved, or discarded).
-    bool mayDrop(DirectoryDocument *document) const;
+    // A save to a server takes its round trips: the answer is then false, and `retry`
+    // (the caller's action again) runs once the save has succeeded.
+    bool mayDrop(DirectoryDocument *document, const std::function<void()> &retry = {}) const;
 
 private:
     Prompter &m_prompter;

@@ -25,6 +25,7 @@ int exitCodeFor(const StoreError &error)
     case StoreError::Kind::Unreachable:
         return Unreachable;
     case StoreError::Kind::Io:
+    case StoreError::Kind::Cancelled:
         break;
     }
     return Findings;
