@@ -67,6 +67,18 @@ void ShapePreviewPanel::showRow(const QString &key)
     if (anotherRow)
         m_form->setBody(QString()); // another row's args mean nothing here
     updateSpec();
+    // On a server each preview is a round trip: moving through rows builds one for the
+    // row the user stops on, and until then nothing stale is shown.
+    if (m_document && m_document->store().hasRoundTrips()) {
+        m_response = {};
+        m_copyCurl->setEnabled(false);
+        const QString pending = PendingRowText::of(m_document, m_key);
+        m_view->showMessage(!pending.isEmpty() ? pending
+                            : m_key.isEmpty()  ? tr("Select a row to preview its request.")
+                                               : tr("Building the request for %1…").arg(m_key));
+        m_debounce.start();
+        return;
+    }
     // A new row is shown at once; only typing waits for the debounce.
     m_debounce.stop();
     render();
