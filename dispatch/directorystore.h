@@ -1,7 +1,9 @@
 #pragma once
 
 #include "changeset.h"
+#include "directorychanges.h"
 #include "row.h"
+#include "rowsummary.h"
 #include "storeerror.h"
 
 #include <QJsonObject>
@@ -10,32 +12,6 @@
 
 #include <atomic>
 #include <functional>
-#include <string_view>
-
-// The handful of columns the directory table shows; the full row is fetched on demand.
-struct RowSummary
-{
-    QString key;
-    QString type;
-    QString category;
-    QString target;
-    QString updatedAt;
-    bool enabled = true;
-    bool sensitive = false;
-};
-
-// The same columns as raw UTF-8, valid only during the scan callback: the bulk path that
-// loads 100,000 summaries without building a QString per cell.
-struct RowSummaryView
-{
-    std::string_view key;
-    std::string_view type;
-    std::string_view category;
-    std::string_view target;
-    std::string_view updatedAt;
-    bool enabled = true;
-    bool sensitive = false;
-};
 
 // How many rows name one `auth` text (SPEC §3 Auth): the raw text, as stored.
 struct AuthUsage
@@ -79,11 +55,7 @@ public:
                                         int firstByKey = 0) const = 0;
     StoreError scanSummaries(const std::function<void(const RowSummary &)> &sink) const
     {
-        auto text = [](std::string_view bytes) { return QString::fromUtf8(bytes.data(), qsizetype(bytes.size())); };
-        return scanSummaryViews([&](const RowSummaryView &view) {
-            sink({text(view.key), text(view.type), text(view.category), text(view.target), text(view.updatedAt),
-                  view.enabled, view.sensitive});
-        });
+        return scanSummaryViews([&](const RowSummaryView &view) { sink(RowSummary::of(view)); });
     }
     virtual StoreResult<Row> row(const QString &key) const = 0;
     // Safe from any thread (lint-all reads every row on the pool).
@@ -120,6 +92,20 @@ public:
     // Whether every call is a round trip to another machine: the GUI then never calls the
     // store on its own thread, and answers from the rows it last read instead.
     virtual bool hasRoundTrips() const = 0;
+
+    // The change feed: what other writers (another process, an agent, a tool editing the
+    // table with plain SQL) changed since `cursor`. Safe from any thread.
+    //  - An empty cursor returns only the current cursor (unchanged = true): the baseline
+    //    a caller takes BEFORE its initial full scan, so nothing between the two is missed.
+    //  - A cursor from an earlier answer gives the rows created or changed since and the
+    //    keys deleted since, or `complete` with every row when a delta cannot be told.
+    //  - An unknown or garbled cursor (hostile input) is answered as a complete listing,
+    //    never an error or a crash.
+    // This store's own writes are reported too; a caller tells them apart by updated_at.
+    virtual StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const = 0;
+    // How often a GUI should poll changesSince() by default: cheap for a local file
+    // (1000), a server that answers deltas (5000), a plain SPEC §10 server (60000).
+    virtual int changePollIntervalMs() const = 0;
 
     // Who the writes are recorded as in the event log (SPEC §8): "owner:local" unless set.
     virtual void setActor(const QString &actor) = 0;

@@ -9,6 +9,8 @@
 //   CAPABILITY_REFUSED action invoke, key, detail {token_id, reason}
 //   TOKEN_CREATED      action create, detail {token_id, label, …} (never the token value)
 //   TOKEN_REVOKED      action revoke, detail {token_id}
+//   DIRECTORY_OUTSIDE_WRITE action detect, detail {row_writes}: rows written outside the
+//                      log (plain SQL), found by the change feed (SqliteChangeFeed)
 // `before`/`after` are row objects (RowJsonCodec form) or null. The log fills seq, at,
 // prevHash and hash when it appends.
 struct LogEvent

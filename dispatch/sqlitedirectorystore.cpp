@@ -6,11 +6,13 @@
 #include "rowschema.h"
 #include "rowvalidator.h"
 #include "schemamigrator.h"
+#include "sqlitesummaryscan.h"
 #include "writetransaction.h"
 
 #include <QAtomicInteger>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -174,7 +176,8 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
 }
 
 SqliteDirectoryStore::SqliteDirectoryStore(QString path, QString connectionName)
-    : m_path(std::move(path)), m_connectionName(std::move(connectionName)), m_ownerThread(QThread::currentThread())
+    : m_path(std::move(path)), m_connectionName(std::move(connectionName)),
+      m_ownerThread(QThread::currentThread()), m_feed(m_path)
 {
 }
 
@@ -214,35 +217,20 @@ StoreError SqliteDirectoryStore::withReadConnection(const std::function<StoreErr
 StoreError SqliteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
                                                   int firstByKey) const
 {
-    // QSqlQuery turns every cell into a QVariant, which alone costs ~200 ms over 100,000
-    // rows; the bulk load steps a statement on the same QtSql connection directly instead.
+    // The bulk load steps a statement on the same QtSql connection directly (see
+    // SqliteSummaryScan).
     return withReadConnection([&](QSqlDatabase &connection) -> StoreError {
         const QVariant handle = connection.driver()->handle();
         sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
         if (!db)
             return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
-        QByteArray sql("SELECT key, type, category, target, updated_at, enabled, sensitive FROM directory");
+        QByteArray sql = QByteArray("SELECT ") + SqliteSummaryScan::kColumns + " FROM directory";
         if (firstByKey > 0)
             sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
         sqlite3_stmt *statement = nullptr;
         if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
             return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
-        auto text = [statement](int column) {
-            const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(statement, column));
-            return std::string_view(bytes ? bytes : "", std::size_t(sqlite3_column_bytes(statement, column)));
-        };
-        RowSummaryView view;
-        int step = SQLITE_ROW;
-        while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
-            view.key = text(0);
-            view.type = text(1);
-            view.category = text(2);
-            view.target = text(3);
-            view.updatedAt = text(4);
-            view.enabled = sqlite3_column_type(statement, 5) == SQLITE_NULL || sqlite3_column_int64(statement, 5) != 0;
-            view.sensitive = sqlite3_column_int64(statement, 6) != 0;
-            sink(view);
-        }
+        const int step = SqliteSummaryScan::read(statement, sink);
         const QString message = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_finalize(statement);
         if (step != SQLITE_DONE)
@@ -396,19 +384,34 @@ StoreError SqliteDirectoryStore::updateRow(const Row &row)
     return StoreError::none();
 }
 
+StoreError SqliteDirectoryStore::markLogging(bool logging)
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("UPDATE directory_outside_writes SET logging = ? WHERE id = 1"));
+    query.addBindValue(logging ? 1 : 0);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot mark the write as logged"), query.lastError());
+    return StoreError::none();
+}
+
 StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreError(EventLog &)> &work)
 {
     WriteTransaction transaction(database());
     if (transaction.startError().isError())
         return transaction.startError();
+    StoreError error = markLogging(true);
     {
         // The log's statements end before the transaction does.
         EventLog log(database());
-        const StoreError error = work(log);
-        if (error.isError()) {
-            m_index.reset();
-            return error;
-        }
+        if (!error.isError())
+            error = work(log);
+    }
+    // Cleared before the commit, so no other connection ever sees it set.
+    if (!error.isError())
+        error = markLogging(false);
+    if (error.isError()) {
+        m_index.reset();
+        return error;
     }
     const StoreError committed = transaction.commit();
     if (committed.isError())
@@ -471,9 +474,12 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
     const StoreResult<Row> current = this->row(row.key);
     if (!current.ok())
         return current.error();
+    // Their row goes along, so the editor can offer a merge instead of only refusing.
     if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
-        return StoreError::make(Kind::Conflict, QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
-                                                    .arg(row.key, current.value().updatedAt, expectedUpdatedAt));
+        return StoreError::make(Kind::Conflict,
+                                QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                    .arg(row.key, current.value().updatedAt, expectedUpdatedAt),
+                                QJsonArray{current.value().toJson()});
     // Judged on what the write changes, as a patch is: a row that predates a rule stays
     // editable for unrelated maintenance.
     QStringList changed;
@@ -518,6 +524,11 @@ StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &exp
     if (m_index)
         m_index->remove(key);
     return log.appendRowChange(QStringLiteral("delete"), m_actor, &current.value(), nullptr);
+}
+
+StoreResult<DirectoryChanges> SqliteDirectoryStore::changesSince(const QByteArray &cursor) const
+{
+    return m_feed.changesSince(cursor);
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)

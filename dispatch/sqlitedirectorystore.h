@@ -2,6 +2,7 @@
 
 #include "directoryindex.h"
 #include "directorystore.h"
+#include "sqlitechangefeed.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -42,6 +43,10 @@ public:
     StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
     bool hasRoundTrips() const override { return false; }
 
+    // See SqliteChangeFeed.
+    StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
+    int changePollIntervalMs() const override { return 1000; }
+
     void setActor(const QString &actor) override { m_actor = actor; }
     QString actor() const override { return m_actor; }
 
@@ -59,10 +64,12 @@ private:
     bool exists(const QString &key) const;
     StoreError insertRow(const Row &row);
     StoreError updateRow(const Row &row);
+    StoreError markLogging(bool logging);
 
     // Every public write is one WriteTransaction with its events appended inside it, so
     // a write and its DIRECTORY_MUTATE events commit or vanish together. The *In parts
-    // assume that transaction is open, so apply() can compose them.
+    // assume that transaction is open, so apply() can compose them. While it is open its
+    // row writes are marked as logged, so the outside-write triggers do not count them.
     StoreError inWriteTransaction(const std::function<StoreError(EventLog &)> &work);
     StoreResult<WriteOutcome> writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work);
     StoreResult<WriteOutcome> createIn(Row row, EventLog &log);
@@ -82,5 +89,6 @@ private:
     QString m_connectionName;
     std::optional<DirectoryIndex> m_index;
     QThread *m_ownerThread;
+    SqliteChangeFeed m_feed;
     QString m_actor = QStringLiteral("owner:local");
 };

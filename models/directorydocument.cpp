@@ -1,6 +1,7 @@
 #include "directorydocument.h"
 
 #include "categorycountmodel.h"
+#include "changefeedpoller.h"
 #include "contentsearch.h"
 #include "directorytablemodel.h"
 #include "rowchangecommand.h"
@@ -60,16 +61,16 @@ QString retagExamples(QString content, const QString &from, const QString &to)
 } // namespace
 
 DirectoryDocument::DirectoryDocument(std::shared_ptr<DirectoryStore> store, QObject *parent)
-    : QObject(parent),
-      m_store(std::move(store)),
-      m_table(new DirectoryTableModel(this)),
-      m_categories(new CategoryCountModel(this)),
-      m_contentSearch(new ContentSearch(m_store, this)),
-      m_undo(new QUndoStack(this))
+    : QObject(parent), m_store(std::move(store)), m_table(new DirectoryTableModel(this)),
+      m_categories(new CategoryCountModel(this)), m_contentSearch(new ContentSearch(m_store, this)),
+      m_undo(new QUndoStack(this)), m_feed(new ChangeFeedPoller(m_store, this))
 {
+    connect(m_feed, &ChangeFeedPoller::changed, this, &DirectoryDocument::applyOutsideChanges);
     connect(m_table, &DirectoryTableModel::categoriesChanged, this,
             [this] { m_categories->rebuild(m_table->summaries()); });
     connect(m_table, &DirectoryTableModel::loadFinished, this, [this](const QString &error) {
+        for (const DirectoryChanges &changes : std::exchange(m_changesDuringLoad, {}))
+            applyOutsideChanges(changes);
         showDraftsInTable();
         if (!error.isEmpty())
             emit readFailed(error);
@@ -91,6 +92,7 @@ StoreError DirectoryDocument::load()
 {
     m_drafts.clear();
     m_undo->clear();
+    m_feed->start();
     const StoreError error = m_table->load(*m_store);
     emit modifiedChanged(false);
     return error;
@@ -100,6 +102,7 @@ StoreError DirectoryDocument::loadProgressively()
 {
     m_drafts.clear();
     m_undo->clear();
+    m_feed->start();
     const StoreError error = m_table->loadProgressively(m_store);
     emit modifiedChanged(false);
     return error;
@@ -109,7 +112,70 @@ StoreError DirectoryDocument::reload()
 {
     if (m_reader)
         m_reader->invalidate();
+    m_feed->start();
     return m_table->loadProgressively(m_store);
+}
+
+namespace {
+
+bool sameSummary(const RowSummary &a, const RowSummary &b)
+{
+    return a.key == b.key && a.type == b.type && a.category == b.category && a.target == b.target
+           && a.updatedAt == b.updatedAt && a.enabled == b.enabled && a.sensitive == b.sensitive;
+}
+
+} // namespace
+
+// A drafted key keeps showing its draft: a change under it is found when it is saved (the
+// conflict and its merge), never by overwriting what the user typed. A row read before is
+// stale once its summary carries another updated_at, so it is read again when next shown.
+void DirectoryDocument::applyOutsideChanges(const DirectoryChanges &changes)
+{
+    if (m_table->isLoading()) {
+        m_changesDuringLoad.append(changes);
+        return;
+    }
+    QList<DirectoryTableModel::Update> updates;
+    QStringList keys;
+    auto upsert = [&](const RowSummary &summary) {
+        if (m_drafts.contains(summary.key))
+            return;
+        const std::optional<RowSummary> shown = m_table->summary(summary.key);
+        if (shown && sameSummary(*shown, summary))
+            return;
+        updates.append({summary, false, false});
+        keys.append(summary.key);
+    };
+    auto remove = [&](const QString &key) {
+        if (m_drafts.contains(key) || !m_table->summary(key))
+            return;
+        DirectoryTableModel::Update update;
+        update.summary.key = key;
+        update.remove = true;
+        updates.append(update);
+        keys.append(key);
+    };
+    for (const RowSummary &summary : changes.changed)
+        upsert(summary);
+    if (changes.complete) {
+        QSet<QString> listed;
+        for (const RowSummary &summary : changes.changed)
+            listed.insert(summary.key);
+        const SummaryTable &table = m_table->summaries();
+        for (int i = 0; i < table.size(); ++i) {
+            if (const QString key = table.key(i); !listed.contains(key))
+                remove(key);
+        }
+    } else {
+        for (const QString &key : changes.removed)
+            remove(key);
+    }
+    if (updates.isEmpty())
+        return;
+    m_table->apply(updates);
+    for (const QString &key : std::as_const(keys))
+        emit rowChanged(key);
+    emit changedElsewhere(keys);
 }
 
 // Edits made while the full table was still loading must survive its arrival.

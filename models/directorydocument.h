@@ -1,5 +1,6 @@
 #pragma once
 
+#include "directorychanges.h"
 #include "directorystore.h"
 
 #include <QMap>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class ChangeFeedPoller;
 class CategoryCountModel;
 class ContentSearch;
 class DirectoryTableModel;
@@ -53,6 +55,8 @@ public:
     CategoryCountModel *categoryModel() const { return m_categories; }
     ContentSearch *contentSearch() const { return m_contentSearch; }
     QUndoStack *undoStack() const { return m_undo; }
+    // Finds writes made elsewhere (another process, owner or agent) and shows them.
+    ChangeFeedPoller *changeFeed() const { return m_feed; }
 
     // The row as the user currently sees it: the draft when there is one, else the stored
     // row; nullopt when there is no such row (or it is deleted in a draft).
@@ -119,6 +123,8 @@ signals:
     // Reading the store failed (a locked or damaged file): the document shows what it
     // had; the window says why.
     void readFailed(const QString &message);
+    // Rows created, changed or deleted elsewhere are now shown (drafts are left as they are).
+    void changedElsewhere(const QStringList &keys);
 
 private:
     struct Draft
@@ -132,6 +138,7 @@ private:
     std::optional<Row> heldRow(const QString &key) const;
     void reportReadFailure(const StoreError &error) const;
     void onFetched(const QString &key, const std::optional<Row> &row);
+    void applyOutsideChanges(const DirectoryChanges &changes);
     void onFetchFailed(const QString &key, const StoreError &error);
     // Runs `then` with the current rows of `keys`, at once or when a server answered.
     void withCurrentRows(const QStringList &keys, std::function<void(const QHash<QString, Row> &)> then);
@@ -152,6 +159,7 @@ private:
     CategoryCountModel *m_categories;
     ContentSearch *m_contentSearch;
     QUndoStack *m_undo;
+    ChangeFeedPoller *m_feed;
     QMap<QString, Draft> m_drafts;
     // Only for a store with round trips.
     RowReader *m_reader = nullptr;
@@ -162,4 +170,6 @@ private:
     // updated_at when saved).
     bool m_readsFailing = false;
     QHash<QString, QString> m_loadErrors;
+    // Found while the table was still being read: applied over it once it is in.
+    QList<DirectoryChanges> m_changesDuringLoad;
 };

@@ -1,8 +1,9 @@
 #include "remotedirectorystore.h"
 
+#include "remotechangecursor.h"
 #include "rowpatch.h"
-#include "rowvalidator.h"
 #include "rowschema.h"
+#include "rowvalidator.h"
 #include "serverconnection.h"
 #include "servererrors.h"
 
@@ -14,6 +15,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <cmath>
 
 using Kind = StoreError::Kind;
 
@@ -98,6 +100,58 @@ QJsonObject newRowObject(const Row &row)
     object.remove(QStringLiteral("updated_at"));
     object.remove(QStringLiteral("created_at"));
     return object;
+}
+
+RowSummary summaryOf(const QJsonObject &object)
+{
+    RowSummary summary;
+    summary.key = object.value(QLatin1String("key")).toString();
+    summary.type = object.value(QLatin1String("type")).toString();
+    summary.category = object.value(QLatin1String("category")).toString();
+    summary.target = object.value(QLatin1String("target")).toString();
+    summary.updatedAt = object.value(QLatin1String("updated_at")).toString();
+    summary.enabled = flag(object.value(QLatin1String("enabled")), true);
+    summary.sensitive = flag(object.value(QLatin1String("sensitive")), false);
+    return summary;
+}
+
+// A row without a key cannot be told from any other; such an entry is left out.
+QList<RowSummary> summariesIn(const QJsonArray &rows)
+{
+    QList<RowSummary> summaries;
+    summaries.reserve(rows.size());
+    for (const QJsonValue &row : rows) {
+        RowSummary summary = summaryOf(row.toObject());
+        if (!summary.key.isEmpty())
+            summaries.append(std::move(summary));
+    }
+    return summaries;
+}
+
+// The change sequence an answer of ours carries: a whole number JSON can hold exactly.
+std::optional<qint64> sequenceIn(const QJsonObject &answer)
+{
+    const QJsonValue seq = answer.value(QLatin1String("seq"));
+    if (!seq.isDouble())
+        return std::nullopt;
+    const double value = seq.toDouble();
+    if (value < 0 || value > 9007199254740992.0 || std::floor(value) != value)
+        return std::nullopt;
+    return qint64(value);
+}
+
+QByteArray etagOf(const ServerResponse &response)
+{
+    const QByteArray etag = response.header(QByteArrayLiteral("ETag"));
+    return etag.size() <= RemoteChangeCursor::kMaxETagBytes ? etag : QByteArray();
+}
+
+DirectoryChanges unchangedAt(const RemoteChangeCursor &cursor)
+{
+    DirectoryChanges changes;
+    changes.cursor = cursor.text();
+    changes.unchanged = true;
+    return changes;
 }
 
 QString keysText(const QStringList &keys)
@@ -541,4 +595,128 @@ void RemoteDirectoryStore::forgetCachedRows() const
 {
     QMutexLocker lock(&m_cacheMutex);
     m_unpagedBody.reset();
+}
+
+int RemoteDirectoryStore::changePollIntervalMs() const
+{
+    return m_feedKind == FeedKind::Listing ? 60000 : 5000;
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::changesSince(const QByteArray &cursor) const
+{
+    if (cursor.isEmpty())
+        return baseline();
+    const std::optional<RemoteChangeCursor> since = RemoteChangeCursor::parse(cursor);
+    if (!since)
+        return everything();
+    if (since->kind == RemoteChangeCursor::Kind::Sequence && m_feedKind != FeedKind::Listing)
+        return sequenceChanges(since->seq);
+    return listingChanges(since->etag);
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::baseline() const
+{
+    // A plain server sends its whole listing whatever is asked; on ours one summary is
+    // the cheapest answer that carries the sequence.
+    const bool plain = m_feedKind == FeedKind::Listing;
+    ServerResponse response = m_connection->send(
+        QByteArrayLiteral("GET"),
+        plain ? QStringLiteral("/api/directory") : QStringLiteral("/api/directory?fields=summary&limit=1"));
+    if (response.status == 400 && !plain) {
+        // A server that refuses parameters it does not know.
+        m_feedKind = FeedKind::Listing;
+        response = m_connection->send(QByteArrayLiteral("GET"), QStringLiteral("/api/directory"));
+    }
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    const StoreResult<QJsonObject> answer = objectOf(response, location());
+    if (!answer.ok())
+        return answer.error();
+    if (const std::optional<qint64> seq = sequenceIn(answer.value())) {
+        m_feedKind = FeedKind::Sequence;
+        return unchangedAt(RemoteChangeCursor::sequence(*seq));
+    }
+    m_feedKind = FeedKind::Listing;
+    return unchangedAt(RemoteChangeCursor::listing(etagOf(response)));
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::sequenceChanges(qint64 since) const
+{
+    const ServerResponse response = m_connection->send(
+        QByteArrayLiteral("GET"), QStringLiteral("/api/directory?since_seq=%1&fields=summary").arg(since));
+    if (response.status == 400 && m_feedKind != FeedKind::Sequence) {
+        m_feedKind = FeedKind::Listing;
+        return listingChanges({});
+    }
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    const StoreResult<QJsonObject> answer = objectOf(response, location());
+    if (!answer.ok())
+        return answer.error();
+    const std::optional<qint64> seq = sequenceIn(answer.value());
+    if (!seq) {
+        // The server ignored since_seq, so this is its plain listing: every row.
+        m_feedKind = FeedKind::Listing;
+        return completeListing(response);
+    }
+    m_feedKind = FeedKind::Sequence;
+    DirectoryChanges changes;
+    changes.cursor = RemoteChangeCursor::sequence(*seq).text();
+    changes.complete = answer.value().value(QLatin1String("complete")).toBool();
+    changes.changed = summariesIn(rowsIn(answer.value()));
+    if (!changes.complete) {
+        for (const QJsonValue &key : answer.value().value(QLatin1String("removed")).toArray()) {
+            if (!key.toString().isEmpty())
+                changes.removed.append(key.toString());
+        }
+    }
+    changes.unchanged = !changes.complete && changes.changed.isEmpty() && changes.removed.isEmpty();
+    return changes;
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::listingChanges(const QByteArray &etag) const
+{
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    if (!etag.isEmpty())
+        headers.append({QByteArrayLiteral("If-None-Match"), etag});
+    const ServerResponse response =
+        m_connection->send(QByteArrayLiteral("GET"), QStringLiteral("/api/directory"), {}, headers);
+    if (response.status == 304 && !etag.isEmpty())
+        return unchangedAt(RemoteChangeCursor::listing(etag));
+    if (const StoreError error = failure(response); error.isError())
+        return error;
+    return completeListing(response);
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::completeListing(const ServerResponse &response) const
+{
+    const StoreResult<QJsonObject> listing = objectOf(response, location());
+    if (!listing.ok())
+        return listing.error();
+    DirectoryChanges changes;
+    changes.cursor = RemoteChangeCursor::listing(etagOf(response)).text();
+    changes.complete = true;
+    changes.changed = summariesIn(rowsIn(listing.value()));
+    return changes;
+}
+
+StoreResult<DirectoryChanges> RemoteDirectoryStore::everything() const
+{
+    if (m_feedKind != FeedKind::Listing) {
+        // The baseline tells the kinds apart and gives ours the sequence to go on from.
+        const StoreResult<DirectoryChanges> start = baseline();
+        if (!start.ok())
+            return start;
+        if (m_feedKind == FeedKind::Sequence) {
+            DirectoryChanges changes;
+            changes.cursor = start.value().cursor;
+            changes.complete = true;
+            const StoreError error = scanSummaryViews(
+                [&](const RowSummaryView &view) { changes.changed.append(RowSummary::of(view)); });
+            if (error.isError())
+                return error;
+            return changes;
+        }
+    }
+    return listingChanges({});
 }

@@ -5,6 +5,7 @@
 
 #include <QMutex>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -25,6 +26,13 @@ class ServerConnection;
 //    change of `runner` or `sensitive`, which SPEC §10 does not let a client make.
 //  - importRows() and apply() cannot be atomic over REST: they write in order and stop at
 //    the first failure, whose message names what was written and what was not.
+//  - changesSince(): against `capdeskctl serve`, `GET /api/directory?since_seq=N&
+//    fields=summary` (a delta, or complete when the server says so); against a plain
+//    SPEC §10 server, which has only full listings, the listing re-read (with
+//    If-None-Match when the server gave an ETag: 304 is unchanged) and answered complete.
+//    Which one the server is comes from its first answer (ours carries "seq") and is
+//    remembered; the baseline is one `GET /api/directory?fields=summary&limit=1`, which
+//    a plain server answers with its whole listing.
 class RemoteDirectoryStore final : public DirectoryStore
 {
 public:
@@ -56,6 +64,11 @@ public:
     StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
     bool hasRoundTrips() const override { return true; }
 
+    StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
+    // 5000 for a server answering deltas, 60000 for a plain one; 5000 until the first
+    // changesSince() (the baseline) has told them apart.
+    int changePollIntervalMs() const override;
+
     // The server records its own actor; this value is kept for display only.
     void setActor(const QString &actor) override;
     QString actor() const override;
@@ -78,6 +91,14 @@ private:
     StoreResult<WriteOutcome> applyOne(const RowChange &change);
     void forgetCachedRows() const;
 
+    enum class FeedKind { Unknown, Sequence, Listing };
+    StoreResult<DirectoryChanges> baseline() const;
+    StoreResult<DirectoryChanges> sequenceChanges(qint64 since) const;
+    StoreResult<DirectoryChanges> listingChanges(const QByteArray &etag) const;
+    // Every row, for a cursor this store cannot read.
+    StoreResult<DirectoryChanges> everything() const;
+    StoreResult<DirectoryChanges> completeListing(const ServerResponse &response) const;
+
     std::shared_ptr<ServerConnection> m_connection;
     QString m_actor = QStringLiteral("owner:terminal-key");
     // A server that ignored paging sent every row for the first page; the full scan that
@@ -87,4 +108,5 @@ private:
     // Bounded: dropped wholesale when full (a re-read is only a round trip).
     mutable QHash<QString, Row> m_known;
     mutable bool m_serverChecksIfMatch = false;
+    mutable std::atomic<FeedKind> m_feedKind = FeedKind::Unknown;
 };

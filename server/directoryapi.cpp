@@ -1,6 +1,7 @@
 #include "directoryapi.h"
 
 #include "directorystore.h"
+#include "sqlitechangefeed.h"
 
 #include <QJsonArray>
 
@@ -46,6 +47,12 @@ struct Summary
         auto bytes = [](std::string_view text) { return QByteArray(text.data(), qsizetype(text.size())); };
         return {bytes(view.key),       bytes(view.type), bytes(view.category), bytes(view.target),
                 bytes(view.updatedAt), view.enabled,     view.sensitive};
+    }
+    static Summary of(const RowSummary &summary)
+    {
+        return {summary.key.toUtf8(),    summary.type.toUtf8(),      summary.category.toUtf8(),
+                summary.target.toUtf8(), summary.updatedAt.toUtf8(), summary.enabled,
+                summary.sensitive};
     }
     // Written straight to JSON text: a page of 100,000 summaries built as QJsonObjects
     // costs the server seconds; as bytes, a small part of that.
@@ -139,6 +146,30 @@ ServerReply pageReply(QJsonArray rows, qsizetype total)
     return ServerReply::json(200, {{QStringLiteral("rows"), rows}, {QStringLiteral("total"), double(total)}});
 }
 
+// Digits only and within int64: since_seq is hostile input like any other.
+std::optional<qint64> wholeNumber(const QString &text)
+{
+    if (text.isEmpty() || text.size() > 19
+        || std::any_of(text.cbegin(), text.cend(), [](QChar c) { return c < u'0' || c > u'9'; }))
+        return std::nullopt;
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+// RFC 9110 §13.1.2: "*" or a list of entity tags, weak ones compared weakly.
+bool noneMatchHits(const QByteArray &ifNoneMatch, const QByteArray &etag)
+{
+    for (QByteArray candidate : ifNoneMatch.split(',')) {
+        candidate = candidate.trimmed();
+        if (candidate.startsWith("W/"))
+            candidate = candidate.mid(2);
+        if (candidate == "*" || candidate == etag)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 DirectoryApi::DirectoryApi(std::shared_ptr<DirectoryStore> store) : m_store(std::move(store))
@@ -181,8 +212,65 @@ ServerReply DirectoryApi::refusal(const StoreError &error)
     return ServerReply::error(500, error.message);
 }
 
-ServerReply DirectoryApi::list(const QUrlQuery &query) const
+StoreResult<std::optional<DirectoryApi::Version>> DirectoryApi::version() const
 {
+    const StoreResult<DirectoryChanges> baseline = m_store->changesSince(QByteArray());
+    if (!baseline.ok())
+        return baseline.error();
+    const std::optional<qint64> seq = SqliteChangeFeed::eventSeqOf(baseline.value().cursor);
+    if (!seq)
+        return std::optional<Version>();
+    const QByteArray hash = SqliteChangeFeed::eventHashOf(baseline.value().cursor);
+    return std::optional<Version>(Version{*seq, '"' + QByteArray::number(*seq) + '-' + hash.left(16) + '"'});
+}
+
+ServerReply DirectoryApi::changesSince(const QUrlQuery &query) const
+{
+    const QString name = QStringLiteral("since_seq");
+    const std::optional<qint64> since = wholeNumber(query.queryItemValue(name, QUrl::FullyDecoded));
+    if (!since || query.allQueryItemValues(name).size() != 1)
+        return ServerReply::error(
+            400, QStringLiteral("since_seq is one whole number from 0 to 9223372036854775807"));
+    for (const char *other : {"limit", "offset", "after", "category", "q"}) {
+        if (query.hasQueryItem(QLatin1String(other)))
+            return ServerReply::error(
+                400, QStringLiteral("since_seq cannot be combined with %1").arg(QLatin1String(other)));
+    }
+    const QString fields = query.queryItemValue(QStringLiteral("fields"));
+    if (query.hasQueryItem(QStringLiteral("fields")) && fields != QLatin1String("summary"))
+        return ServerReply::error(
+            400, QStringLiteral("since_seq answers summaries: fields is 'summary' or absent"));
+    const StoreResult<DirectoryChanges> changes =
+        m_store->changesSince(SqliteChangeFeed::cursorAtEvent(*since));
+    if (!changes.ok())
+        return refusal(changes.error());
+    const std::optional<qint64> seq = SqliteChangeFeed::eventSeqOf(changes.value().cursor);
+    if (!seq)
+        return ServerReply::error(500, QStringLiteral("this directory publishes no change sequence"));
+    ServerReply reply;
+    QByteArray &out = reply.body;
+    out.reserve(changes.value().changed.size() * 160 + changes.value().removed.size() * 40 + 96);
+    out.append("{\"seq\":" + QByteArray::number(*seq)
+               + ",\"complete\":" + (changes.value().complete ? "true" : "false") + ",\"rows\":[");
+    for (const RowSummary &row : changes.value().changed) {
+        if (out.back() == '}')
+            out.append(',');
+        Summary::of(row).appendJson(&out);
+    }
+    out.append("],\"removed\":[");
+    for (const QString &key : changes.value().removed) {
+        if (out.back() == '"')
+            out.append(',');
+        Summary::appendJsonString(key.toUtf8(), &out);
+    }
+    out.append("]}");
+    return reply;
+}
+
+ServerReply DirectoryApi::list(const QUrlQuery &query, const QByteArray &ifNoneMatch) const
+{
+    if (query.hasQueryItem(QStringLiteral("since_seq")))
+        return changesSince(query);
     QString error;
     const std::optional<Paging> paging = Paging::of(query, &error);
     if (!error.isEmpty())
@@ -191,6 +279,18 @@ ServerReply DirectoryApi::list(const QUrlQuery &query) const
         query.hasQueryItem(QStringLiteral("category")) || query.hasQueryItem(QStringLiteral("q"));
     if (paging && paging->summary && !filtered)
         return summaryPage(*paging);
+    // Taken before the rows are read: a change in between makes the tag older than the
+    // body, which costs the next request a 200, never a missed change.
+    const StoreResult<std::optional<Version>> version =
+        paging ? StoreResult<std::optional<Version>>(std::optional<Version>()) : this->version();
+    if (!version.ok())
+        return refusal(version.error());
+    if (version.value() && !ifNoneMatch.isEmpty() && noneMatchHits(ifNoneMatch, version.value()->etag)) {
+        ServerReply notModified;
+        notModified.status = 304;
+        notModified.headers.append({QByteArrayLiteral("ETag"), version.value()->etag});
+        return notModified;
+    }
     const StoreResult<QList<Row>> rows = m_store->allRows();
     if (!rows.ok())
         return refusal(rows.error());
@@ -206,7 +306,10 @@ ServerReply DirectoryApi::list(const QUrlQuery &query) const
         QJsonArray out;
         for (const Row *row : std::as_const(matching))
             out.append(row->toJson());
-        return ServerReply::json(200, {{QStringLiteral("rows"), out}});
+        ServerReply reply = ServerReply::json(200, {{QStringLiteral("rows"), out}});
+        if (version.value())
+            reply.headers.append({QByteArrayLiteral("ETag"), version.value()->etag});
+        return reply;
     }
     // Filtered or full-row pages: rare and small, so the plain way.
     std::sort(matching.begin(), matching.end(), [](const Row *a, const Row *b) { return a->key < b->key; });
@@ -235,6 +338,9 @@ ServerReply DirectoryApi::summaryPage(const Paging &paging) const
     std::vector<Summary> all;
     const qsizetype keep = paging.limit > 0 ? paging.offset + paging.limit : 0;
     qsizetype total = 0;
+    const StoreResult<std::optional<Version>> version = this->version();
+    if (!version.ok())
+        return refusal(version.error());
     const StoreError error = m_store->scanSummaryViews([&](const RowSummaryView &view) {
         ++total;
         const std::string_view after(paging.after.constData(), std::size_t(paging.after.size()));
@@ -264,7 +370,10 @@ ServerReply DirectoryApi::summaryPage(const Paging &paging) const
             reply.body.append(',');
         all[i].appendJson(&reply.body);
     }
-    reply.body.append("],\"total\":" + QByteArray::number(total) + '}');
+    reply.body.append("],\"total\":" + QByteArray::number(total));
+    if (version.value())
+        reply.body.append(",\"seq\":" + QByteArray::number(version.value()->seq));
+    reply.body.append('}');
     return reply;
 }
 

@@ -222,7 +222,9 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
     const Method method = request.method() == Method::Head ? Method::Get : request.method();
     switch (target.route) {
     case Route::Directory:
-        return method == Method::Get ? m_directory.list(request.query()) : m_directory.create(request.body());
+        return method == Method::Get
+                   ? m_directory.list(request.query(), request.value(QByteArrayLiteral("if-none-match")))
+                   : m_directory.create(request.body());
     case Route::DirectoryRow:
         if (method == Method::Put)
             return m_directory.replace(target.argument, request.body(), ifMatchOf(request));
@@ -300,7 +302,8 @@ void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exch
 {
     const bool head = exchange.method == "HEAD";
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(reply.status));
-    if (reply.status != 204) {
+    // 204 and 304 have no body, so no length to announce (a 304's would be the 200's).
+    if (reply.status != 204 && reply.status != 304) {
         responder.writeHeader(QByteArrayLiteral("Content-Type"), reply.contentType);
         responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(reply.body.size()));
     }

@@ -30,13 +30,14 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QToolBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -297,6 +298,11 @@ void MainWindow::showDocument(DirectoryDocument *document)
     setWindowModified(document && document->isModified());
     if (document) {
         connect(document, &DirectoryDocument::modifiedChanged, this, &QWidget::setWindowModified);
+        connect(document, &DirectoryDocument::changedElsewhere, this, [this](const QStringList &keys) {
+            const QString shown = QLocale().createSeparatedList(keys.mid(0, 3))
+                                  + (keys.size() > 3 ? QStringLiteral(", …") : QString());
+            statusBar()->showMessage(tr("Changed elsewhere, now shown: %1").arg(shown), 8000);
+        });
         connect(document, &DirectoryDocument::readFailed, this,
                 [this](const QString &message) { statusBar()->showMessage(tr("Cannot read the directory: %1").arg(message)); });
     }

@@ -303,6 +303,13 @@ void TestSchemaMigrator::freshFileReachesTheLatestVersion()
     QVERIFY(!connection.exec(
         QStringLiteral("INSERT INTO directory (key, type, updated_at) VALUES ('NOW', 'fn', 'y')")));
     QVERIFY(!connection.exec(QStringLiteral("INSERT INTO directory (key, type) VALUES ('B1', 'fn')")));
+
+    // The one row written outside Capdesk's event log is counted for the change feed.
+    QSqlQuery outside(connection.db());
+    QVERIFY(outside.exec(QStringLiteral("SELECT counted, recorded FROM directory_outside_writes"))
+            && outside.next());
+    QCOMPARE(outside.value(0).toInt(), 1);
+    QCOMPARE(outside.value(1).toInt(), 0);
 }
 
 void TestSchemaMigrator::bringsEveryOldShapeUpToDate_data()
@@ -323,6 +330,7 @@ void TestSchemaMigrator::bringsEveryOldShapeUpToDate_data()
     // A file an earlier Capdesk build migrated itself.
     QTest::addRow("app file at 0018") << tableAsOf(18) << columnsAsOf(18) << 18;
     QTest::addRow("app file at 0183") << tableAsOf(183) << columnsAsOf(183) << 183;
+    QTest::addRow("app file at 0185") << tableAsOf(184) << columnsAsOf(184) << 185;
 }
 
 void TestSchemaMigrator::bringsEveryOldShapeUpToDate()

@@ -1,6 +1,7 @@
 #include "minimalserver.h"
 
 #include <QAbstractHttpServer>
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QHash>
 #include <QHttpServerRequest>
@@ -106,6 +107,7 @@ public:
 
     QList<Request> requests;
     QHash<QString, QJsonObject> rows;
+    bool offersETags = false;
     QString stamp();
 
 protected:
@@ -128,6 +130,8 @@ private:
     void dispatch(const QJsonObject &call, const std::shared_ptr<QHttpServerResponder> &responder);
     static QJsonArray hygieneFindings(const QJsonObject &row);
     static void write(QHttpServerResponder &responder, const Reply &reply);
+    static void writeTagged(QHttpServerResponder &responder, const QHttpServerRequest &request,
+                            const Reply &reply);
 
     QByteArray m_ownerKey;
     QStringList m_order; // keys in the order they were created: a listing is not sorted
@@ -199,7 +203,10 @@ bool MinimalServer::Http::handleRequest(const QHttpServerRequest &request, QTcpS
     const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
     const QString rowPrefix = QStringLiteral("/api/directory/");
     if (path == QLatin1String("/api/directory") && request.method() == Method::Get) {
-        write(responder, list(request));
+        if (offersETags)
+            writeTagged(responder, request, list(request));
+        else
+            write(responder, list(request));
     } else if (path == QLatin1String("/api/directory") && request.method() == Method::Post) {
         write(responder, create(body));
     } else if (path.startsWith(rowPrefix) && path.size() > rowPrefix.size()) {
@@ -251,6 +258,22 @@ void MinimalServer::Http::missingHandler(const QHttpServerRequest &request, QTcp
 void MinimalServer::Http::write(QHttpServerResponder &responder, const Reply &reply)
 {
     responder.write(QJsonDocument(reply.body), static_cast<QHttpServerResponder::StatusCode>(reply.status));
+}
+
+void MinimalServer::Http::writeTagged(QHttpServerResponder &responder, const QHttpServerRequest &request,
+                                      const Reply &reply)
+{
+    const QJsonDocument document(reply.body);
+    const QByteArray etag =
+        '"' + QCryptographicHash::hash(document.toJson(), QCryptographicHash::Sha1).toHex().left(16) + '"';
+    if (request.value(QByteArrayLiteral("if-none-match")) == etag) {
+        responder.writeStatusLine(QHttpServerResponder::StatusCode::NotModified);
+        responder.writeHeader(QByteArrayLiteral("ETag"), etag);
+        responder.writeBody(QByteArray());
+        return;
+    }
+    responder.write(document, {{QByteArrayLiteral("ETag"), etag}},
+                    static_cast<QHttpServerResponder::StatusCode>(reply.status));
 }
 
 MinimalServer::Http::Reply MinimalServer::Http::list(const QHttpServerRequest &request) const
@@ -508,6 +531,11 @@ QJsonObject MinimalServer::row(const QString &key) const
     QJsonObject row;
     onServerThread([&] { row = m_http->rows.value(key); });
     return row;
+}
+
+void MinimalServer::offerETags(bool offer)
+{
+    onServerThread([&] { m_http->offersETags = offer; });
 }
 
 void MinimalServer::changeBehindClients(const QString &key, const QJsonObject &fields)

@@ -13,7 +13,8 @@
 class QThread;
 
 // A server implementing only SPEC §10's table, over an in-memory map, as a third party
-// might: no If-Match, no ETag, no paging, no capability tokens; the hygiene gate is one
+// might: no If-Match, no ETag (unless offerETags()), no paging, no change sequence, no
+// capability tokens; the hygiene gate is one
 // rule (a `# WHAT:` line). Dispatch runs http rows (`$N` in the URL) and `fn` echo rows
 // only. It records every request (method, path with query, headers without the owner key,
 // body), so a test can assert what a client sent, e.g. that a PATCH carried only the
@@ -51,6 +52,9 @@ public:
     // new updated_at, as another writer would).
     QJsonObject row(const QString &key) const;
     void changeBehindClients(const QString &key, const QJsonObject &fields);
+    // Listings carry an ETag (a hash of the body) and a matching If-None-Match is
+    // answered 304, as some third-party servers do.
+    void offerETags(bool offer);
 
 private:
     class Http;

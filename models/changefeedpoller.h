@@ -1,0 +1,49 @@
+#pragma once
+
+#include "directorychanges.h"
+#include "directorystore.h"
+#include "serialjobqueue.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+// Keeps an open directory live: writes made elsewhere (another process on the same file,
+// another owner or an agent on the same server) are found by polling the store's change
+// feed on a worker, at the store's own interval, and reported as changes(). Nothing here
+// runs on the GUI thread but the timer; a poll still on its way when the next is due is
+// not doubled.
+class ChangeFeedPoller final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ChangeFeedPoller)
+
+public:
+    explicit ChangeFeedPoller(std::shared_ptr<const DirectoryStore> store, QObject *parent = nullptr);
+    ~ChangeFeedPoller() override;
+
+    // Takes a baseline at once (the first poll asks with no cursor), then polls from it.
+    // Called as the rows to show are read, so what changes after them is reported.
+    void start();
+    void stop();
+    bool isRunning() const { return m_timer.isActive(); }
+    void setInterval(int ms) { m_timer.setInterval(ms); }
+    int interval() const { return m_timer.interval(); }
+    // Polls at once (View → Reload), unless a poll is on its way.
+    void pollNow();
+
+signals:
+    void changed(const DirectoryChanges &changes);
+    void failed(const StoreError &error);
+
+private:
+    void deliver(const StoreResult<DirectoryChanges> &result);
+
+    std::shared_ptr<const DirectoryStore> m_store;
+    SerialJobQueue m_queue;
+    QTimer m_timer;
+    QByteArray m_cursor;
+    bool m_polling = false;
+    quint64 m_generation = 0;
+};
