@@ -9,6 +9,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QMouseEvent>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -43,7 +45,8 @@ FlowVisualizerView::FlowVisualizerView(QWidget *parent)
     connect(&m_redraw, &QTimer::timeout, this, [this] {
         reloadRow();
         parse();
-        redraw();
+        if (!drawLater())
+            redraw();
     });
 }
 
@@ -75,7 +78,23 @@ void FlowVisualizerView::showRow(const QString &key)
     m_key = key;
     reloadRow();
     parse();
-    redraw();
+    if (!drawLater())
+        redraw();
+}
+
+bool FlowVisualizerView::drawLater()
+{
+    // A dock behind another tab stays isVisible(); what tells is that none of it is on screen.
+    m_drawPending = m_document && m_document->store().hasRoundTrips() && visibleRegion().isEmpty();
+    return m_drawPending;
+}
+
+void FlowVisualizerView::paintEvent(QPaintEvent *event)
+{
+    // Not while painting: the redraw changes the scene, which paints it again.
+    if (std::exchange(m_drawPending, false))
+        m_redraw.start();
+    QGraphicsView::paintEvent(event);
 }
 
 void FlowVisualizerView::setFlowText(const QString &text)

@@ -59,8 +59,12 @@ signals:
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
+    // Drawing looks up every step's row; from a server each is a request, so a view no
+    // one sees (its dock hidden or behind another tab) draws when it is first painted.
+    bool drawLater();
     struct Mark
     {
         FlowNodeItem::State state = FlowNodeItem::State::Idle;
@@ -77,6 +81,7 @@ private:
     QGraphicsScene *m_scene;
     QPointer<DirectoryDocument> m_document;
     QString m_key;
+    bool m_drawPending = false;
     QString m_text;
     QString m_notice; // why nothing is drawn: the row is not a flow
     FlowPlan m_plan;
