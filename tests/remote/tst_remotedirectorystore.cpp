@@ -18,9 +18,11 @@
 #include <QJsonDocument>
 #include <QSet>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
+#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
@@ -29,6 +31,48 @@ namespace {
 const QByteArray kOwnerKey = QByteArrayLiteral("tst-remote-owner-key-7f3a9c2e4b1d");
 
 enum class Server { Ours, Minimal };
+
+// Answers every request with more than a directory answer may hold (64 MiB): "announce"
+// declares 64 MiB + 1 byte in Content-Length and then sends nothing; "stream" sends
+// chunks without a length for as long as the client reads them (at most 96 MiB).
+class OversizedAnswerServer final : public QTcpServer
+{
+public:
+    explicit OversizedAnswerServer(QByteArray mode) : m_mode(std::move(mode))
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = nextPendingConnection())
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { answer(socket); });
+        });
+    }
+
+    qint64 bodyBytesSent() const { return m_sent; }
+
+private:
+    static constexpr qint64 kChunk = 1024 * 1024;
+    static constexpr qint64 kMost = 96 * kChunk;
+
+    void answer(QTcpSocket *socket)
+    {
+        socket->readAll();
+        if (m_mode == "announce") {
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                          + QByteArray::number(64 * kChunk + 1) + "\r\n\r\n");
+            return;
+        }
+        socket->write(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        connect(socket, &QTcpSocket::bytesWritten, socket, [this, socket] {
+            if (socket->bytesToWrite() < kChunk && m_sent < kMost) {
+                socket->write(QByteArray::number(kChunk, 16) + "\r\n" + QByteArray(kChunk, ' ') + "\r\n");
+                m_sent += kChunk;
+            }
+        });
+    }
+
+    QByteArray m_mode;
+    qint64 m_sent = 0;
+};
 
 } // namespace
 
@@ -68,6 +112,8 @@ private slots:
     void serverPagingExtension();
     void connectionCheck();
     void ownerKeyNeverInUrls();
+    void oversizedAnswersAreNamedErrors_data();
+    void oversizedAnswersAreNamedErrors();
     void keysNoRowCanHaveSendNothing();
 
 private:
@@ -636,6 +682,38 @@ void TestRemoteDirectoryStore::ownerKeyNeverInUrls()
     QVERIFY(m_minimal.requests("POST").first().hadOwnerKey);
     const QString location = store->location();
     QVERIFY(!location.contains(QString::fromLatin1(kOwnerKey)));
+}
+
+void TestRemoteDirectoryStore::oversizedAnswersAreNamedErrors_data()
+{
+    QTest::addColumn<QByteArray>("mode");
+    QTest::addColumn<qint64>("mostBodyBytesSent");
+    // A refusal that waited for the body would wait for the timeout instead.
+    QTest::addRow("declared over 64 MiB: refused at the headers") << QByteArray("announce") << qint64(0);
+    QTest::addRow("sent over 64 MiB without a length: refused at the cap")
+        << QByteArray("stream") << qint64(90 * 1024 * 1024);
+}
+
+void TestRemoteDirectoryStore::oversizedAnswersAreNamedErrors()
+{
+    QFETCH(QByteArray, mode);
+    QFETCH(qint64, mostBodyBytesSent);
+    OversizedAnswerServer server(mode);
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+    const QUrl url(u"http://127.0.0.1:%1"_s.arg(server.serverPort()));
+    RemoteDirectoryStore store(std::make_shared<ServerConnection>(ServerEndpoint{url, {}}));
+    QCOMPARE(store.connection()->endpoint().maxAnswerBytes, 64 * 1024 * 1024);
+    // The store blocks its caller; this thread serves the answer meanwhile.
+    QFuture<StoreError> scan =
+        QtConcurrent::run([&store] { return store.scanSummaries([](const RowSummary &) {}); });
+    QTRY_VERIFY_WITH_TIMEOUT(scan.isFinished(), 20000);
+    const StoreError error = scan.result();
+    QCOMPARE(error.kind, StoreError::Kind::Io);
+    QCOMPARE(error.message,
+             u"server %1 sent too much for GET /api/directory?fields=summary&limit=%2: the body "
+             u"is larger than 64 MiB"_s.arg(url.toString())
+                 .arg(RemoteDirectoryStore::kPageRows));
+    QVERIFY(server.bodyBytesSent() <= mostBodyBytesSent);
 }
 
 QTEST_MAIN(TestRemoteDirectoryStore)
