@@ -10,6 +10,7 @@
 #include "serveprocess.h"
 #include "serverconnection.h"
 #include "servererrors.h"
+#include "testcertificates.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>
@@ -17,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+#include <QSslError>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -77,6 +79,7 @@ private:
 } // namespace
 
 Q_DECLARE_METATYPE(Server)
+Q_DECLARE_METATYPE(TestCertificates::Server)
 
 // RemoteDirectoryStore against a real `capdeskctl serve` and against a server that
 // implements only SPEC §10's table, with the same expectations where SPEC fixes them.
@@ -114,6 +117,8 @@ private slots:
     void ownerKeyNeverInUrls();
     void oversizedAnswersAreNamedErrors_data();
     void oversizedAnswersAreNamedErrors();
+    void https_data();
+    void https();
     void keysNoRowCanHaveSendNothing();
 
 private:
@@ -714,6 +719,60 @@ void TestRemoteDirectoryStore::oversizedAnswersAreNamedErrors()
              u"is larger than 64 MiB"_s.arg(url.toString())
                  .arg(RemoteDirectoryStore::kPageRows));
     QVERIFY(server.bodyBytesSent() <= mostBodyBytesSent);
+}
+
+void TestRemoteDirectoryStore::https_data()
+{
+    QTest::addColumn<TestCertificates::Server>("certificate");
+    QTest::addColumn<bool>("withCaFile");
+    QTest::addColumn<QString>("refusal"); // empty: trusted
+    using Certificate = TestCertificates::Server;
+    QTest::addRow("the profile's CA file trusts it") << Certificate::Loopback << true << QString();
+    QTest::addRow("without the CA file: not trusted")
+        << Certificate::Loopback << false << u"did not answer: certificate for 127.0.0.1 is not trusted: "_s;
+    QTest::addRow("a certificate for another name")
+        << Certificate::OtherHost << true
+        << u"did not answer: certificate for 127.0.0.1 names another host: "_s
+               + QSslError(QSslError::HostNameMismatch).errorString();
+}
+
+// capdeskctl serve --tls-cert --tls-key, read and written through the store over https.
+void TestRemoteDirectoryStore::https()
+{
+    QFETCH(TestCertificates::Server, certificate);
+    QFETCH(bool, withCaFile);
+    QFETCH(QString, refusal);
+    TestCertificates certificates;
+    QString error;
+    QVERIFY2(certificates.create(&error), qPrintable(error));
+    const QString db = m_dir.filePath(u"https-%1.db"_s.arg(QLatin1String(QTest::currentDataTag())));
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {u"init"_s, u"--db"_s, db}).exitCode, 0);
+    ServeProcess served;
+    served.setTls(certificates.certificateFile(certificate), certificates.keyFile(certificate));
+    QVERIFY2(served.start(db, kOwnerKey, &error), qPrintable(error));
+    ServerEndpoint endpoint{served.baseUrl(), QString::fromLatin1(kOwnerKey)};
+    endpoint.caFile = withCaFile ? certificates.caFile() : QString();
+    RemoteDirectoryStore store(std::make_shared<ServerConnection>(endpoint));
+
+    const QString key = uniqueKey("TLS");
+    const StoreResult<WriteOutcome> created = store.create(documentedRow(key, u"fn"_s, u"echo"_s));
+    if (!refusal.isEmpty()) {
+        QCOMPARE(created.error().kind, StoreError::Kind::Unreachable);
+        QVERIFY2(created.error().message.startsWith(u"server %1 "_s.arg(served.baseUrl().toString())),
+                 qPrintable(created.error().message));
+        QVERIFY2(created.error().message.contains(refusal), qPrintable(created.error().message));
+        QVERIFY(!store.connection()->check().ok);
+        QVERIFY(!served.standardError().contains("/api/directory")); // nothing was sent
+        return;
+    }
+    QVERIFY2(created.ok(), qPrintable(created.error().message));
+    QStringList listed;
+    QVERIFY(!store.scanSummaries([&](const RowSummary &summary) { listed.append(summary.key); }).isError());
+    QVERIFY(listed.contains(key));
+    const StoreResult<WriteOutcome> patched = store.patch(key, {{u"seq"_s, 5}});
+    QVERIFY2(patched.ok(), qPrintable(patched.error().message));
+    QCOMPARE(store.row(key).value().seq, std::optional<qint64>(5));
+    QVERIFY(served.standardError().contains("PATCH /api/directory/" + key.toUtf8() + " 200"));
 }
 
 QTEST_MAIN(TestRemoteDirectoryStore)

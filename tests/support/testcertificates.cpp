@@ -100,7 +100,11 @@ bool TestCertificates::create(QString *error)
                    error)
            && sign(Server::Loopback, QStringLiteral("IP:127.0.0.1"), 2, error)
            && sign(Server::OtherHost, QStringLiteral("IP:127.0.0.2, DNS:example.invalid"), 2, error)
-           && sign(Server::Expired, QStringLiteral("IP:127.0.0.1"), -1, error);
+           && sign(Server::Expired, QStringLiteral("IP:127.0.0.1"), -1, error)
+           && openssl({QStringLiteral("pkey"), QStringLiteral("-in"), keyFile(Server::Loopback),
+                       QStringLiteral("-aes256"), QStringLiteral("-passout"),
+                       QStringLiteral("pass:capdesk-test"), QStringLiteral("-out"), encryptedKeyFile()},
+                      error);
 }
 
 QSslConfiguration TestCertificates::serverConfiguration(Server server) const

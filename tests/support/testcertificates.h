@@ -28,6 +28,8 @@ public:
     QString keyFile(Server server) const;
     // What an in-test HTTPS server (a QSslServer) presents: `server`'s certificate and key.
     QSslConfiguration serverConfiguration(Server server) const;
+    // Loopback's key again, encrypted with a passphrase.
+    QString encryptedKeyFile() const { return path(QStringLiteral("encrypted.key")); }
     // A file that is not PEM at all, for the refusals.
     QString notPemFile() const { return path(QStringLiteral("not-pem.txt")); }
 
