@@ -50,8 +50,8 @@ void ConnectActions::chooseAndConnect()
 
 bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey)
 {
-    auto connection =
-        std::make_shared<ServerConnection>(ServerEndpoint{profile.url, ownerKey, requestTimeoutMs});
+    auto connection = std::make_shared<ServerConnection>(
+        ServerEndpoint{profile.url, ownerKey, requestTimeoutMs, profile.caFile});
     // Tested before anything is dropped: a wrong address or key changes nothing here.
     const ConnectionCheck check = connection->check();
     if (!check.ok && !check.keyRefused) {
@@ -89,7 +89,8 @@ bool ConnectActions::connectAtStart(const QString &profileOrUrl)
             tr("%1 is neither a saved server profile nor a server address.").arg(profileOrUrl));
         return false;
     }
-    return connectTo({url.host(), url}, qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+    return connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")},
+                     qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
 }
 
 bool ConnectActions::disconnectFromServer()
@@ -116,7 +117,8 @@ void ConnectActions::changeKey()
         return;
     const ServerProfile chosen = dialog.profile();
     if (chosen.url.adjusted(QUrl::StripTrailingSlash)
-        != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)) {
+            != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)
+        || chosen.caFile != connection->endpoint().caFile) {
         connectTo(chosen, dialog.ownerKey());
         return;
     }

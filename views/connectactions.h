@@ -33,7 +33,8 @@ public:
 
     void chooseAndConnect();
     bool connectTo(const ServerProfile &profile, const QString &ownerKey);
-    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY).
+    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY and,
+    // for https, CAPDESK_CA_FILE).
     bool connectAtStart(const QString &profileOrUrl);
     bool disconnectFromServer();
     // Asks for a new owner key of the open server's profile and uses it from now on,
