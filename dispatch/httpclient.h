@@ -8,7 +8,7 @@
 #include <functional>
 #include <memory>
 
-class QNetworkAccessManager;
+class HttpTransport;
 struct HttpCallPlan;
 
 // The answer to one request, or why there is none.
@@ -22,16 +22,16 @@ struct HttpResponse
     bool ok() const { return transportError.isEmpty(); }
 };
 
-// Owns the one QNetworkAccessManager of the engine and sends HttpCallPlans.
-//
-// - Every request has a deadline (default 30 s, SPEC §3) for the whole exchange.
-// - TLS certificates are always verified: sslErrors are never ignored, so a bad
-//   certificate ends as a transport error.
-// - Redirects are followed only within the same origin (scheme, host and port). Qt's
-//   default policy follows cross-origin redirects carrying every original header, which
-//   would hand an Authorization header to whatever host a server names; a cross-origin
-//   3xx is returned as the response instead.
-// - A response body over bodyLimit is cut there and flagged.
+// Sends the http and agent runners' HttpCallPlans through one HttpTransport, with the
+// policy of SPEC §3:
+// - a deadline for the whole exchange (default 30 s);
+// - TLS certificates always verified (the transport never ignores sslErrors), with an
+//   optional CA file trusted beside the system roots;
+// - redirects followed only within the same origin (scheme, host and port). Qt's default
+//   policy follows cross-origin redirects carrying every original header, which would
+//   hand an Authorization header to whatever host a server names; a cross-origin 3xx is
+//   returned as the response instead;
+// - a response body over bodyLimit cut there and flagged.
 // Lives on one thread: send() must be called there, and `done` is called there, once.
 class HttpClient final : public QObject
 {
@@ -47,6 +47,9 @@ public:
 
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
     int timeoutMs() const { return m_timeoutMs; }
+    // A PEM file of CA certificates trusted beside the system roots; empty: the roots only.
+    void setCaFile(const QString &caFile) { m_caFile = caFile; }
+    const QString &caFile() const { return m_caFile; }
 
     // Sends `plan` (which must be ok()). Setting *cancelled aborts the request; `done`
     // then reports the transport error "cancelled".
@@ -54,6 +57,7 @@ public:
               std::function<void(HttpResponse)> done);
 
 private:
-    QNetworkAccessManager *m_network;
+    HttpTransport *m_transport;
     int m_timeoutMs = defaultTimeoutMs;
+    QString m_caFile;
 };

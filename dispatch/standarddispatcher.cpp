@@ -9,6 +9,7 @@ StandardDispatcher::StandardDispatcher(std::shared_ptr<const DirectoryStore> sto
                                        std::shared_ptr<DirectoryLedger> ledger, AgentEndpoints endpoints)
     : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain), std::move(ledger))
 {
+    m_client.setCaFile(qEnvironmentVariable("CAPDESK_CA_FILE"));
     m_local.setRunner(QStringLiteral("fn"), std::make_unique<FnRunner>());
     m_local.setRunner(QStringLiteral("http"), std::make_unique<HttpRunner>(m_client));
     m_local.setRunner(QStringLiteral("agent"), std::make_unique<AgentRunner>(m_client, std::move(endpoints)));

@@ -13,8 +13,9 @@ class DirectoryLedger;
 class DirectoryStore;
 
 // The dispatcher the GUI and capdeskctl use for a local directory: the fn, http and agent
-// runners over one HttpClient, secrets from the environment first, then the keychain,
-// receipts and token checks through the directory's ledger.
+// runners over one HttpClient (which trusts the CA file CAPDESK_CA_FILE names, beside the
+// system roots), secrets from the environment first, then the keychain, receipts and
+// token checks through the directory's ledger.
 class StandardDispatcher final : public Dispatcher
 {
 public:

@@ -1,5 +1,7 @@
 #include "serverprofilestore.h"
 
+#include "tlstrust.h"
+
 #include <QSettings>
 
 #include <algorithm>
@@ -9,6 +11,7 @@ namespace {
 const QString kGroup = QStringLiteral("serverProfiles");
 const QString kName = QStringLiteral("name");
 const QString kUrl = QStringLiteral("url");
+const QString kCaFile = QStringLiteral("caFile");
 
 // "http://h", "http://h/" and "http://h/x/" name the same server as "http://h/x".
 QString withoutTrailingSlash(const QUrl &url)
@@ -30,7 +33,8 @@ QList<ServerProfile> ServerProfileStore::profiles()
     QList<ServerProfile> profiles;
     for (int i = 0; i < size; ++i) {
         settings.setArrayIndex(i);
-        ServerProfile profile{settings.value(kName).toString(), QUrl(settings.value(kUrl).toString())};
+        ServerProfile profile{settings.value(kName).toString(), QUrl(settings.value(kUrl).toString()),
+                              settings.value(kCaFile).toString()};
         if (!profile.name.isEmpty())
             profiles.append(profile);
     }
@@ -68,6 +72,8 @@ void ServerProfileStore::store(const QList<ServerProfile> &profiles)
         settings.setArrayIndex(i);
         settings.setValue(kName, profiles.at(i).name);
         settings.setValue(kUrl, profiles.at(i).url.toString());
+        if (!profiles.at(i).caFile.isEmpty())
+            settings.setValue(kCaFile, profiles.at(i).caFile);
     }
     settings.endArray();
 }
@@ -87,6 +93,15 @@ QString ServerProfileStore::urlProblem(const QUrl &url)
     return {};
 }
 
+QString ServerProfileStore::problemOf(const ServerProfile &profile)
+{
+    if (profile.name.trimmed().isEmpty())
+        return tr("give the profile a name");
+    if (const QString problem = urlProblem(profile.url); !problem.isEmpty())
+        return problem;
+    return profile.caFile.isEmpty() ? QString() : TlsTrust::caFileProblem(profile.caFile);
+}
+
 bool ServerProfileStore::save(const ServerProfile &profile, const QString &ownerKey, QString *why)
 {
     auto fail = [why](const QString &reason) {
@@ -94,9 +109,7 @@ bool ServerProfileStore::save(const ServerProfile &profile, const QString &owner
             *why = reason;
         return false;
     };
-    if (profile.name.trimmed().isEmpty())
-        return fail(tr("give the profile a name"));
-    if (const QString problem = urlProblem(profile.url); !problem.isEmpty())
+    if (const QString problem = problemOf(profile); !problem.isEmpty())
         return fail(problem);
     // The key first: a profile saved without the key it was meant to have would connect
     // with a stale one.

@@ -15,13 +15,19 @@ struct ServerProfile
 {
     QString name;
     QUrl url;
+    // For an https server: a PEM file of CA certificates trusted beside the system roots
+    // (a private CA, or the server's own self-signed certificate); empty: the roots only.
+    QString caFile = {};
 
-    bool operator==(const ServerProfile &other) const { return name == other.name && url == other.url; }
+    bool operator==(const ServerProfile &other) const
+    {
+        return name == other.name && url == other.url && caFile == other.caFile;
+    }
 };
 
-// The saved server profiles: names and URLs in the application's QSettings (group
-// "serverProfiles"), each owner key in the OS keychain. Nothing secret ever reaches the
-// settings file, so it can be shared or backed up as it is.
+// The saved server profiles: names, URLs and CA files in the application's QSettings
+// (group "serverProfiles"), each owner key in the OS keychain. Nothing secret ever reaches
+// the settings file, so it can be shared or backed up as it is.
 class ServerProfileStore final
 {
     Q_DECLARE_TR_FUNCTIONS(ServerProfileStore)
@@ -34,8 +40,8 @@ public:
     static std::optional<ServerProfile> profileForUrl(const QUrl &url);
 
     // Adds or updates the profile; a non-empty `ownerKey` replaces the keychain entry, an
-    // empty one leaves it as it is. False (and why) when the name or URL is unusable or
-    // the keychain refuses; the settings are then left unchanged.
+    // empty one leaves it as it is. False (and why) when the name, URL or CA file is
+    // unusable or the keychain refuses; the settings are then left unchanged.
     static bool save(const ServerProfile &profile, const QString &ownerKey, QString *why = nullptr);
     static KeychainStore::Read ownerKey(const QString &name);
     // Removes the profile and its keychain entry.
@@ -44,6 +50,9 @@ public:
     static QString keychainName(const QString &name);
     // Why `url` cannot name a server (empty when it can): http(s), a host, no query.
     static QString urlProblem(const QUrl &url);
+    // Why `profile` cannot be saved (empty when it can): no name, an unusable URL, or a CA
+    // file that cannot be read or holds no PEM certificate.
+    static QString problemOf(const ServerProfile &profile);
 
 private:
     static void store(const QList<ServerProfile> &profiles);

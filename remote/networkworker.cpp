@@ -1,28 +1,8 @@
 #include "networkworker.h"
 
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QTimer>
+#include "httptransport.h"
 
 namespace {
-
-QString failureOf(QNetworkReply::NetworkError error, const QString &errorString)
-{
-    switch (error) {
-    case QNetworkReply::ConnectionRefusedError:
-        return QStringLiteral("connection refused");
-    case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("the server closed the connection without answering");
-    case QNetworkReply::HostNotFoundError:
-        return QStringLiteral("host not found");
-    case QNetworkReply::SslHandshakeFailedError:
-        return QStringLiteral("TLS handshake failed: ") + errorString;
-    default:
-        break;
-    }
-    return errorString;
-}
 
 // The base URL's path (a server under a prefix) joined with the request's path and query.
 QUrl urlOf(const QUrl &base, const QString &pathAndQuery)
@@ -39,100 +19,69 @@ QUrl urlOf(const QUrl &base, const QString &pathAndQuery)
 
 } // namespace
 
-NetworkWorker::NetworkWorker(ServerEndpoint endpoint) : m_endpoint(std::move(endpoint))
-{
-    m_clock.start();
-}
+NetworkWorker::NetworkWorker(ServerEndpoint endpoint)
+    : m_endpoint(std::move(endpoint)), m_transport(new HttpTransport(this))
+{}
 
 NetworkWorker::~NetworkWorker()
 {
     closeAll();
 }
 
-QNetworkAccessManager &NetworkWorker::manager()
+TransportRequest NetworkWorker::transportRequestFor(const ServerRequest &request) const
 {
-    // Created on first use, so on the network thread, which then owns it.
-    if (!m_manager) {
-        m_manager = new QNetworkAccessManager(this);
-        m_manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    TransportRequest sent;
+    sent.method = request.method;
+    sent.url = urlOf(m_endpoint.baseUrl, request.pathAndQuery);
+    sent.body = request.body;
+    sent.hasBody = !request.body.isEmpty() || request.method == "POST" || request.method == "PUT"
+                   || request.method == "PATCH";
+    if (sent.hasBody)
+        sent.headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
+    sent.headers.append({QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json")});
+    if (request.credentials == ServerRequest::Credentials::OwnerKey && !m_endpoint.ownerKey.isEmpty())
+        sent.headers.append({QByteArrayLiteral("x-terminal-key"), m_endpoint.ownerKey.toUtf8()});
+    sent.headers.append(request.headers);
+    sent.timeoutMs = m_endpoint.timeoutMs;
+    sent.maxBodyBytes = m_endpoint.maxAnswerBytes;
+    sent.overLimit = TransportRequest::OverLimit::Fail;
+    // A redirect would carry the owner key to wherever it points.
+    sent.redirects = TransportRequest::Redirects::None;
+    sent.caFile = m_endpoint.caFile;
+    return sent;
+}
+
+ServerResponse NetworkWorker::responseOf(const ServerRequest &request, const TransportResponse &answer)
+{
+    ServerResponse response;
+    response.method = request.method;
+    response.path = request.pathAndQuery;
+    response.elapsedMs = answer.elapsedMs;
+    if (answer.failure == TransportResponse::Failure::BodyTooLarge) {
+        response.status = answer.status;
+        response.bodyTooLarge = true;
+        response.failure = answer.error;
+    } else if (answer.ok()) {
+        response.status = answer.status;
+        response.body = answer.body;
+        response.headers = answer.headers;
+    } else {
+        response.failure = answer.error;
     }
-    return *m_manager;
+    return response;
 }
 
 void NetworkWorker::start(const ServerRequest &request, Done done)
 {
-    QNetworkRequest network(urlOf(m_endpoint.baseUrl, request.pathAndQuery));
-    if (!request.body.isEmpty() || request.method == "POST" || request.method == "PUT"
-        || request.method == "PATCH")
-        network.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    network.setRawHeader(QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json"));
-    if (request.credentials == ServerRequest::Credentials::OwnerKey && !m_endpoint.ownerKey.isEmpty())
-        network.setRawHeader(QByteArrayLiteral("x-terminal-key"), m_endpoint.ownerKey.toUtf8());
-    for (const auto &[name, value] : request.headers)
-        network.setRawHeader(name, value);
-    QNetworkReply *reply = manager().sendCustomRequest(network, request.method, request.body);
-
-    Running running;
-    running.done = std::move(done);
-    running.startedMs = m_clock.elapsed();
-    running.request = request;
-    running.timer = new QTimer(reply);
-    running.timer->setSingleShot(true);
-    running.timer->setTimerType(Qt::PreciseTimer); // "timed out after N ms" must not be early
-    connect(running.timer, &QTimer::timeout, this, [this, reply] {
-        auto found = m_running.find(reply);
-        if (found == m_running.end())
-            return;
-        found->timedOut = true;
-        reply->abort(); // finished() follows and answers it
-    });
-    running.timer->start(m_endpoint.timeoutMs);
-    m_running.insert(reply, std::move(running));
-    connect(reply, &QNetworkReply::finished, this, [this, reply] { complete(reply); });
-}
-
-void NetworkWorker::complete(QNetworkReply *reply)
-{
-    auto found = m_running.find(reply);
-    if (found == m_running.end())
-        return;
-    Running running = std::move(*found);
-    m_running.erase(found);
-    reply->deleteLater();
-
-    ServerResponse response;
-    response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (running.timedOut) {
-        response.status = 0;
-        response.failure = QStringLiteral("timed out after %1 ms").arg(m_endpoint.timeoutMs);
-    } else if (response.reached()) {
-        response.body = reply->readAll();
-        for (const auto &pair : reply->rawHeaderPairs())
-            response.headers.append(pair);
-    } else {
-        response.failure = failureOf(reply->error(), reply->errorString());
-    }
-    answer(std::move(running), std::move(response));
-}
-
-void NetworkWorker::answer(Running running, ServerResponse response)
-{
-    response.method = running.request.method;
-    response.path = running.request.pathAndQuery;
-    response.elapsedMs = m_clock.elapsed() - running.startedMs;
-    running.done(response);
-    emit finished(response);
+    m_transport->send(transportRequestFor(request),
+                      [this, request, done = std::move(done)](const TransportResponse &answer) {
+                          const ServerResponse response = responseOf(request, answer);
+                          done(response);
+                          emit finished(response);
+                      });
 }
 
 void NetworkWorker::closeAll()
 {
-    const QHash<QNetworkReply *, Running> running = std::exchange(m_running, {});
-    for (auto it = running.cbegin(); it != running.cend(); ++it) {
-        it.key()->disconnect(this);
-        it.key()->abort();
-        it.key()->deleteLater();
-        ServerResponse response;
-        response.failure = QStringLiteral("the connection was closed");
-        answer(it.value(), response);
-    }
+    m_transport->closeAll(QStringLiteral("the connection was closed"));
 }

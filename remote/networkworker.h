@@ -4,19 +4,19 @@
 #include "serverrequest.h"
 #include "serverresponse.h"
 
-#include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
 
 #include <functional>
 
-class QNetworkAccessManager;
-class QNetworkReply;
-class QTimer;
+class HttpTransport;
+struct TransportRequest;
+struct TransportResponse;
 
-// ServerConnection's half on the network thread: it owns the QNetworkAccessManager and
-// every running reply, enforces the per-request timeout and hands each answer to its
-// callback. Only ever called on its own thread.
+// ServerConnection's half on the network thread: it turns ServerRequests into requests of
+// its HttpTransport (the base URL's path prefix, JSON headers, the owner key when the
+// request speaks for the owner, the endpoint's timeout, body cap and CA file, no
+// redirects) and the transport's answers into ServerResponses. Only ever called on its
+// own thread.
 class NetworkWorker final : public QObject
 {
     Q_OBJECT
@@ -37,21 +37,9 @@ signals:
     void finished(const ServerResponse &response);
 
 private:
-    struct Running
-    {
-        Done done;
-        QTimer *timer = nullptr;
-        qint64 startedMs = 0;
-        ServerRequest request;
-        bool timedOut = false;
-    };
-
-    QNetworkAccessManager &manager();
-    void complete(QNetworkReply *reply);
-    void answer(Running running, ServerResponse response);
+    TransportRequest transportRequestFor(const ServerRequest &request) const;
+    static ServerResponse responseOf(const ServerRequest &request, const TransportResponse &answer);
 
     ServerEndpoint m_endpoint;
-    QNetworkAccessManager *m_manager = nullptr;
-    QHash<QNetworkReply *, Running> m_running;
-    QElapsedTimer m_clock;
+    HttpTransport *m_transport;
 };

@@ -109,6 +109,10 @@ InvocationOutcome RemoteDispatcher::outcomeOf(const ServerResponse &response,
             outcome.refusal += QStringLiteral(" (the call may still have run there)");
         return outcome;
     }
+    if (response.bodyTooLarge) {
+        outcome.refusal = ServerErrors::fromResponse(response, location).message;
+        return outcome;
+    }
     const QJsonObject answer = QJsonDocument::fromJson(response.body).object();
     const bool refused =
         response.status != 200 || answer.contains(QStringLiteral("error")) || answer.isEmpty();

@@ -25,6 +25,10 @@ StoreError fromResponse(const ServerResponse &response, const QString &location)
         return StoreError::make(
             Kind::Unreachable,
             QStringLiteral("server %1 did not answer: %2").arg(location, response.failure));
+    if (response.bodyTooLarge)
+        return StoreError::make(Kind::Io, QStringLiteral("server %1 sent too much for %2 %3: %4")
+                                              .arg(location, QString::fromLatin1(response.method),
+                                                   response.path, response.failure));
     const int status = response.status;
     if (status >= 200 && status < 300)
         return StoreError::none();

@@ -3,6 +3,7 @@
 #include "accesslog.h"
 #include "directoryledger.h"
 #include "invocationhandle.h"
+#include "limitedsslserver.h"
 #include "limitedtcpserver.h"
 #include "serverreply.h"
 #include "sqlitedirectorystore.h"
@@ -84,7 +85,12 @@ bool DirectoryServer::start(QString *error)
 {
     // Room for the request line and headers on top of the body limit.
     constexpr qint64 kHeaderBytes = 64 * 1024;
-    auto *tcp = new LimitedTcpServer(m_options.maxBodyBytes + kHeaderBytes, m_options.idleTimeoutMs, this);
+    const qint64 maxRequestBytes = m_options.maxBodyBytes + kHeaderBytes;
+    QTcpServer *tcp = nullptr;
+    if (m_options.tls)
+        tcp = new LimitedSslServer(maxRequestBytes, m_options.idleTimeoutMs, *m_options.tls, this);
+    else
+        tcp = new LimitedTcpServer(maxRequestBytes, m_options.idleTimeoutMs, this);
     if (!tcp->listen(m_options.address, m_options.port)) {
         *error = QStringLiteral("cannot listen on %1: %2").arg(m_options.baseUrl(), tcp->errorString());
         delete tcp;
@@ -161,7 +167,7 @@ DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &
 
 bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    LimitedTcpServer::requestReceived(socket);
+    ConnectionGuard::requestReceived(socket);
     const Exchange exchange = exchangeOf(request);
     QHttpServerResponder responder = makeResponder(request, socket);
     if (m_draining) {

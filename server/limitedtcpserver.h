@@ -1,14 +1,11 @@
 #pragma once
 
+#include "connectionguard.h"
+
 #include <QTcpServer>
 
-// QtHttpServer 6.4 buffers a whole request body before any handler sees it, so a size
-// check in the handler alone would still let one client fill the memory. This listener
-// counts the bytes each connection sends between answered requests and cuts a connection
-// off with 413 once they pass the limit plus room for headers, before the buffering
-// grows further. Its readyRead slot is connected before the HTTP server's, so it runs first.
-// It also closes a connection that stays quiet for `idleTimeoutMs` while no answer is owed
-// to it: between requests, or in the middle of one that never completes.
+// serve's plain HTTP listener: every connection is watched by a ConnectionGuard (request
+// size and idle time) before the HTTP server sees it.
 class LimitedTcpServer final : public QTcpServer
 {
     Q_OBJECT
@@ -17,16 +14,9 @@ class LimitedTcpServer final : public QTcpServer
 public:
     LimitedTcpServer(qint64 maxRequestBytes, int idleTimeoutMs, QObject *parent = nullptr);
 
-    // Called when a request on `socket` has been received whole: its bytes no longer count,
-    // and the connection is not idle until its answer has been written.
-    static void requestReceived(QTcpSocket *socket);
-
 protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
-    void countBytes(QTcpSocket *socket);
-
-    qint64 m_maxRequestBytes;
-    int m_idleTimeoutMs;
+    ConnectionGuard m_guard;
 };

@@ -1,8 +1,10 @@
 #include "serveoptions.h"
 
-ServeOptions ServeOptions::fromListen(const QString &listen, QString *error)
+ServeOptions ServeOptions::fromListen(const QString &listen, QString *error,
+                                      std::optional<QSslConfiguration> tls)
 {
     ServeOptions options;
+    options.tls = std::move(tls);
     const qsizetype colon = listen.lastIndexOf(u':');
     if (colon <= 0) {
         *error = QStringLiteral("--listen wants HOST:PORT, e.g. 127.0.0.1:8787");
@@ -22,10 +24,11 @@ ServeOptions ServeOptions::fromListen(const QString &listen, QString *error)
         host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
     if (options.address.isNull())
         *error = QStringLiteral("--listen: '%1' is not an IP address").arg(host);
-    else if (!options.address.isLoopback())
+    else if (!options.address.isLoopback() && !options.tls)
         *error = QStringLiteral(
                      "--listen: %1 is not a loopback address; serve speaks plain HTTP with the owner key "
-                     "in a header, so put a TLS reverse proxy in front of a loopback listener instead")
+                     "in a header, so give it --tls-cert and --tls-key, or put a TLS reverse proxy in "
+                     "front of a loopback listener")
                      .arg(host);
     return options;
 }
@@ -35,5 +38,7 @@ QString ServeOptions::baseUrl() const
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
                              ? QStringLiteral("[%1]").arg(address.toString())
                              : address.toString();
-    return QStringLiteral("http://%1:%2").arg(host).arg(port);
+    return QStringLiteral("%1://%2:%3")
+        .arg(tls ? QLatin1String("https") : QLatin1String("http"), host)
+        .arg(port);
 }

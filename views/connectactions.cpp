@@ -51,8 +51,8 @@ void ConnectActions::chooseAndConnect()
 bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey,
                                const QString &keyWarning)
 {
-    auto connection =
-        std::make_shared<ServerConnection>(ServerEndpoint{profile.url, ownerKey, requestTimeoutMs});
+    auto connection = std::make_shared<ServerConnection>(
+        ServerEndpoint{profile.url, ownerKey, requestTimeoutMs, profile.caFile});
     const quint64 attempt = ++m_attempt;
     emit statusMessage(tr("Connecting to %1 (%2)…").arg(profile.name, connection->location()));
     // Tested before anything is dropped: a wrong address or key changes nothing here.
@@ -116,7 +116,8 @@ bool ConnectActions::connectAtStart(const QString &profileOrUrl)
             tr("%1 is neither a saved server profile nor a server address.").arg(profileOrUrl));
         return false;
     }
-    return connectTo({url.host(), url}, qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+    return connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")},
+                     qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
 }
 
 bool ConnectActions::disconnectFromServer()
@@ -143,7 +144,8 @@ void ConnectActions::changeKey()
         return;
     const ServerProfile chosen = dialog.profile();
     if (chosen.url.adjusted(QUrl::StripTrailingSlash)
-        != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)) {
+            != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)
+        || chosen.caFile != connection->endpoint().caFile) {
         connectTo(chosen, dialog.ownerKey());
         return;
     }

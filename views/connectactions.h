@@ -41,7 +41,8 @@ public:
     // Starts connecting; false when it could not even start. connectFinished() follows.
     bool connectTo(const ServerProfile &profile, const QString &ownerKey, const QString &keyWarning = {});
     bool isConnecting() const { return m_attempt != m_settled; }
-    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY).
+    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY and,
+    // for https, CAPDESK_CA_FILE).
     bool connectAtStart(const QString &profileOrUrl);
     bool disconnectFromServer();
     // Asks for a new owner key of the open server's profile and uses it from now on,

@@ -1,8 +1,10 @@
 #include "connectdialog.h"
 
 #include "serverconnection.h"
+#include "tlstrust.h"
 
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,8 +24,9 @@ constexpr int kTestTimeoutMs = 5000;
 
 ConnectDialog::ConnectDialog(QWidget *parent)
     : QDialog(parent), m_profiles(new QListWidget(this)), m_name(new QLineEdit(this)),
-      m_url(new QLineEdit(this)), m_key(new QLineEdit(this)), m_keyState(new QLabel(this)),
-      m_result(new QLabel(this)), m_testButton(new QPushButton(tr("&Test Connection"), this)),
+      m_url(new QLineEdit(this)), m_key(new QLineEdit(this)), m_caFile(new QLineEdit(this)),
+      m_keyState(new QLabel(this)), m_result(new QLabel(this)),
+      m_testButton(new QPushButton(tr("&Test Connection"), this)),
       m_connectButton(new QPushButton(tr("&Connect"), this)),
       m_deleteButton(new QPushButton(tr("&Delete Profile"), this))
 {
@@ -85,7 +88,7 @@ QWidget *ConnectDialog::buildForm()
     m_name->setObjectName(QStringLiteral("profileName"));
     m_name->setPlaceholderText(tr("e.g. production"));
     m_url->setObjectName(QStringLiteral("profileUrl"));
-    m_url->setPlaceholderText(tr("http://127.0.0.1:8787"));
+    m_url->setPlaceholderText(tr("http://127.0.0.1:8787 or https://capdesk.example"));
     m_key->setObjectName(QStringLiteral("profileKey"));
     m_key->setEchoMode(QLineEdit::Password);
     m_keyState->setObjectName(QStringLiteral("profileKeyState"));
@@ -104,12 +107,36 @@ QWidget *ConnectDialog::buildForm()
     form->addRow(tr("&Address"), m_url);
     form->addRow(tr("Owner &key"), m_key);
     form->addRow(QString(), m_keyState);
+    form->addRow(tr("CA &file"), buildCaFileRow());
     auto *test = new QHBoxLayout;
     test->addWidget(m_testButton);
     test->addStretch();
     form->addRow(QString(), test);
     form->addRow(QString(), m_result);
     return page;
+}
+
+QLayout *ConnectDialog::buildCaFileRow()
+{
+    m_caFile->setObjectName(QStringLiteral("profileCaFile"));
+    m_caFile->setPlaceholderText(tr("optional, for https: PEM certificates trusted beside the system's"));
+    m_caFile->setToolTip(tr("A private CA, or a self-signed server's own certificate. It adds to the "
+                            "system's trusted certificates and never replaces them."));
+    auto *browse = new QPushButton(tr("&Browse…"), this);
+    browse->setObjectName(QStringLiteral("chooseCaFile"));
+    connect(browse, &QPushButton::clicked, this, &ConnectDialog::chooseCaFile);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_caFile, 1);
+    row->addWidget(browse);
+    return row;
+}
+
+void ConnectDialog::chooseCaFile()
+{
+    const QString chosen = QFileDialog::getOpenFileName(this, tr("CA Certificates"), m_caFile->text(),
+                                                        tr("PEM certificates (*.pem *.crt);;All files (*)"));
+    if (!chosen.isEmpty())
+        m_caFile->setText(chosen);
 }
 
 void ConnectDialog::reloadProfiles(const QString &select)
@@ -132,6 +159,7 @@ void ConnectDialog::selectProfile(const QString &name)
     const std::optional<ServerProfile> saved = ServerProfileStore::profile(name);
     m_name->setText(name);
     m_url->setText(saved ? saved->url.toString() : QString());
+    m_caFile->setText(saved ? saved->caFile : QString());
     m_key->clear();
     if (saved) {
         const KeychainStore::Read key = ServerProfileStore::ownerKey(name);
@@ -158,7 +186,8 @@ void ConnectDialog::focusKey()
 
 ServerProfile ConnectDialog::profile() const
 {
-    return {m_name->text().trimmed(), QUrl::fromUserInput(m_url->text().trimmed())};
+    return {m_name->text().trimmed(), QUrl::fromUserInput(m_url->text().trimmed()),
+            m_caFile->text().trimmed()};
 }
 
 QString ConnectDialog::ownerKey() const
@@ -180,7 +209,13 @@ void ConnectDialog::testConnection()
         showResult(problem, false);
         return;
     }
-    m_tested = std::make_shared<ServerConnection>(ServerEndpoint{server.url, ownerKey(), kTestTimeoutMs});
+    if (const QString problem = server.caFile.isEmpty() ? QString() : TlsTrust::caFileProblem(server.caFile);
+        !problem.isEmpty()) {
+        showResult(problem, false);
+        return;
+    }
+    m_tested = std::make_shared<ServerConnection>(
+        ServerEndpoint{server.url, ownerKey(), kTestTimeoutMs, server.caFile});
     showResult(tr("Testing %1…").arg(m_tested->location()), true);
     m_testButton->setEnabled(false);
     m_test.setFuture(QtConcurrent::run([connection = m_tested.get()] { return connection->check(); }));
@@ -204,7 +239,7 @@ void ConnectDialog::accept()
     QString why;
     m_keyWarning.clear();
     if (!ServerProfileStore::save(server, m_key->text(), &why)) {
-        if (!ServerProfileStore::urlProblem(server.url).isEmpty() || server.name.isEmpty()) {
+        if (!ServerProfileStore::problemOf(server).isEmpty()) {
             showResult(why, false);
             return;
         }

@@ -9,15 +9,17 @@
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
 class ServerConnection;
 
-// File → Connect to Server…: the saved profiles on the left; name, URL and owner key on
-// the right; Test Connection (reachability, key accepted, row count, latency, in plain
-// words, checked off the GUI thread); Delete (the profile and its keychain entry); and
-// Connect, which saves the profile (the key into the keychain only) and accepts.
+// File → Connect to Server…: the saved profiles on the left; name, URL, owner key and, for
+// https, an optional CA file on the right; Test Connection (reachability, a refused
+// certificate, key accepted, row count, latency, in plain words, checked off the GUI
+// thread); Delete (the profile and its keychain entry); and Connect, which saves the
+// profile (the key into the keychain only) and accepts.
 class ConnectDialog final : public QDialog
 {
     Q_OBJECT
@@ -48,6 +50,7 @@ public:
     QLineEdit *nameEdit() const { return m_name; }
     QLineEdit *urlEdit() const { return m_url; }
     QLineEdit *keyEdit() const { return m_key; }
+    QLineEdit *caFileEdit() const { return m_caFile; }
     QLabel *resultLabel() const { return m_result; }
     QPushButton *testButton() const { return m_testButton; }
     QPushButton *connectButton() const { return m_connectButton; }
@@ -60,6 +63,8 @@ signals:
 
 private:
     QWidget *buildForm();
+    QLayout *buildCaFileRow();
+    void chooseCaFile();
     void reloadProfiles(const QString &select);
     void showResult(const QString &text, bool ok);
     void updateButtons();
@@ -68,6 +73,7 @@ private:
     QLineEdit *m_name;
     QLineEdit *m_url;
     QLineEdit *m_key;
+    QLineEdit *m_caFile;
     QLabel *m_keyState;
     QLabel *m_result;
     QPushButton *m_testButton;

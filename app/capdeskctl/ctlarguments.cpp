@@ -26,7 +26,8 @@ const QSet<QString> &extraValueOptions()
         QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"),            QStringLiteral("--fixed-body"),
         QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"),     QStringLiteral("--label"),
         QStringLiteral("--token"),       QStringLiteral("--parent"),          QStringLiteral("--listen"),
-        QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"),
+        QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"), QStringLiteral("--ca-file"),
+        QStringLiteral("--tls-cert"),    QStringLiteral("--tls-key"),
     };
     return options;
 }

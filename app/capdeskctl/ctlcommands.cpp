@@ -85,10 +85,12 @@ int CtlCommands::run()
         CtlOutput::printUsage(stdout);
         return Ok;
     }
+    if (m_args.has(QStringLiteral("--ca-file")) && m_args.server.isEmpty())
+        return CtlOutput::usage(QStringLiteral("--ca-file goes with --server URL"));
     if (!m_args.server.isEmpty()) {
         if (m_args.has(QStringLiteral("--db")))
             return CtlOutput::usage(QStringLiteral("--db and --server name two directories; give one"));
-        const StoreResult<std::shared_ptr<ServerConnection>> connection = CtlServerCommands::connect(m_args.server);
+        const StoreResult<std::shared_ptr<ServerConnection>> connection = CtlServerCommands::connect(m_args);
         if (!connection.ok())
             return CtlOutput::usage(connection.error().message);
         m_connection = connection.value();
@@ -132,7 +134,7 @@ int CtlCommands::run()
         {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
         {QStringLiteral("serve"),
          {QStringLiteral("--listen"), QStringLiteral("--generate-key"), QStringLiteral("--dispatch-timeout"),
-          QStringLiteral("--idle-timeout")}},
+          QStringLiteral("--idle-timeout"), QStringLiteral("--tls-cert"), QStringLiteral("--tls-key")}},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
         {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
         {QStringLiteral("token"),
@@ -142,7 +144,8 @@ int CtlCommands::run()
           QStringLiteral("--label")}},
     };
     for (const QString &option : std::as_const(m_args.given)) {
-        if (option != QLatin1String("--db") && option != QLatin1String("--server") && !extraOptions.value(m_args.command).contains(option))
+        if (option != QLatin1String("--db") && option != QLatin1String("--server")
+            && option != QLatin1String("--ca-file") && !extraOptions.value(m_args.command).contains(option))
             return CtlOutput::usage(QStringLiteral("%1 does not apply to %2").arg(option, m_args.command));
     }
     return (*command)();

@@ -64,8 +64,10 @@ void printUsage(std::FILE *to)
                  "  invoke KEY [BODY] [--shape] [--token T --audience A [--owner-present]]\n"
                  "                               run a row (or build its request, sending nothing)\n"
                  "  serve [--listen 127.0.0.1:PORT] [--generate-key] [--dispatch-timeout MS] [--idle-timeout MS]\n"
+                 "      [--tls-cert FILE --tls-key FILE]\n"
                  "                               the REST server of SPEC §10 over --db\n"
-                 "                               (owner key from CAPDESK_TERMINAL_KEY)\n"
+                 "                               (owner key from CAPDESK_TERMINAL_KEY); HTTPS with a PEM\n"
+                 "                               certificate (chain) and its unencrypted key, on any address\n"
                  "  lint [KEY…]                  hygiene findings (all rows, or these); exit 1 on any error\n"
                  "  contract KEY                 the row's contract document (Markdown)\n"
                  "  mcp-tools                    the MCP tools/list projection of the callable rows\n"
@@ -83,8 +85,10 @@ void printUsage(std::FILE *to)
                  "--server URL: get, put, patch, delete, import, export, invoke, lint, contract, mcp-tools,\n"
                  "  flow-plan and confirm against a server (owner key from CAPDESK_TERMINAL_KEY);\n"
                  "  import over a server writes row by row and stops at the first refusal.\n"
+                 "--ca-file FILE (or CAPDESK_CA_FILE): PEM CA certificates trusted beside the system roots\n"
+                 "  for an https --server (a private CA, or a self-signed server's own certificate).\n"
                  "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused (gate, owner key, conflict),\n"
-                 "  5 the server did not answer.\n");
+                 "  5 the server did not answer (or its certificate was refused).\n");
 }
 
 int usage(const QString &message)

@@ -4,6 +4,7 @@
 #include "defaultlocations.h"
 #include "directoryledger.h"
 #include "directoryserver.h"
+#include "servetls.h"
 #include "signalwatcher.h"
 #include "sqlitedirectorystore.h"
 #include "standarddispatcher.h"
@@ -22,12 +23,21 @@ int CtlServeCommand::run()
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(
             QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
-                           "[--dispatch-timeout MS] [--idle-timeout MS]"));
+                           "[--dispatch-timeout MS] [--idle-timeout MS] [--tls-cert FILE --tls-key FILE]"));
     QString error;
-    const ServeOptions options =
-        m_args.has(QStringLiteral("--listen"))
-            ? ServeOptions::fromListen(m_args.value(QStringLiteral("--listen")), &error)
-            : ServeOptions();
+    std::optional<QSslConfiguration> tls;
+    if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))
+        return CtlOutput::usage(QStringLiteral("--tls-cert and --tls-key go together"));
+    if (m_args.has(QStringLiteral("--tls-cert"))) {
+        tls = ServeTls::load(m_args.value(QStringLiteral("--tls-cert")),
+                             m_args.value(QStringLiteral("--tls-key")), &error);
+        if (!tls)
+            return CtlOutput::fail(StoreError::make(StoreError::Kind::Invalid, error), CtlOutput::Usage);
+    }
+    ServeOptions options;
+    options.tls = tls;
+    if (m_args.has(QStringLiteral("--listen")))
+        options = ServeOptions::fromListen(m_args.value(QStringLiteral("--listen")), &error, tls);
     if (!error.isEmpty())
         return CtlOutput::usage(error);
     ServeOptions served = options;

@@ -2,10 +2,12 @@
 
 #include "ctlarguments.h"
 
-// `capdeskctl serve --db FILE [--listen 127.0.0.1:PORT] [--generate-key]`: SPEC §10's
-// server over a local directory until SIGTERM or SIGINT, then exit 0 once the running
-// dispatches have been answered. The owner key comes from CAPDESK_TERMINAL_KEY; with
-// --generate-key a new one is made and printed once, and is never stored.
+// `capdeskctl serve --db FILE [--listen 127.0.0.1:PORT] [--generate-key]
+// [--tls-cert FILE --tls-key FILE]`: SPEC §10's server over a local directory until
+// SIGTERM or SIGINT, then exit 0 once the running dispatches have been answered. The owner
+// key comes from CAPDESK_TERMINAL_KEY; with --generate-key a new one is made and printed
+// once, and is never stored. With a certificate and its key it speaks HTTPS (and may then
+// listen beyond loopback); a file that cannot serve is a usage error (exit 2).
 class CtlServeCommand final
 {
 public:

@@ -5,14 +5,16 @@
 #include "remotedispatcher.h"
 #include "serverconnection.h"
 #include "servererrors.h"
+#include "tlstrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
 
-StoreResult<std::shared_ptr<ServerConnection>> CtlServerCommands::connect(const QString &url)
+StoreResult<std::shared_ptr<ServerConnection>> CtlServerCommands::connect(const CtlArguments &args)
 {
+    const QString &url = args.server;
     const QUrl base(url, QUrl::StrictMode);
     if (!base.isValid() || (base.scheme() != "http"_L1 && base.scheme() != "https"_L1)
         || base.host().isEmpty())
@@ -26,6 +28,13 @@ StoreResult<std::shared_ptr<ServerConnection>> CtlServerCommands::connect(const 
     ServerEndpoint endpoint;
     endpoint.baseUrl = base;
     endpoint.ownerKey = qEnvironmentVariable("CAPDESK_TERMINAL_KEY");
+    const bool given = args.has(u"--ca-file"_s);
+    endpoint.caFile = given ? args.value(u"--ca-file"_s) : qEnvironmentVariable("CAPDESK_CA_FILE");
+    if (!endpoint.caFile.isEmpty()) {
+        if (const QString problem = TlsTrust::caFileProblem(endpoint.caFile); !problem.isEmpty())
+            return StoreError::make(StoreError::Kind::Invalid,
+                                    (given ? u"--ca-file: "_s : u"CAPDESK_CA_FILE: "_s) + problem);
+    }
     return std::make_shared<ServerConnection>(endpoint);
 }
 

@@ -2,20 +2,24 @@
 #include "processrun.h"
 #include "serveprocess.h"
 #include "sqlitedirectorystore.h"
+#include "testcertificates.h"
 
 #include <QFile>
+#include <QHttpServer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QHttpServer>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QSslError>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 
 namespace {
+
+enum class CaFile { None, Option, Environment, MissingOption, MissingEnvironment };
 
 struct Run
 {
@@ -27,6 +31,9 @@ struct Run
 
 } // namespace
 
+Q_DECLARE_METATYPE(CaFile)
+Q_DECLARE_METATYPE(TestCertificates::Server)
+
 // capdeskctl as a script or an owner's CI calls it: real process, real files, the exit
 // codes of SPEC §11 (0 ok, 1 ERR, 2 usage, 3 not found, 4 refused).
 class TestCapdeskctl : public QObject
@@ -34,6 +41,7 @@ class TestCapdeskctl : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
     void initWithSampleHoldsTheArticleRows();
     void initSampleRefusesANonEmptyDirectory();
@@ -63,12 +71,16 @@ private slots:
     void serverModeRunsTheRowCommands();
     void serverModeRefusals_data();
     void serverModeRefusals();
+    void serverOverHttps();
+    void serverOverHttpsRefusals_data();
+    void serverOverHttpsRefusals();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
+    TestCertificates m_certificates;
 };
 
 Run TestCapdeskctl::ctl(const QStringList &arguments, const QByteArray &stdinData) const
@@ -77,6 +89,12 @@ Run TestCapdeskctl::ctl(const QStringList &arguments, const QByteArray &stdinDat
     if (!result.finished)
         return {};
     return {result.exitCode, result.out, result.err};
+}
+
+void TestCapdeskctl::initTestCase()
+{
+    QString error;
+    QVERIFY2(m_certificates.create(&error), qPrintable(error));
 }
 
 void TestCapdeskctl::init()
@@ -120,6 +138,14 @@ void TestCapdeskctl::usageErrors_data()
     QTest::addRow("--db without value") << QStringList{QStringLiteral("get"), QStringLiteral("--db")} << "--db needs a value";
     QTest::addRow("bad format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv")}
                                 << "--format is json or sql";
+    QTest::addRow("--ca-file without --server")
+        << QStringList{QStringLiteral("get"), QStringLiteral("K"), QStringLiteral("--ca-file"),
+                       QStringLiteral("ca.pem")}
+        << "--ca-file goes with --server URL";
+    QTest::addRow("--tls-cert outside serve")
+        << QStringList{QStringLiteral("get"), QStringLiteral("K"), QStringLiteral("--tls-cert"),
+                       QStringLiteral("c.pem")}
+        << "--tls-cert does not apply to get";
 }
 
 void TestCapdeskctl::usageErrors()
@@ -684,6 +710,92 @@ void TestCapdeskctl::serverModeRefusals()
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
     QVERIFY(!run.err.contains(kServedKey) && !run.out.contains(kServedKey));
     QCOMPARE(ctlWithKey({u"get"_s, u"ZZ_ANY"_s, u"--server"_s, u"ftp://nowhere"_s}, key).exitCode, 2);
+}
+
+// --server https://… with the CA that signed the server's certificate: the row commands
+// and invoke work as over http, with --ca-file and with CAPDESK_CA_FILE.
+void TestCapdeskctl::serverOverHttps()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    ServeProcess serve;
+    serve.setTls(m_certificates.certificateFile(TestCertificates::Server::Loopback),
+                 m_certificates.keyFile(TestCertificates::Server::Loopback));
+    QString error;
+    QVERIFY2(serve.start(db(), kServedKey, &error), qPrintable(error));
+    const QString server = serve.baseUrl().toString();
+    QVERIFY(server.startsWith(u"https://127.0.0.1:"_s));
+    const QStringList trusted{u"--server"_s, server, u"--ca-file"_s, m_certificates.caFile()};
+    const QByteArray row = R"({"key":"ZZ_TLS_ECHO","type":"fn","target":"echo","category":"tools",
+        "content":"# WHAT: Echo over HTTPS\n# WHEN_TO_USE: tests\n# ARGS: $1=text\n# EX: [ZZ_TLS_ECHO]hi[/ZZ_TLS_ECHO]\n# OUTPUT: the text",
+        "examples":"[\"hi\"]"})";
+    ProcessRun::Result run = ctlWithKey(QStringList{u"put"_s} + trusted, kServedKey, row);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(
+        ctlWithKey(QStringList{u"patch"_s, u"ZZ_TLS_ECHO"_s} + trusted, kServedKey, R"({"seq":7})").exitCode,
+        0);
+    run = ctlWithKey(QStringList{u"invoke"_s, u"ZZ_TLS_ECHO"_s, u"over tls"_s} + trusted, kServedKey);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"result"_s).toString(), u"over tls"_s);
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"CAPDESK_TERMINAL_KEY"_s, QString::fromLatin1(kServedKey));
+    environment.insert(u"CAPDESK_CA_FILE"_s, m_certificates.caFile());
+    run = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH),
+                          {u"get"_s, u"ZZ_TLS_ECHO"_s, u"--server"_s, server}, {}, environment);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"seq"_s).toInt(), 7);
+    QVERIFY(serve.standardError().contains("PATCH /api/directory/ZZ_TLS_ECHO 200"));
+}
+
+void TestCapdeskctl::serverOverHttpsRefusals_data()
+{
+    QTest::addColumn<TestCertificates::Server>("certificate");
+    QTest::addColumn<CaFile>("caFile");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    using Server = TestCertificates::Server;
+    QTest::addRow("no CA file: not trusted, 5")
+        << Server::Loopback << CaFile::None << 5
+        << u"did not answer: certificate for 127.0.0.1 is not trusted: "_s;
+    QTest::addRow("a certificate for another name: 5")
+        << Server::OtherHost << CaFile::Option << 5
+        << u"did not answer: certificate for 127.0.0.1 names another host: "_s
+               + QSslError(QSslError::HostNameMismatch).errorString();
+    QTest::addRow("a certificate for another name, CA from CAPDESK_CA_FILE: 5")
+        << Server::OtherHost << CaFile::Environment << 5
+        << u"certificate for 127.0.0.1 names another host: "_s;
+    QTest::addRow("--ca-file that cannot be read: 2")
+        << Server::Loopback << CaFile::MissingOption << 2 << u"--ca-file: CA file "_s;
+    QTest::addRow("CAPDESK_CA_FILE that cannot be read: 2")
+        << Server::Loopback << CaFile::MissingEnvironment << 2 << u"CAPDESK_CA_FILE: CA file "_s;
+}
+
+void TestCapdeskctl::serverOverHttpsRefusals()
+{
+    QFETCH(TestCertificates::Server, certificate);
+    QFETCH(CaFile, caFile);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    ServeProcess serve;
+    serve.setTls(m_certificates.certificateFile(certificate), m_certificates.keyFile(certificate));
+    QString error;
+    QVERIFY2(serve.start(db(), kServedKey, &error), qPrintable(error));
+    QStringList arguments{u"get"_s, u"ZZ_ANY"_s, u"--server"_s, serve.baseUrl().toString()};
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"CAPDESK_TERMINAL_KEY"_s, QString::fromLatin1(kServedKey));
+    environment.remove(u"CAPDESK_CA_FILE"_s);
+    const QString missing = m_certificates.caFile() + u".missing"_s;
+    if (caFile == CaFile::Option || caFile == CaFile::MissingOption)
+        arguments << u"--ca-file"_s << (caFile == CaFile::Option ? m_certificates.caFile() : missing);
+    if (caFile == CaFile::Environment || caFile == CaFile::MissingEnvironment)
+        environment.insert(u"CAPDESK_CA_FILE"_s,
+                           caFile == CaFile::Environment ? m_certificates.caFile() : missing);
+    const ProcessRun::Result run =
+        ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, {}, environment);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(!serve.standardError().contains("GET /api/directory")); // nothing reached the server
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctl)

@@ -2,10 +2,12 @@
 #include "httprunner.h"
 #include "secretsource.h"
 #include "templatecontext.h"
+#include "testcertificates.h"
 
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QJsonObject>
+#include <QSslServer>
 #include <QTcpServer>
 #include <QTest>
 #include <QTimer>
@@ -35,6 +37,8 @@ private slots:
     void shape_data();
     void shape();
     void malformedRowSendsNothing();
+    void tlsUpstream_data();
+    void tlsUpstream();
 
 private:
     struct Seen
@@ -60,6 +64,9 @@ private:
     Seen m_seen;
     HttpClient m_client;
     HttpRunner m_runner{m_client};
+    TestCertificates m_certificates;
+    QHttpServer m_tlsServer;
+    quint16 m_tlsPort = 0;
 };
 
 namespace {
@@ -144,6 +151,15 @@ void TestHttpRunner::initTestCase()
         ++m_otherRequests;
         return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("other origin"));
     });
+    QString error;
+    QVERIFY2(m_certificates.create(&error), qPrintable(error));
+    auto *tls = new QSslServer;
+    tls->setSslConfiguration(m_certificates.serverConfiguration(TestCertificates::Server::Loopback));
+    QVERIFY(tls->listen(QHostAddress::LocalHost, 0));
+    m_tlsPort = tls->serverPort();
+    m_tlsServer.bind(tls);
+    m_tlsServer.route(u"/secure"_s,
+                      [] { return QHttpServerResponse(QByteArrayLiteral("text/plain"), "over TLS"); });
     m_port = quint16(m_server.listen(QHostAddress::LocalHost, 0));
     m_otherPort = quint16(m_otherOrigin.listen(QHostAddress::LocalHost, 0));
     QVERIFY(m_port != 0);
@@ -376,6 +392,25 @@ void TestHttpRunner::malformedRowSendsNothing()
     QVERIFY2(result.output.startsWith(u"ERR: malformed auth"_s), qPrintable(result.output));
     QTest::qWait(100);
     QCOMPARE(m_requests, before);
+}
+
+void TestHttpRunner::tlsUpstream_data()
+{
+    QTest::addColumn<bool>("trustTheCa");
+    QTest::addColumn<QString>("output"); // how it starts
+    QTest::addRow("the CA trusted") << true << u"HTTP 200:over TLS"_s;
+    QTest::addRow("the CA not trusted") << false << u"ERR: certificate for 127.0.0.1 is not trusted: "_s;
+}
+
+void TestHttpRunner::tlsUpstream()
+{
+    QFETCH(bool, trustTheCa);
+    m_client.setCaFile(trustTheCa ? m_certificates.caFile() : QString());
+    const RunResult result =
+        runAndWait(context(u"GET https://127.0.0.1:%1/secure"_s.arg(m_tlsPort), {}, {}, {}));
+    m_client.setCaFile(QString());
+    QFETCH(QString, output);
+    QVERIFY2(result.output.startsWith(output), qPrintable(result.output));
 }
 
 QTEST_GUILESS_MAIN(TestHttpRunner)

@@ -1,5 +1,6 @@
 #include "keychainstore.h"
 #include "serverprofilestore.h"
+#include "testcertificates.h"
 
 #include <QFile>
 #include <QSettings>
@@ -22,9 +23,13 @@ private slots:
     void deleteRemovesSettingsAndKey();
     void unusableProfilesAreRefused_data();
     void unusableProfilesAreRefused();
+    void caFileIsKeptBesideTheUrl();
+    void unusableCaFilesAreRefused_data();
+    void unusableCaFilesAreRefused();
 
 private:
     const QString m_key = QStringLiteral("owner-key-7f3a9c1e5b");
+    TestCertificates m_certificates;
 };
 
 void TestServerProfileStore::initTestCase()
@@ -32,6 +37,7 @@ void TestServerProfileStore::initTestCase()
     QString why;
     if (!KeychainStore().available(&why))
         QSKIP(qPrintable(QStringLiteral("no keychain: %1").arg(why)));
+    QVERIFY2(m_certificates.create(&why), qPrintable(why));
 }
 
 void TestServerProfileStore::init()
@@ -143,6 +149,47 @@ void TestServerProfileStore::unusableProfilesAreRefused()
     QVERIFY2(why.contains(reason), qPrintable(why));
     QVERIFY(ServerProfileStore::profiles().isEmpty());
     QCOMPARE(ServerProfileStore::ownerKey(name).status, KeychainStore::Read::Status::NotFound);
+}
+
+void TestServerProfileStore::caFileIsKeptBesideTheUrl()
+{
+    const QUrl url(QStringLiteral("https://127.0.0.1:8443"));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("tls"), url, m_certificates.caFile()}, m_key));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("plain"), QUrl(QStringLiteral("http://127.0.0.1:8787"))},
+                                     m_key));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("tls"))->caFile, m_certificates.caFile());
+    QCOMPARE(*ServerProfileStore::profileForUrl(url),
+             (ServerProfile{QStringLiteral("tls"), url, m_certificates.caFile()}));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("plain"))->caFile, QString());
+    QSettings settings;
+    settings.sync();
+    QFile file(settings.fileName());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains(m_certificates.caFile().toUtf8()));
+}
+
+void TestServerProfileStore::unusableCaFilesAreRefused_data()
+{
+    QTest::addColumn<QString>("caFile");
+    QTest::addColumn<QString>("reason");
+    const QString missing = m_certificates.caFile() + QStringLiteral(".missing");
+    QTest::addRow("missing") << missing << QStringLiteral("CA file %1 cannot be read").arg(missing);
+    QTest::addRow("not PEM")
+        << m_certificates.notPemFile()
+        << QStringLiteral("CA file %1 holds no PEM certificate").arg(m_certificates.notPemFile());
+}
+
+void TestServerProfileStore::unusableCaFilesAreRefused()
+{
+    QFETCH(QString, caFile);
+    QFETCH(QString, reason);
+    QString why;
+    QVERIFY(!ServerProfileStore::save({QStringLiteral("tls"), QUrl(QStringLiteral("https://h")), caFile},
+                                      m_key, &why));
+    QVERIFY2(why.startsWith(reason), qPrintable(why));
+    QVERIFY(ServerProfileStore::profiles().isEmpty());
+    QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("tls")).status,
+             KeychainStore::Read::Status::NotFound);
 }
 
 QTEST_GUILESS_MAIN(TestServerProfileStore)

@@ -10,6 +10,7 @@
 #include "serveprocess.h"
 #include "serverconnection.h"
 #include "servererrors.h"
+#include "testcertificates.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>
@@ -17,10 +18,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+#include <QSslError>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
+#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
@@ -30,9 +34,50 @@ const QByteArray kOwnerKey = QByteArrayLiteral("tst-remote-owner-key-7f3a9c2e4b1
 
 enum class Server { Ours, Minimal };
 
+// Answers every request with more than a directory answer may hold (64 MiB): "announce"
+// declares 64 MiB + 1 byte in Content-Length and then sends nothing; "stream" sends
+// chunks without a length for as long as the client reads them (at most 96 MiB).
+class OversizedAnswerServer final : public QTcpServer
+{
+public:
+    explicit OversizedAnswerServer(QByteArray mode) : m_mode(std::move(mode))
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = nextPendingConnection())
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { answer(socket); });
+        });
+    }
+
+private:
+    static constexpr qint64 kChunk = 1024 * 1024;
+    static constexpr qint64 kMost = 96 * kChunk;
+
+    void answer(QTcpSocket *socket)
+    {
+        socket->readAll();
+        if (m_mode == "announce") {
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                          + QByteArray::number(64 * kChunk + 1) + "\r\n\r\n");
+            return;
+        }
+        socket->write(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        connect(socket, &QTcpSocket::bytesWritten, socket, [this, socket] {
+            if (socket->bytesToWrite() < kChunk && m_sent < kMost) {
+                socket->write(QByteArray::number(kChunk, 16) + "\r\n" + QByteArray(kChunk, ' ') + "\r\n");
+                m_sent += kChunk;
+            }
+        });
+    }
+
+    QByteArray m_mode;
+    qint64 m_sent = 0;
+};
+
 } // namespace
 
 Q_DECLARE_METATYPE(Server)
+Q_DECLARE_METATYPE(TestCertificates::Server)
 
 // RemoteDirectoryStore against a real `capdeskctl serve` and against a server that
 // implements only SPEC §10's table, with the same expectations where SPEC fixes them.
@@ -68,6 +113,10 @@ private slots:
     void serverPagingExtension();
     void connectionCheck();
     void ownerKeyNeverInUrls();
+    void oversizedAnswersAreNamedErrors_data();
+    void oversizedAnswersAreNamedErrors();
+    void https_data();
+    void https();
     void keysNoRowCanHaveSendNothing();
 
 private:
@@ -636,6 +685,92 @@ void TestRemoteDirectoryStore::ownerKeyNeverInUrls()
     QVERIFY(m_minimal.requests("POST").first().hadOwnerKey);
     const QString location = store->location();
     QVERIFY(!location.contains(QString::fromLatin1(kOwnerKey)));
+}
+
+void TestRemoteDirectoryStore::oversizedAnswersAreNamedErrors_data()
+{
+    QTest::addColumn<QByteArray>("mode");
+    // No body follows the headers: a refusal that waited for the body would time out instead.
+    QTest::addRow("declared over 64 MiB: refused at the headers") << QByteArray("announce");
+    QTest::addRow("sent over 64 MiB without a length: refused at the cap") << QByteArray("stream");
+}
+
+void TestRemoteDirectoryStore::oversizedAnswersAreNamedErrors()
+{
+    QFETCH(QByteArray, mode);
+    OversizedAnswerServer server(mode);
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+    const QUrl url(u"http://127.0.0.1:%1"_s.arg(server.serverPort()));
+    // The default leaves room for every full row of a 100,000-row directory; the test sets
+    // a smaller cap so it need not stream half a gigabyte.
+    QVERIFY(ServerEndpoint{}.maxAnswerBytes >= 100000 * 800);
+    RemoteDirectoryStore store(
+        std::make_shared<ServerConnection>(ServerEndpoint{url, {}, 10000, {}, 64 * 1024 * 1024}));
+    QCOMPARE(store.connection()->endpoint().maxAnswerBytes, 64 * 1024 * 1024);
+    // The store blocks its caller; this thread serves the answer meanwhile.
+    QFuture<StoreError> scan =
+        QtConcurrent::run([&store] { return store.scanSummaries([](const RowSummary &) {}); });
+    QTRY_VERIFY_WITH_TIMEOUT(scan.isFinished(), 20000);
+    const StoreError error = scan.result();
+    QCOMPARE(error.kind, StoreError::Kind::Io);
+    QCOMPARE(error.message,
+             u"server %1 sent too much for GET /api/directory?fields=summary&limit=%2: the body "
+             u"is larger than 64 MiB"_s.arg(url.toString())
+                 .arg(RemoteDirectoryStore::kPageRows));
+}
+
+void TestRemoteDirectoryStore::https_data()
+{
+    QTest::addColumn<TestCertificates::Server>("certificate");
+    QTest::addColumn<bool>("withCaFile");
+    QTest::addColumn<QString>("refusal"); // empty: trusted
+    using Certificate = TestCertificates::Server;
+    QTest::addRow("the profile's CA file trusts it") << Certificate::Loopback << true << QString();
+    QTest::addRow("without the CA file: not trusted")
+        << Certificate::Loopback << false << u"did not answer: certificate for 127.0.0.1 is not trusted: "_s;
+    QTest::addRow("a certificate for another name")
+        << Certificate::OtherHost << true
+        << u"did not answer: certificate for 127.0.0.1 names another host: "_s
+               + QSslError(QSslError::HostNameMismatch).errorString();
+}
+
+// capdeskctl serve --tls-cert --tls-key, read and written through the store over https.
+void TestRemoteDirectoryStore::https()
+{
+    QFETCH(TestCertificates::Server, certificate);
+    QFETCH(bool, withCaFile);
+    QFETCH(QString, refusal);
+    TestCertificates certificates;
+    QString error;
+    QVERIFY2(certificates.create(&error), qPrintable(error));
+    const QString db = m_dir.filePath(u"https-%1.db"_s.arg(QLatin1String(QTest::currentDataTag())));
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {u"init"_s, u"--db"_s, db}).exitCode, 0);
+    ServeProcess served;
+    served.setTls(certificates.certificateFile(certificate), certificates.keyFile(certificate));
+    QVERIFY2(served.start(db, kOwnerKey, &error), qPrintable(error));
+    ServerEndpoint endpoint{served.baseUrl(), QString::fromLatin1(kOwnerKey)};
+    endpoint.caFile = withCaFile ? certificates.caFile() : QString();
+    RemoteDirectoryStore store(std::make_shared<ServerConnection>(endpoint));
+
+    const QString key = uniqueKey("TLS");
+    const StoreResult<WriteOutcome> created = store.create(documentedRow(key, u"fn"_s, u"echo"_s));
+    if (!refusal.isEmpty()) {
+        QCOMPARE(created.error().kind, StoreError::Kind::Unreachable);
+        QVERIFY2(created.error().message.startsWith(u"server %1 "_s.arg(served.baseUrl().toString())),
+                 qPrintable(created.error().message));
+        QVERIFY2(created.error().message.contains(refusal), qPrintable(created.error().message));
+        QVERIFY(!store.connection()->check().ok);
+        QVERIFY(!served.standardError().contains("/api/directory")); // nothing was sent
+        return;
+    }
+    QVERIFY2(created.ok(), qPrintable(created.error().message));
+    QStringList listed;
+    QVERIFY(!store.scanSummaries([&](const RowSummary &summary) { listed.append(summary.key); }).isError());
+    QVERIFY(listed.contains(key));
+    const StoreResult<WriteOutcome> patched = store.patch(key, {{u"seq"_s, 5}});
+    QVERIFY2(patched.ok(), qPrintable(patched.error().message));
+    QCOMPARE(store.row(key).value().seq, std::optional<qint64>(5));
+    QVERIFY(served.standardError().contains("PATCH /api/directory/" + key.toUtf8() + " 200"));
 }
 
 QTEST_MAIN(TestRemoteDirectoryStore)

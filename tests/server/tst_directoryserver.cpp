@@ -1,7 +1,9 @@
 #include "processrun.h"
 #include "serveprocess.h"
+#include "testcertificates.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QJsonArray>
@@ -10,6 +12,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -50,6 +53,27 @@ QByteArray rowJson(const QString &key, const QString &type, const QString &targe
         .toJson(QJsonDocument::Compact);
 }
 
+// Posts a body far over serve's limit, as fast as the socket takes it, until the server
+// answers or closes; returns what it answered.
+QByteArray uploadFarTooMuch(QTcpSocket &socket)
+{
+    const qint64 announced = 512LL * 1024 * 1024;
+    socket.write("POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "x-terminal-key: "
+                 + kOwnerKey + "\r\nContent-Length: " + QByteArray::number(announced) + "\r\n\r\n");
+    const QByteArray chunk(256 * 1024, 'x');
+    QByteArray answer;
+    for (int i = 0; i < 64 && socket.state() == QAbstractSocket::ConnectedState && answer.isEmpty(); ++i) {
+        socket.write(chunk);
+        socket.waitForBytesWritten(1000);
+        if (socket.waitForReadyRead(20))
+            answer += socket.readAll();
+    }
+    if (answer.isEmpty() && socket.waitForReadyRead(5000))
+        answer += socket.readAll();
+    return answer;
+}
+
 quint16 freePort()
 {
     QTcpServer probe;
@@ -80,6 +104,9 @@ private slots:
     void accessLogHasNoSecrets();
     void sigtermFinishesRunningDispatch();
     void idleConnectionsAreClosed();
+    void tlsKeepsTheLimits();
+    void tlsStartupErrors_data();
+    void tlsStartupErrors();
 
 private:
     HttpAnswer call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
@@ -440,20 +467,7 @@ void TestDirectoryServer::oversizedUploadIsCutOff()
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, m_port);
     QVERIFY(socket.waitForConnected(5000));
-    const qint64 announced = 512LL * 1024 * 1024;
-    socket.write("POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 "x-terminal-key: "
-                 + kOwnerKey + "\r\nContent-Length: " + QByteArray::number(announced) + "\r\n\r\n");
-    const QByteArray chunk(256 * 1024, 'x');
-    QByteArray answer;
-    for (int i = 0; i < 64 && socket.state() == QAbstractSocket::ConnectedState && answer.isEmpty(); ++i) {
-        socket.write(chunk);
-        socket.waitForBytesWritten(1000);
-        if (socket.waitForReadyRead(20))
-            answer += socket.readAll();
-    }
-    if (answer.isEmpty() && socket.waitForReadyRead(5000))
-        answer += socket.readAll();
+    const QByteArray answer = uploadFarTooMuch(socket);
     QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.left(200).constData());
     QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QAbstractSocket::UnconnectedState, 5000);
     QCOMPARE(call("GET", QStringLiteral("/api/directory?q=none")).status, 200); // the server is fine
@@ -598,6 +612,104 @@ void TestDirectoryServer::sigtermFinishesRunningDispatch()
     const ProcessRun::Result confirm = ctl({QStringLiteral("confirm"), id, QStringLiteral("--db"), m_db});
     QCOMPARE(QJsonDocument::fromJson(confirm.out).object().value(QStringLiteral("confirmed")),
              QJsonValue(true));
+}
+
+void TestDirectoryServer::tlsKeepsTheLimits()
+{
+    TestCertificates certificates;
+    QString error;
+    QVERIFY2(certificates.create(&error), qPrintable(error));
+    const QString db = m_dir.filePath(QStringLiteral("tls.db"));
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), db})
+                 .exitCode,
+             0);
+    ServeProcess served;
+    served.setTls(certificates.certificateFile(TestCertificates::Server::Loopback),
+                  certificates.keyFile(TestCertificates::Server::Loopback));
+    QVERIFY2(served.start(db, kOwnerKey, &error, {QStringLiteral("--idle-timeout"), QStringLiteral("600")}),
+             qPrintable(error));
+    QCOMPARE(served.baseUrl().scheme(), QStringLiteral("https"));
+    QSslConfiguration trusting = QSslConfiguration::defaultConfiguration();
+    trusting.setCaCertificates(QSslCertificate::fromPath(certificates.caFile()));
+    const auto connectEncrypted = [&](QSslSocket &socket) {
+        socket.setSslConfiguration(trusting);
+        socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), served.port());
+        return socket.waitForEncrypted(5000);
+    };
+
+    QSslSocket answered;
+    QVERIFY2(connectEncrypted(answered), qPrintable(answered.errorString()));
+    answered.write("GET /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(answered.bytesAvailable() > 0, 5000);
+    QVERIFY(answered.readAll().startsWith("HTTP/1.1 200"));
+
+    QSslSocket uploading;
+    QVERIFY(connectEncrypted(uploading));
+    const QByteArray refusal = uploadFarTooMuch(uploading);
+    QVERIFY2(refusal.startsWith("HTTP/1.1 413"), refusal.left(200).constData());
+
+    QSslSocket silent;
+    QVERIFY(connectEncrypted(silent));
+    QTcpSocket noHandshake; // connects and never says hello
+    noHandshake.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(noHandshake.waitForConnected(5000));
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(noHandshake.state(), QAbstractSocket::UnconnectedState, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(answered.state(), QAbstractSocket::UnconnectedState, 5000);
+    QVERIFY2(clock.elapsed() < 4000, "idle connections were closed late");
+    QVERIFY(served.isRunning());
+}
+
+void TestDirectoryServer::tlsStartupErrors_data()
+{
+    QTest::addColumn<QString>("certificate"); // empty: the option is left out
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("a certificate without its key") << QStringLiteral("loopback.pem") << QString()
+                                                   << QStringLiteral("--tls-cert and --tls-key go together");
+    QTest::addRow("a key without its certificate") << QString() << QStringLiteral("loopback.key")
+                                                   << QStringLiteral("--tls-cert and --tls-key go together");
+    QTest::addRow("no such certificate") << QStringLiteral("missing.pem") << QStringLiteral("loopback.key")
+                                         << QStringLiteral("missing.pem cannot be read");
+    QTest::addRow("another certificate's key")
+        << QStringLiteral("loopback.pem") << QStringLiteral("other-host.key")
+        << QStringLiteral("is not the key of the certificate");
+    QTest::addRow("an expired certificate") << QStringLiteral("expired.pem") << QStringLiteral("expired.key")
+                                            << QStringLiteral("expired.pem expired on");
+}
+
+void TestDirectoryServer::tlsStartupErrors()
+{
+    QFETCH(QString, certificate);
+    QFETCH(QString, key);
+    QFETCH(QString, error);
+    TestCertificates certificates;
+    QString why;
+    QVERIFY2(certificates.create(&why), qPrintable(why));
+    const QString folder = QFileInfo(certificates.caFile()).absolutePath();
+    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--db"), m_db, QStringLiteral("--listen"),
+                          QStringLiteral("127.0.0.1:%1").arg(freePort())};
+    if (!certificate.isEmpty())
+        arguments << QStringLiteral("--tls-cert") << folder + u'/' + certificate;
+    if (!key.isEmpty())
+        arguments << QStringLiteral("--tls-key") << folder + u'/' + key;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
+    const ProcessRun::Result run =
+        ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, {}, environment, 20000);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(error.toUtf8()), run.err.constData());
+    QVERIFY(!run.out.contains("listening"));
+    for (const QString &name : {QStringLiteral("loopback.key"), QStringLiteral("other-host.key")}) {
+        QFile file(folder + u'/' + name);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (!line.startsWith("-----") && line.size() > 16)
+                QVERIFY(!run.out.contains(line) && !run.err.contains(line));
+        }
+    }
 }
 
 QTEST_MAIN(TestDirectoryServer)

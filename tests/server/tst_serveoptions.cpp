@@ -35,6 +35,31 @@ private slots:
         if (!base.isEmpty())
             QCOMPARE(options.baseUrl(), base);
     }
+    // With a certificate serve speaks HTTPS, and the owner key may then travel beyond loopback.
+    void fromListenWithTls_data()
+    {
+        QTest::addColumn<QString>("listen");
+        QTest::addColumn<QString>("base"); // empty: refused
+        QTest::addRow("ipv4 loopback")
+            << QStringLiteral("127.0.0.1:8787") << QStringLiteral("https://127.0.0.1:8787");
+        QTest::addRow("any address") << QStringLiteral("0.0.0.0:8443")
+                                     << QStringLiteral("https://0.0.0.0:8443");
+        QTest::addRow("lan address") << QStringLiteral("192.168.1.5:8443")
+                                     << QStringLiteral("https://192.168.1.5:8443");
+        QTest::addRow("ipv6 any") << QStringLiteral("[::]:8443") << QStringLiteral("https://[::]:8443");
+        QTest::addRow("host name") << QStringLiteral("example.com:443") << QString();
+        QTest::addRow("port 0") << QStringLiteral("0.0.0.0:0") << QString();
+    }
+    void fromListenWithTls()
+    {
+        QFETCH(QString, listen);
+        QFETCH(QString, base);
+        QString error;
+        const ServeOptions options = ServeOptions::fromListen(listen, &error, QSslConfiguration());
+        QCOMPARE(error.isEmpty(), !base.isEmpty());
+        if (!base.isEmpty())
+            QCOMPARE(options.baseUrl(), base);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServeOptions)

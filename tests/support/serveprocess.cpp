@@ -27,6 +27,11 @@ ServeProcess::~ServeProcess()
     stop();
 }
 
+void ServeProcess::setTls(const QString &certificateFile, const QString &keyFile)
+{
+    m_tlsArguments = {QStringLiteral("--tls-cert"), certificateFile, QStringLiteral("--tls-key"), keyFile};
+}
+
 bool ServeProcess::start(const QString &dbPath, const QByteArray &ownerKey, QString *error,
                          const QStringList &extraArguments)
 {
@@ -51,7 +56,7 @@ bool ServeProcess::launch(QString *error)
     m_process.start(program(),
                     QStringList{QStringLiteral("serve"), QStringLiteral("--db"), m_dbPath,
                                 QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(m_port)}
-                        + m_extraArguments);
+                        + m_tlsArguments + m_extraArguments);
     // serve prints {"ok":true,"listening":…} once its socket is bound.
     QEventLoop loop;
     QByteArray out;
@@ -77,7 +82,9 @@ bool ServeProcess::launch(QString *error)
 
 QUrl ServeProcess::baseUrl() const
 {
-    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
+    return QUrl(QStringLiteral("%1://127.0.0.1:%2")
+                    .arg(m_tlsArguments.isEmpty() ? QLatin1String("http") : QLatin1String("https"))
+                    .arg(m_port));
 }
 
 void ServeProcess::kill()

@@ -20,6 +20,9 @@ public:
     // The capdeskctl this build made, for a test's other commands (init, token create…).
     static QString program();
 
+    // Before start(): serve HTTPS with this certificate and key (--tls-cert, --tls-key);
+    // baseUrl() is then an https URL.
+    void setTls(const QString &certificateFile, const QString &keyFile);
     // `extraArguments` go to serve as they are (e.g. {"--dispatch-timeout", "500"}).
     bool start(const QString &dbPath, const QByteArray &ownerKey, QString *error,
                const QStringList &extraArguments = {});
@@ -44,6 +47,7 @@ private:
     QString m_dbPath;
     QByteArray m_ownerKey;
     QStringList m_extraArguments;
+    QStringList m_tlsArguments;
     quint16 m_port = 0;
     // stderr goes to a file, so it is complete even while the test's thread is blocked.
     QTemporaryFile m_stderrFile;

@@ -2,6 +2,7 @@
 #include "keychainstore.h"
 #include "serveprocess.h"
 #include "serverprofilestore.h"
+#include "testcertificates.h"
 #include "viewtestsupport.h"
 
 #include <QLabel>
@@ -30,12 +31,18 @@ private slots:
     void connectSavesTheProfileWithTheKeyInTheKeychain();
     void aSavedProfileFillsTheFormWithoutShowingItsKey();
     void deleteRemovesTheProfileAndItsKey();
+    void testOverHttps_data();
+    void testOverHttps();
+    void anUnusableCaFileIsNamedAndNotSaved();
+    void connectSavesTheCaFileInTheProfile();
 
 private:
     ConnectionCheck runTest(ConnectDialog &dialog);
 
     QTemporaryDir m_dir;
     ServeProcess m_server;
+    TestCertificates m_certificates;
+    ServeProcess m_tlsServer;
     const QByteArray m_key = QByteArrayLiteral("test-owner-key-1d5c9e");
 };
 
@@ -48,6 +55,10 @@ void TestConnectDialog::initTestCase()
     QVERIFY(openStoreWithRows(path, sampleRows()));
     QString error;
     QVERIFY2(m_server.start(path, m_key, &error), qPrintable(error));
+    QVERIFY2(m_certificates.create(&error), qPrintable(error));
+    m_tlsServer.setTls(m_certificates.certificateFile(TestCertificates::Server::Loopback),
+                       m_certificates.keyFile(TestCertificates::Server::Loopback));
+    QVERIFY2(m_tlsServer.start(path, m_key, &error), qPrintable(error));
 }
 
 void TestConnectDialog::init()
@@ -159,6 +170,67 @@ void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
              KeychainStore::Read::Status::NotFound);
     QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
              qPrintable(dialog.resultLabel()->text()));
+}
+
+void TestConnectDialog::testOverHttps_data()
+{
+    QTest::addColumn<bool>("withCaFile");
+    QTest::addColumn<QString>("shown");
+    QTest::addRow("the CA file trusts the server") << true << QStringLiteral("owner key accepted");
+    QTest::addRow("without it the certificate is refused")
+        << false << QStringLiteral("did not answer: certificate for 127.0.0.1 is not trusted: ");
+}
+
+void TestConnectDialog::testOverHttps()
+{
+    QFETCH(bool, withCaFile);
+    QFETCH(QString, shown);
+    ConnectDialog dialog;
+    dialog.urlEdit()->setText(m_tlsServer.baseUrl().toString());
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    dialog.caFileEdit()->setText(withCaFile ? m_certificates.caFile() : QString());
+    const ConnectionCheck check = runTest(dialog);
+    QCOMPARE(check.ok, withCaFile);
+    QVERIFY2(dialog.resultLabel()->text().contains(shown), qPrintable(dialog.resultLabel()->text()));
+}
+
+void TestConnectDialog::anUnusableCaFileIsNamedAndNotSaved()
+{
+    ConnectDialog dialog;
+    dialog.show();
+    const QString missing = m_certificates.caFile() + QStringLiteral(".missing");
+    dialog.nameEdit()->setText(QStringLiteral("dialog-tls"));
+    dialog.urlEdit()->setText(m_tlsServer.baseUrl().toString());
+    dialog.caFileEdit()->setText(missing);
+    QSignalSpy finished(&dialog, &ConnectDialog::testFinished);
+    QTest::mouseClick(dialog.testButton(), Qt::LeftButton);
+    const QString named = QStringLiteral("CA file %1 cannot be read").arg(missing);
+    QVERIFY2(dialog.resultLabel()->text().startsWith(named), qPrintable(dialog.resultLabel()->text()));
+    QVERIFY(!dialog.isTesting());
+    QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
+    QVERIFY(dialog.isVisible());
+    QVERIFY2(dialog.resultLabel()->text().startsWith(named), qPrintable(dialog.resultLabel()->text()));
+    QVERIFY(!ServerProfileStore::profile(QStringLiteral("dialog-tls")));
+    QCOMPARE(finished.count(), 0);
+}
+
+void TestConnectDialog::connectSavesTheCaFileInTheProfile()
+{
+    ConnectDialog dialog;
+    dialog.show();
+    dialog.nameEdit()->setText(QStringLiteral("dialog-tls"));
+    dialog.urlEdit()->setText(m_tlsServer.baseUrl().toString());
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    dialog.caFileEdit()->setText(m_certificates.caFile());
+    QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const std::optional<ServerProfile> saved = ServerProfileStore::profile(QStringLiteral("dialog-tls"));
+    QVERIFY(saved);
+    QCOMPARE(saved->caFile, m_certificates.caFile());
+    ConnectDialog reopened;
+    reopened.selectProfile(QStringLiteral("dialog-tls"));
+    QCOMPARE(reopened.caFileEdit()->text(), m_certificates.caFile());
+    QVERIFY2(runTest(reopened).ok, qPrintable(reopened.resultLabel()->text()));
 }
 
 QTEST_MAIN(TestConnectDialog)
