@@ -10,6 +10,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QSignalSpy>
 #include <QTableView>
 
 using namespace Qt::StringLiterals;
@@ -163,7 +164,8 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     if (!m_available)
         QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
     m_dialog = makeDialog();
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_VERIFY(m_dialog->keychainAvailable());
 
     const QString value = u"xai-DIALOGCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
     m_dialog->selectName(m_apiName);
@@ -176,12 +178,14 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     QCOMPARE(field->echoMode(), QLineEdit::Password);
     QTest::keyClicks(field, value);
     QVERIFY(!field->displayText().contains(value.left(8)));
+    QSignalSpy written(m_dialog.get(), &SecretsDialog::writeFinished);
     QTest::mouseClick(m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), Qt::LeftButton);
+    QVERIFY(written.wait());
 
     QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
     QVERIFY(m_keychain.has(m_apiName));
     QCOMPARE(m_keychain.read(m_apiName).value, value);
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"yes"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"yes"_s);
     QVERIFY(!field->isVisible());
     QVERIFY(field->text().isEmpty());
     QVERIFY(!field->isUndoAvailable());
@@ -193,8 +197,9 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     QVERIFY(remove->isEnabled());
     QTest::mouseClick(remove, Qt::LeftButton);
     QCOMPARE(m_prompter.removeSecretQuestions, QStringList{m_apiName});
+    QVERIFY(written.wait());
     QVERIFY(!m_keychain.has(m_apiName));
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
     QVERIFY(!remove->isEnabled());
 }
 
@@ -204,6 +209,7 @@ void TestSecretsDialog::deleteAsksFirst()
         QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
     QVERIFY(m_keychain.set(m_apiName, u"keep-me"_s));
     m_dialog = makeDialog();
+    QTRY_VERIFY(m_dialog->keychainAvailable());
     m_dialog->selectName(m_apiName);
     m_prompter.removeSecretAnswer = false;
     m_dialog->removeSelected();
@@ -229,11 +235,11 @@ void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
     m_dialog = makeDialog();
     QVERIFY(!m_dialog->keychainAvailable());
     auto *banner = m_dialog->findChild<QLabel *>(u"keychainBanner"_s);
-    QVERIFY(banner->isVisible());
+    QTRY_VERIFY(banner->isVisible());
     QVERIFY(banner->text().contains(u"environment still work"_s));
     QVERIFY(!m_dialog->findChild<QPushButton *>(u"setValueButton"_s)->isEnabled());
     QVERIFY(!m_dialog->findChild<QPushButton *>(u"removeValueButton"_s)->isEnabled());
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"unavailable"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"unavailable"_s);
 }
 
 QTEST_MAIN(TestSecretsDialog)
