@@ -33,8 +33,9 @@ public:
 
     void chooseAndConnect();
     bool connectTo(const ServerProfile &profile, const QString &ownerKey);
-    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY).
-    bool connectAtStart(const QString &profileOrUrl);
+    // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY). A
+    // profile's key is read from the keychain first, without waiting for it here.
+    void connectAtStart(const QString &profileOrUrl);
     bool disconnectFromServer();
     // Asks for a new owner key of the open server's profile and uses it from now on,
     // keeping the open directory and its unsaved edits.

@@ -17,7 +17,9 @@ class ServerConnection;
 // File → Connect to Server…: the saved profiles on the left; name, URL and owner key on
 // the right; Test Connection (reachability, key accepted, row count, latency, in plain
 // words, checked off the GUI thread); Delete (the profile and its keychain entry); and
-// Connect, which saves the profile (the key into the keychain only) and accepts.
+// Connect, which saves the profile (the key into the keychain only) and accepts. A saved
+// profile's key is read from the keychain asynchronously; until it is there, Test and
+// Connect wait (unless a key is typed) and the form says it is being read.
 class ConnectDialog final : public QDialog
 {
     Q_OBJECT
@@ -36,12 +38,14 @@ public:
     ServerProfile profile() const;
     // The key typed, else the one in the keychain, else CAPDESK_TERMINAL_KEY.
     QString ownerKey() const;
+    // The saved profile's key has not come back from the keychain yet.
+    bool isReadingKey() const { return m_readingKey; }
     // Set after Connect when the key could not go into the keychain (it is used anyway).
     QString keyWarning() const { return m_keyWarning; }
 
     void testConnection();
     bool isTesting() const { return m_test.isRunning(); }
-    // Deletes the profile in the form, with its keychain entry.
+    // Deletes the profile in the form at once, and its keychain entry asynchronously.
     void deleteProfile();
 
     QListWidget *profileList() const { return m_profiles; }
@@ -53,13 +57,20 @@ public:
     QPushButton *connectButton() const { return m_connectButton; }
     QPushButton *deleteButton() const { return m_deleteButton; }
 
+    // Saves the profile, the typed key into the keychain first (asynchronously), then accepts.
     void accept() override;
 
 signals:
     void testFinished(const ConnectionCheck &check);
+    // The saved profile's key has come back from the keychain (or could not be read).
+    void keyRead();
 
 private:
     QWidget *buildForm();
+    void readStoredKey(const QString &name);
+    void showStoredKey(const KeychainStore::Read &key);
+    // Whether ownerKey() can answer: a key is typed, or the stored one is not being read.
+    bool keyKnown() const;
     void reloadProfiles(const QString &select);
     void showResult(const QString &text, bool ok);
     void updateButtons();
@@ -74,6 +85,12 @@ private:
     QPushButton *m_connectButton;
     QPushButton *m_deleteButton;
     QString m_keyWarning;
+    QString m_storedKey;
+    bool m_readingKey = false;
+    // Connect was pressed and the typed key is on its way into the keychain.
+    bool m_storingKey = false;
+    // Which read a keychain answer is for: one for an earlier profile is dropped.
+    int m_keyReads = 0;
     // The connection a running test uses; it outlives the test on the GUI thread.
     std::shared_ptr<ServerConnection> m_tested;
     QFutureWatcher<ConnectionCheck> m_test;

@@ -120,7 +120,7 @@ void TestConnectDialog::connectSavesTheProfileWithTheKeyInTheKeychain()
     dialog.keyEdit()->setText(QString::fromLatin1(m_key));
     QVERIFY(dialog.connectButton()->isEnabled());
     QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
-    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
     const std::optional<ServerProfile> saved = ServerProfileStore::profile(QStringLiteral("local serve"));
     QVERIFY(saved);
@@ -141,7 +141,7 @@ void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
     QCOMPARE(dialog.urlEdit()->text(), m_server.baseUrl().toString());
     QVERIFY(dialog.keyEdit()->text().isEmpty());
     // The stored key is what a test and a connect use.
-    QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
+    QTRY_COMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
     const ConnectionCheck check = runTest(dialog);
     QVERIFY2(check.ok, qPrintable(check.message));
 }
@@ -157,8 +157,8 @@ void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
     QVERIFY(!ServerProfileStore::profile(QStringLiteral("dialog-prod")));
     QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("dialog-prod")).status,
              KeychainStore::Read::Status::NotFound);
-    QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
-             qPrintable(dialog.resultLabel()->text()));
+    QTRY_VERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
+                 qPrintable(dialog.resultLabel()->text()));
 }
 
 QTEST_MAIN(TestConnectDialog)
