@@ -1,8 +1,12 @@
 #include "connectdialog.h"
+#include "guistallprobe.h"
 #include "keychainstore.h"
+#include "secretservicepause.h"
 #include "serveprocess.h"
 #include "serverprofilestore.h"
 #include "viewtestsupport.h"
+
+#include <QElapsedTimer>
 
 #include <QLabel>
 #include <QLineEdit>
@@ -30,6 +34,7 @@ private slots:
     void connectSavesTheProfileWithTheKeyInTheKeychain();
     void aSavedProfileFillsTheFormWithoutShowingItsKey();
     void deleteRemovesTheProfileAndItsKey();
+    void aSlowKeychainNeverStopsTheWindow();
 
 private:
     ConnectionCheck runTest(ConnectDialog &dialog);
@@ -159,6 +164,44 @@ void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
              KeychainStore::Read::Status::NotFound);
     QTRY_VERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
                  qPrintable(dialog.resultLabel()->text()));
+}
+
+void TestConnectDialog::aSlowKeychainNeverStopsTheWindow()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("dialog-slow"), m_server.baseUrl()},
+                                     QString::fromLatin1(m_key)));
+    // The real Secret Service answers 600 ms late while the dialog opens on that profile.
+    constexpr int kPauseMs = 600;
+    SecretServicePause pause;
+    QString why;
+    QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
+    GuiStallProbe probe;
+    std::unique_ptr<ConnectDialog> dialog;
+    QString stateWhileReading;
+    bool connectWaited = false;
+    QElapsedTimer took;
+    took.start();
+    probe.start();
+    const bool read = runFromEventLoop(
+        [&] {
+            dialog = std::make_unique<ConnectDialog>();
+            dialog->show();
+            stateWhileReading = dialog->findChild<QLabel *>(QStringLiteral("profileKeyState"))->text();
+            connectWaited = !dialog->connectButton()->isEnabled() && !dialog->testButton()->isEnabled();
+        },
+        [&] { return dialog && dialog->ownerKey() == QString::fromLatin1(m_key); });
+    probe.stop();
+    qInfo("%s", qPrintable(probe.summary()));
+    QVERIFY(read);
+    QVERIFY2(probe.deepestLoopLevel() == 1, qPrintable(probe.summary()));
+    QVERIFY2(probe.largestGapMs() <= 100, qPrintable(probe.summary()));
+    QVERIFY2(took.elapsed() >= kPauseMs / 2,
+             qPrintable(QStringLiteral("read after %1 ms").arg(took.elapsed())));
+    QVERIFY2(stateWhileReading.contains(QStringLiteral("Reading the key from the keychain")),
+             qPrintable(stateWhileReading));
+    QVERIFY(connectWaited);
+    QVERIFY(dialog->connectButton()->isEnabled());
+    QVERIFY(pause.waitUntilResumed(5000));
 }
 
 QTEST_MAIN(TestConnectDialog)

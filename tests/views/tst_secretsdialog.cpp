@@ -1,8 +1,12 @@
+#include "guistallprobe.h"
 #include "keychainstore.h"
 #include "processrun.h"
 #include "secretlistmodel.h"
 #include "secretsdialog.h"
+#include "secretservicepause.h"
 #include "viewtestsupport.h"
+
+#include <QElapsedTimer>
 
 #include <QAbstractButton>
 #include <QLabel>
@@ -32,6 +36,7 @@ private slots:
     void environmentValueShowsAsYes();
     void setThroughMaskedFieldThenDelete();
     void deleteAsksFirst();
+    void aSlowKeychainNeverStopsTheWindow();
     void unavailableKeychainIsSaidPlainly();
 
 private:
@@ -216,6 +221,55 @@ void TestSecretsDialog::deleteAsksFirst()
     QCOMPARE(m_prompter.removeSecretQuestions.size(), 1);
     QVERIFY(m_keychain.has(m_apiName));
     QVERIFY(m_keychain.remove(m_apiName));
+}
+
+void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
+{
+    if (!m_available)
+        QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
+    m_dialog = makeDialog();
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    m_dialog->selectName(m_apiName);
+    auto *set = m_dialog->findChild<QPushButton *>(u"setValueButton"_s);
+    auto *remove = m_dialog->findChild<QPushButton *>(u"removeValueButton"_s);
+    QTRY_VERIFY(set->isEnabled());
+    QTest::mouseClick(set, Qt::LeftButton);
+    QTest::keyClicks(m_dialog->findChild<QLineEdit *>(u"secretValue"_s), u"slow-keychain-value"_s);
+    m_prompter.removeSecretAnswer = true;
+
+    // The real Secret Service answers each step late; Set and Delete each wait for it.
+    constexpr int kPauseMs = 600;
+    const struct
+    {
+        QPushButton *button;
+        QString answered;
+    } steps[] = {{m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), u"yes"_s}, {remove, u"no"_s}};
+    for (const auto &step : steps) {
+        SecretServicePause pause;
+        QString why;
+        QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
+        GuiStallProbe probe;
+        bool offWhileWriting = false;
+        QElapsedTimer took;
+        took.start();
+        probe.start();
+        const bool answered = runFromEventLoop(
+            [&] {
+                QTest::mouseClick(step.button, Qt::LeftButton);
+                offWhileWriting = !set->isEnabled() && !remove->isEnabled();
+            },
+            [&] { return cell(m_apiName, SecretListModel::KeychainColumn) == step.answered; });
+        probe.stop();
+        qInfo("%s", qPrintable(probe.summary()));
+        QVERIFY2(answered, qPrintable(cell(m_apiName, SecretListModel::KeychainColumn)));
+        QVERIFY2(probe.deepestLoopLevel() == 1, qPrintable(probe.summary()));
+        QVERIFY2(probe.largestGapMs() <= 100, qPrintable(probe.summary()));
+        QVERIFY2(took.elapsed() >= kPauseMs / 2, qPrintable(u"answered after %1 ms"_s.arg(took.elapsed())));
+        QVERIFY(offWhileWriting);
+        QVERIFY(pause.waitUntilResumed(5000));
+        QTRY_VERIFY(remove->isEnabled() == (step.answered == u"yes"_s));
+    }
+    QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
 }
 
 void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
