@@ -21,9 +21,8 @@ void SecretListModel::checkKeychain(const KeychainStore &keychain)
                            [this, generation, name = secret.name](const KeychainStore::Read &entry) {
                                if (generation != m_generation)
                                    return;
+                               --m_unanswered;
                                setKeychainState(name, SecretInventory::keychainStateOf(entry));
-                               if (--m_unanswered == 0)
-                                   emit keychainChecked();
                            });
     }
 }

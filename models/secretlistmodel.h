@@ -20,7 +20,7 @@ public:
     // Drops the answers still due for the inventory shown so far.
     void setInventory(SecretInventory inventory);
     // Asks the keychain whether it holds each name, without blocking; every answer updates
-    // its row, and keychainChecked() follows the last one.
+    // its row (dataChanged).
     void checkKeychain(const KeychainStore &keychain);
     bool isCheckingKeychain() const { return m_unanswered > 0; }
     const SecretInventory &inventory() const { return m_inventory; }
@@ -31,9 +31,6 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-signals:
-    void keychainChecked();
 
 private:
     void setKeychainState(const QString &name, SecretInventory::KeychainState state);

@@ -170,7 +170,6 @@ void ConnectDialog::showStoredKey(const KeychainStore::Read &key)
                             ? tr("No key is stored for this profile.")
                             : tr("The keychain cannot be read: %1").arg(key.error));
     updateButtons();
-    emit keyRead();
 }
 
 bool ConnectDialog::keyKnown() const

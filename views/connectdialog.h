@@ -38,8 +38,6 @@ public:
     ServerProfile profile() const;
     // The key typed, else the one in the keychain, else CAPDESK_TERMINAL_KEY.
     QString ownerKey() const;
-    // The saved profile's key has not come back from the keychain yet.
-    bool isReadingKey() const { return m_readingKey; }
     // Set after Connect when the key could not go into the keychain (it is used anyway).
     QString keyWarning() const { return m_keyWarning; }
 
@@ -62,8 +60,6 @@ public:
 
 signals:
     void testFinished(const ConnectionCheck &check);
-    // The saved profile's key has come back from the keychain (or could not be read).
-    void keyRead();
 
 private:
     QWidget *buildForm();

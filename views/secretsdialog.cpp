@@ -206,7 +206,7 @@ void SecretsDialog::storeEntry()
     // request holds a copy of its own).
     m_value->setText(QString());
     const QString name = m_entryName;
-    m_writing = name;
+    m_writing = true;
     m_activity->setText(tr("Storing %1 in the keychain…").arg(name));
     m_keychain.setAsync(name, value, this, [this, name](const KeychainStore::Outcome &stored) {
         finishWrite(name, stored.ok ? QString()
@@ -229,7 +229,7 @@ void SecretsDialog::removeSelected()
     const QString name = selectedName();
     if (name.isEmpty() || !m_keychainAvailable || isWriting() || !m_prompter.confirmRemoveSecret(name))
         return;
-    m_writing = name;
+    m_writing = true;
     m_activity->setText(tr("Deleting %1 from the keychain…").arg(name));
     updateActions();
     m_keychain.removeAsync(name, this, [this, name](const KeychainStore::Outcome &removed) {
@@ -240,7 +240,7 @@ void SecretsDialog::removeSelected()
 
 void SecretsDialog::finishWrite(const QString &name, const QString &failure)
 {
-    m_writing.clear();
+    m_writing = false;
     if (!failure.isEmpty())
         m_prompter.showError(tr("Secrets"), failure);
     refresh();

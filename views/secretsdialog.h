@@ -32,8 +32,6 @@ public:
     SecretListModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     bool keychainAvailable() const { return m_keychainAvailable; }
-    // A set or delete sent to the keychain and not answered yet.
-    bool isWriting() const { return !m_writing.isEmpty(); }
 
     // Reads the names from the store and their origins again, keeping the selection.
     void refresh();
@@ -51,6 +49,8 @@ signals:
     void writeFinished();
 
 private:
+    // A set or delete sent to the keychain and not answered yet.
+    bool isWriting() const { return m_writing; }
     QString selectedName() const;
     void updateActions();
     void showAvailability(const KeychainStore::Outcome &availability);
@@ -61,8 +61,7 @@ private:
     KeychainStore &m_keychain;
     Prompter &m_prompter;
     bool m_keychainAvailable = false;
-    // The name whose set or delete is under way.
-    QString m_writing;
+    bool m_writing = false;
     SecretListModel *m_model;
     QLabel *m_banner;
     QLabel *m_activity;

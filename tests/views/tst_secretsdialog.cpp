@@ -171,6 +171,7 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     m_dialog = makeDialog();
     QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
     QTRY_VERIFY(m_dialog->keychainAvailable());
+    QVERIFY(!m_dialog->findChild<QLabel *>(u"keychainActivity"_s)->isVisible());
 
     const QString value = u"xai-DIALOGCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
     m_dialog->selectName(m_apiName);
@@ -250,6 +251,7 @@ void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
         QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
         GuiStallProbe probe;
         bool offWhileWriting = false;
+        QString activity;
         QElapsedTimer took;
         took.start();
         probe.start();
@@ -257,6 +259,7 @@ void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
             [&] {
                 QTest::mouseClick(step.button, Qt::LeftButton);
                 offWhileWriting = !set->isEnabled() && !remove->isEnabled();
+                activity = m_dialog->findChild<QLabel *>(u"keychainActivity"_s)->text();
             },
             [&] { return cell(m_apiName, SecretListModel::KeychainColumn) == step.answered; });
         probe.stop();
@@ -266,6 +269,7 @@ void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
         QVERIFY2(probe.largestGapMs() <= 100, qPrintable(probe.summary()));
         QVERIFY2(took.elapsed() >= kPauseMs / 2, qPrintable(u"answered after %1 ms"_s.arg(took.elapsed())));
         QVERIFY(offWhileWriting);
+        QVERIFY2(activity.contains(u"the keychain…"_s) && activity.contains(m_apiName), qPrintable(activity));
         QVERIFY(pause.waitUntilResumed(5000));
         QTRY_VERIFY(remove->isEnabled() == (step.answered == u"yes"_s));
     }
