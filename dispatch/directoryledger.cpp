@@ -5,6 +5,8 @@
 #include "sqlitedirectorystore.h"
 #include "writetransaction.h"
 
+#include <QPointer>
+
 using namespace Qt::StringLiterals;
 
 DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement)
@@ -22,8 +24,54 @@ StoreError DirectoryLedger::unlock()
     QString error;
     m_key = m_vault.unlock(&error);
     if (!m_key)
-        return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + error);
+        return cannotSign(error);
     return StoreError::none();
+}
+
+StoreError DirectoryLedger::cannotSign(const QString &why)
+{
+    return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + why);
+}
+
+void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
+{
+    m_waitingForKey.append(std::move(then));
+    if (m_waitingForKey.size() > 1)
+        return;
+    if (m_key) {
+        QMetaObject::invokeMethod(
+            &m_steps, [this] { answerWaiting(StoreError::none()); }, Qt::QueuedConnection);
+        return;
+    }
+    m_vault.unlockAsync(&m_steps,
+                        [this](const std::optional<SigningKeyVault::Unlocked> &key, const QString &error) {
+                            if (key && !m_key)
+                                m_key = key;
+                            answerWaiting(m_key ? StoreError::none() : cannotSign(error));
+                        });
+}
+
+void DirectoryLedger::answerWaiting(const StoreError &error)
+{
+    const QList<std::function<void(const StoreError &)>> waiting = std::exchange(m_waitingForKey, {});
+    for (const std::function<void(const StoreError &)> &then : waiting)
+        then(error);
+}
+
+void DirectoryLedger::unlockAsync(QObject *context, std::function<void(const StoreError &)> done)
+{
+    whenUnlocked([context = QPointer<QObject>(context), done = std::move(done)](const StoreError &error) {
+        if (context)
+            done(error);
+    });
+}
+
+void DirectoryLedger::issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done)
+{
+    whenUnlocked(
+        [this, receipt = std::move(receipt), done = std::move(done)](const StoreError &error) mutable {
+            done(error.isError() ? StoreResult<Receipt>(error) : issue(std::move(receipt)));
+        });
 }
 
 StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)

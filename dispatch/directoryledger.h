@@ -6,7 +6,10 @@
 #include "signingkeyvault.h"
 
 #include <QJsonObject>
+#include <QList>
+#include <QObject>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -16,6 +19,10 @@ class SqliteDirectoryStore;
 // gate refusals. The dispatcher writes here in the same code path that runs a call; the
 // receipt viewer, the Tokens dialog and capdeskctl read here. Used on the thread that
 // opened the store (it shares the store's connection).
+//
+// The signing key is unlocked once, on first need. The plain calls below block while the
+// keychain answers (for the CLI); the GUI and the dispatcher call unlockAsync() or
+// issueAsync() first, after which nothing here waits on the keychain.
 class DirectoryLedger final
 {
 public:
@@ -28,6 +35,12 @@ public:
     // Signs `receipt` (filling `signature`) and commits it durably. The signing key is
     // found, or created, on the first call.
     StoreResult<Receipt> issue(Receipt receipt);
+    // The same, with the key unlocked without blocking this thread. `done` runs later on
+    // this thread, whatever became of the caller meanwhile, as long as the ledger exists.
+    void issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done);
+    // Finds (or creates) the signing key without blocking this thread; `done` runs later in
+    // `context`'s event loop, and not at all once `context` is destroyed.
+    void unlockAsync(QObject *context, std::function<void(const StoreError &)> done);
     // Records a token refusal in the event log (SPEC §7).
     StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
     // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}.
@@ -47,6 +60,10 @@ public:
 
 private:
     StoreError unlock();
+    // Runs `then` once the key is unlocked or could not be; one search answers all callers.
+    void whenUnlocked(std::function<void(const StoreError &)> then);
+    void answerWaiting(const StoreError &error);
+    static StoreError cannotSign(const QString &why);
 
     std::shared_ptr<SqliteDirectoryStore> m_store;
     KeychainStore m_keychain;
@@ -54,4 +71,8 @@ private:
     std::optional<SigningKeyVault::Unlocked> m_key;
     ReceiptLog m_receipts;
     CapabilityTokenStore m_tokens;
+    QList<std::function<void(const StoreError &)>> m_waitingForKey;
+    // The context of the vault's asynchronous steps. Last, so it goes first: no step runs
+    // on a ledger being destroyed.
+    QObject m_steps;
 };

@@ -1,8 +1,7 @@
 #pragma once
 
+#include "keychainstore.h"
 #include "secretsource.h"
-
-class KeychainStore;
 
 // The production SecretSource (SPEC §3 Auth): the process environment first, then the
 // OS keychain (service "capdesk", account NAME). An environment variable that is set but
@@ -15,7 +14,13 @@ public:
     explicit EnvironmentKeychainSecrets(const KeychainStore &keychain);
 
     Lookup lookup(const QString &name) const override;
+    void lookupAsync(const QString &name, QObject *context,
+                     std::function<void(const Lookup &)> done) const override;
 
 private:
+    // The environment's value, or nothing when the variable is unset or empty.
+    static std::optional<Lookup> fromEnvironment(const QString &name);
+    static Lookup fromKeychain(const KeychainStore::Read &entry);
+
     const KeychainStore &m_keychain;
 };

@@ -1,104 +1,98 @@
 #include "keychainstore.h"
 
-#include <QCoreApplication>
-#include <QEventLoop>
-#include <QThread>
-#include <QTimer>
+#include "keychainreplyrelay.h"
+#include "keychainthread.h"
 
-#include <qt6keychain/keychain.h>
-
-#include <functional>
+#include <future>
+#include <memory>
 
 namespace {
-
-const QString service = QStringLiteral("capdesk");
 
 // The name of an entry nobody writes: reading it proves the Secret Service answers.
 const QString probeName = QStringLiteral("capdesk-availability-probe");
 
-struct JobOutcome
+KeychainRequest readRequest(const QString &name)
 {
-    QKeychain::Error error = QKeychain::NoError;
-    QString errorString;
-    QString value;
-};
-
-// Starts `job` (created on the current thread) and waits for it under a local loop.
-// The job deletes itself once finished, also after a timeout here.
-JobOutcome runHere(QKeychain::Job *job, const std::function<void(QKeychain::Job *)> &onFinished = {})
-{
-    JobOutcome outcome{
-        QKeychain::OtherError,
-        QStringLiteral("the keychain did not answer within %1 s").arg(KeychainStore::timeoutMs / 1000),
-        {}};
-    QEventLoop loop;
-    QObject::connect(job, &QKeychain::Job::finished, &loop, [&](QKeychain::Job *finished) {
-        outcome.error = finished->error();
-        outcome.errorString = finished->errorString();
-        if (onFinished)
-            onFinished(finished);
-        loop.quit();
-    });
-    QTimer::singleShot(KeychainStore::timeoutMs, &loop, &QEventLoop::quit);
-    job->setAutoDelete(true);
-    job->start();
-    loop.exec();
-    return outcome;
+    return {KeychainRequest::Kind::Read, name, {}};
 }
 
-// Runs `work` on the main thread (see the header for why) and returns its outcome.
-JobOutcome onMainThread(const std::function<JobOutcome()> &work)
+KeychainRequest writeRequest(const QString &name, const QString &value)
 {
-    QCoreApplication *app = QCoreApplication::instance();
-    if (!app)
-        return {QKeychain::NoBackendAvailable,
-                QStringLiteral("no application event loop to run the keychain on"),
-                {}};
-    if (QThread::currentThread() == app->thread())
-        return work();
-    JobOutcome outcome;
-    QMetaObject::invokeMethod(
-        app, [&] { outcome = work(); }, Qt::BlockingQueuedConnection);
-    return outcome;
+    // A copy of its own, never shared with the caller's: a caller that overwrites its value
+    // after handing it over then overwrites the only other copy in place.
+    return {KeychainRequest::Kind::Write, name, QString(value.constData(), value.size())};
 }
 
-JobOutcome readEntry(const QString &name)
+KeychainRequest deleteRequest(const QString &name)
 {
-    return onMainThread([&] {
-        auto *job = new QKeychain::ReadPasswordJob(service);
-        job->setKey(name);
-        QString value;
-        JobOutcome outcome = runHere(job, [&](QKeychain::Job *finished) {
-            value = static_cast<QKeychain::ReadPasswordJob *>(finished)->textData();
-        });
-        outcome.value = value;
-        return outcome;
-    });
+    return {KeychainRequest::Kind::Delete, name, {}};
 }
 
-QString unavailableText(const JobOutcome &outcome)
+// Waits on this thread, without an event loop, for the keychain thread's answer.
+KeychainReply waitFor(KeychainRequest request)
+{
+    auto promise = std::make_shared<std::promise<KeychainReply>>();
+    std::future<KeychainReply> reply = promise->get_future();
+    KeychainThread::submit(std::move(request),
+                           [promise](const KeychainReply &answer) { promise->set_value(answer); });
+    return reply.get();
+}
+
+// Hands the answer to `request` to `done` on `context`'s thread.
+void submitFor(KeychainRequest request, QObject *context, std::function<void(const KeychainReply &)> done)
+{
+    auto *relay = new KeychainReplyRelay;
+    QObject::connect(relay, &KeychainReplyRelay::replied, context, std::move(done), Qt::QueuedConnection);
+    KeychainThread::submit(std::move(request), [relay](const KeychainReply &reply) { relay->relay(reply); });
+}
+
+QString unavailableText(const KeychainReply &reply)
 {
     return QStringLiteral("no Secret Service is reachable (%1): secrets come from the environment only")
-        .arg(outcome.errorString);
+        .arg(reply.error);
 }
 
-bool fail(const JobOutcome &outcome, QString *why)
+KeychainStore::Read readOf(const KeychainReply &reply)
+{
+    switch (reply.status) {
+    case KeychainReply::Status::Done:
+        return {KeychainStore::Read::Status::Found, reply.value, {}};
+    case KeychainReply::Status::NotFound:
+        return {KeychainStore::Read::Status::NotFound, {}, {}};
+    case KeychainReply::Status::Failed:
+        break;
+    }
+    return {KeychainStore::Read::Status::Unavailable, {}, unavailableText(reply)};
+}
+
+// For set: only Done is done.
+KeychainStore::Outcome writeOutcome(const KeychainReply &reply)
+{
+    if (reply.status == KeychainReply::Status::Done)
+        return {true, {}};
+    return {false, unavailableText(reply)};
+}
+
+// For remove and available: an entry that is not there is an answer too.
+KeychainStore::Outcome answeredOutcome(const KeychainReply &reply)
+{
+    if (reply.status != KeychainReply::Status::Failed)
+        return {true, {}};
+    return {false, unavailableText(reply)};
+}
+
+bool report(const KeychainStore::Outcome &outcome, QString *why)
 {
     if (why)
-        *why = unavailableText(outcome);
-    return false;
+        *why = outcome.error;
+    return outcome.ok;
 }
 
 } // namespace
 
 KeychainStore::Read KeychainStore::read(const QString &name) const
 {
-    const JobOutcome outcome = readEntry(name);
-    if (outcome.error == QKeychain::NoError)
-        return {Read::Status::Found, outcome.value, {}};
-    if (outcome.error == QKeychain::EntryNotFound)
-        return {Read::Status::NotFound, {}, {}};
-    return {Read::Status::Unavailable, {}, unavailableText(outcome)};
+    return readOf(waitFor(readRequest(name)));
 }
 
 bool KeychainStore::has(const QString &name, QString *why) const
@@ -111,30 +105,42 @@ bool KeychainStore::has(const QString &name, QString *why) const
 
 bool KeychainStore::set(const QString &name, const QString &value, QString *why)
 {
-    const JobOutcome outcome = onMainThread([&] {
-        auto *job = new QKeychain::WritePasswordJob(service);
-        job->setKey(name);
-        job->setTextData(value);
-        return runHere(job);
-    });
-    return outcome.error == QKeychain::NoError || fail(outcome, why);
+    return report(writeOutcome(waitFor(writeRequest(name, value))), why);
 }
 
 bool KeychainStore::remove(const QString &name, QString *why)
 {
-    const JobOutcome outcome = onMainThread([&] {
-        auto *job = new QKeychain::DeletePasswordJob(service);
-        job->setKey(name);
-        return runHere(job);
-    });
-    // Removing what is not there leaves the keychain as asked.
-    return outcome.error == QKeychain::NoError || outcome.error == QKeychain::EntryNotFound
-           || fail(outcome, why);
+    return report(answeredOutcome(waitFor(deleteRequest(name))), why);
 }
 
 bool KeychainStore::available(QString *why) const
 {
-    const JobOutcome outcome = readEntry(probeName);
-    return outcome.error == QKeychain::NoError || outcome.error == QKeychain::EntryNotFound
-           || fail(outcome, why);
+    return report(answeredOutcome(waitFor(readRequest(probeName))), why);
+}
+
+void KeychainStore::readAsync(const QString &name, QObject *context,
+                              std::function<void(const Read &)> done) const
+{
+    submitFor(readRequest(name), context,
+              [done = std::move(done)](const KeychainReply &reply) { done(readOf(reply)); });
+}
+
+void KeychainStore::setAsync(const QString &name, const QString &value, QObject *context,
+                             std::function<void(const Outcome &)> done)
+{
+    submitFor(writeRequest(name, value), context,
+              [done = std::move(done)](const KeychainReply &reply) { done(writeOutcome(reply)); });
+}
+
+void KeychainStore::removeAsync(const QString &name, QObject *context,
+                                std::function<void(const Outcome &)> done)
+{
+    submitFor(deleteRequest(name), context,
+              [done = std::move(done)](const KeychainReply &reply) { done(answeredOutcome(reply)); });
+}
+
+void KeychainStore::availableAsync(QObject *context, std::function<void(const Outcome &)> done) const
+{
+    submitFor(readRequest(probeName), context,
+              [done = std::move(done)](const KeychainReply &reply) { done(answeredOutcome(reply)); });
 }

@@ -2,18 +2,24 @@
 
 #include <QString>
 
+#include <functional>
+
+class QObject;
+
 // The OS keychain entries of service "capdesk", one per secret NAME (SPEC §3 Auth), for
-// the runners' lookups and the Secrets dialog. Every call blocks until the keychain
-// answers; no secret value is ever logged or put into an error text.
+// the runners' lookups, the signing-key vault, server profiles and the Secrets dialog. No
+// secret value is ever logged or put into an error text.
 //
-// QtKeychain 0.13 is not thread-safe: all jobs of a process pass through one
-// unsynchronised queue (JobExecutor) that belongs to the thread that first used it, and
-// a job finishing on another thread is reported to that thread's event loop. Jobs started
-// from worker threads therefore race on the queue and hang for good once the first
-// thread has ended. So every job here runs on the application's main thread: there
-// directly under a local event loop, from any other thread through a blocking queued
-// call. Consequence: a QCoreApplication must exist, and the main thread must not block
-// waiting for a worker that is reading the keychain.
+// Every job runs on the process's one keychain thread (KeychainThread: QtKeychain 0.13 is
+// not thread-safe, see there). Two ways to ask it:
+// - blocking (read, has, set, remove, available): the caller's thread waits for the
+//   answer, without an event loop of its own. For the CLI and worker threads; never on
+//   the GUI thread, which would freeze for as long as the keychain takes (an unlock prompt
+//   can take a minute).
+// - asynchronous (…Async): returns at once; `done` runs later on `context`'s thread, in
+//   its event loop, and not at all when `context` is destroyed first.
+// A QCoreApplication must exist; once it is destroyed the keychain answers "unavailable"
+// for the rest of the process.
 class KeychainStore final
 {
 public:
@@ -25,16 +31,25 @@ public:
         QString error; // why the keychain could not answer (Unavailable)
     };
 
-    // How long one keychain operation may take before it counts as unavailable; long
-    // enough for a user to answer an unlock prompt.
-    static constexpr int timeoutMs = 60000;
+    // What set, remove and available come to: done, or why not.
+    struct Outcome
+    {
+        bool ok = false;
+        QString error;
+    };
 
     Read read(const QString &name) const;
     bool has(const QString &name, QString *why = nullptr) const;
     bool set(const QString &name, const QString &value, QString *why = nullptr);
     bool remove(const QString &name, QString *why = nullptr);
-
     // Whether a Secret Service answers at all. When not, `why` says so plainly, e.g.
     // "no Secret Service is reachable (…): secrets come from the environment only".
     bool available(QString *why = nullptr) const;
+
+    void readAsync(const QString &name, QObject *context, std::function<void(const Read &)> done) const;
+    void setAsync(const QString &name, const QString &value, QObject *context,
+                  std::function<void(const Outcome &)> done);
+    // Removing an entry that is not there is done, not an error.
+    void removeAsync(const QString &name, QObject *context, std::function<void(const Outcome &)> done);
+    void availableAsync(QObject *context, std::function<void(const Outcome &)> done) const;
 };

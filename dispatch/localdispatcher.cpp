@@ -1,5 +1,6 @@
 #include "localdispatcher.h"
 
+#include "authspec.h"
 #include "capabilitygate.h"
 #include "contractfingerprint.h"
 #include "directoryledger.h"
@@ -7,9 +8,9 @@
 #include "isotime.h"
 #include "invocationhandle.h"
 #include "invocationids.h"
+#include "resolvedsecret.h"
 #include "templatecontext.h"
 
-#include <QElapsedTimer>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -98,7 +99,6 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     context.args = TemplateContext::splitBody(request.body);
     context.shape = request.shape;
     context.store = m_store.get();
-    context.secrets = m_secrets.get();
     context.cancelled = handle->cancelFlag();
     context.invocationId = outcome.invocationId;
     context.trace = outcome.trace;
@@ -121,27 +121,54 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 
     m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
     m_open.append(handle);
-    auto timer = std::make_shared<QElapsedTimer>();
-    timer->start();
+    Call call{runner, std::move(context), std::move(outcome), std::move(receipt), handle, {}, {}};
+    call.timer.start();
+    const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
+    if (!auth) {
+        start(std::move(call));
+        return handle;
+    }
+    // The row's secret is looked up first, so that no runner waits on the keychain here.
+    m_secrets->lookupAsync(
+        auth->name, &m_lookups,
+        [this, call = std::move(call), name = auth->name](const SecretSource::Lookup &found) mutable {
+            call.secret = std::make_shared<ResolvedSecret>(name, found);
+            call.context.secrets = call.secret.get();
+            start(std::move(call));
+        });
+    return handle;
+}
+
+void LocalDispatcher::start(Call call)
+{
+    const std::shared_ptr<Runner> runner = call.runner;
+    const RunContext context = call.context;
     // The runner and the ledger are kept alive by the callback, so replacing a runner or
     // closing the directory mid-call is safe.
-    runner->run(context, [handle = QPointer<InvocationHandle>(handle), outcome, receipt, timer, runner,
-                          ledger = m_ledger](RunResult result) mutable {
+    runner->run(context, [call = std::move(call), ledger = m_ledger](RunResult result) mutable {
+        InvocationOutcome &outcome = call.outcome;
         outcome.result = std::move(result);
-        outcome.durationMs = timer->elapsed();
-        if (!outcome.shape) {
-            receipt.durationMs = outcome.durationMs;
-            receipt.material = outcome.material();
-            receipt.status = Receipt::statusFor(receipt.material);
-            receipt.outputFingerprint = Receipt::sha256Hex(outcome.result.output);
-            StoreResult<Receipt> issued = ledger->issue(std::move(receipt));
+        outcome.durationMs = call.timer.elapsed();
+        if (outcome.shape) {
+            if (call.handle)
+                call.handle->finish(std::move(outcome));
+            return;
+        }
+        Receipt &receipt = call.receipt;
+        receipt.durationMs = outcome.durationMs;
+        receipt.material = outcome.material();
+        receipt.status = Receipt::statusFor(receipt.material);
+        receipt.outputFingerprint = Receipt::sha256Hex(outcome.result.output);
+        // The callback holds the ledger until the receipt is written, even if the directory
+        // closes while the signing key is being unlocked.
+        ledger->issueAsync(std::move(receipt), [ledger, handle = call.handle, outcome = std::move(outcome)](
+                                                   const StoreResult<Receipt> &issued) mutable {
             if (issued.ok())
-                outcome.receipt = std::move(issued.value());
+                outcome.receipt = issued.value();
             else
                 outcome.receiptError = issued.error().message;
-        }
-        if (handle)
-            handle->finish(std::move(outcome));
+            if (handle)
+                handle->finish(std::move(outcome));
+        });
     });
-    return handle;
 }

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "dispatcher.h"
+#include "receipt.h"
 #include "runner.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QList>
+#include <QObject>
 #include <QPointer>
 
 #include <memory>
@@ -18,7 +21,8 @@ struct CapabilityToken;
 // Runs invocations in this process against a DirectoryStore, one Runner per `type`. A
 // capability token is gated before any runner; every real call's signed receipt is
 // committed to the ledger before its handle reports. A caller may delete its handle at any
-// time; a late result is then dropped (its receipt is still written).
+// time; a late result is then dropped (its receipt is still written). Nothing here waits on
+// the keychain: the row's secret is looked up, and the signing key unlocked, asynchronously.
 class LocalDispatcher final : public Dispatcher
 {
 public:
@@ -30,8 +34,21 @@ public:
     InvocationHandle *invoke(const InvocationRequest &request) override;
 
 private:
+    // One call from its runner's start to its receipt.
+    struct Call
+    {
+        std::shared_ptr<Runner> runner;
+        RunContext context;
+        InvocationOutcome outcome;
+        Receipt receipt;
+        QPointer<InvocationHandle> handle;
+        QElapsedTimer timer;
+        std::shared_ptr<const SecretSource> secret; // what context.secrets points to
+    };
+
     // The refusal reason and HTTP status when the request's token may not make this call.
     std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row, QString *actor);
+    void start(Call call);
 
     std::shared_ptr<const DirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
@@ -40,4 +57,7 @@ private:
     // Calls not yet reported, finished with an error if this dispatcher goes first
     // (the directory was closed), so no caller waits forever.
     QList<QPointer<InvocationHandle>> m_open;
+    // The context of the secret lookups under way: destroyed with the dispatcher, which
+    // drops them (their handles are finished above).
+    QObject m_lookups;
 };

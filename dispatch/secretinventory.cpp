@@ -1,7 +1,6 @@
 #include "secretinventory.h"
 
 #include "authspec.h"
-#include "keychainstore.h"
 
 #include <QMap>
 
@@ -41,18 +40,39 @@ SecretInventory SecretInventory::fromUsage(const QList<AuthUsage> &usage)
 
 void SecretInventory::checkOrigins(const KeychainStore *keychain)
 {
+    checkEnvironment();
+    for (Secret &secret : m_secrets)
+        secret.keychain =
+            keychain ? keychainStateOf(keychain->read(secret.name)) : KeychainState::Unavailable;
+}
+
+void SecretInventory::checkEnvironment()
+{
     for (Secret &secret : m_secrets) {
         secret.inEnvironment = inEnvironment(secret.name);
-        if (!keychain) {
-            secret.keychain = KeychainState::Unavailable;
-            continue;
-        }
-        QString why;
-        const bool present = keychain->has(secret.name, &why);
-        secret.keychain = present ? KeychainState::Present
-                          : why.isEmpty() ? KeychainState::Absent
-                                          : KeychainState::Unavailable;
+        secret.keychain = KeychainState::Checking;
     }
+}
+
+void SecretInventory::setKeychainState(const QString &name, KeychainState state)
+{
+    for (Secret &secret : m_secrets) {
+        if (secret.name == name)
+            secret.keychain = state;
+    }
+}
+
+SecretInventory::KeychainState SecretInventory::keychainStateOf(const KeychainStore::Read &entry)
+{
+    switch (entry.status) {
+    case KeychainStore::Read::Status::Found:
+        return KeychainState::Present;
+    case KeychainStore::Read::Status::NotFound:
+        return KeychainState::Absent;
+    case KeychainStore::Read::Status::Unavailable:
+        break;
+    }
+    return KeychainState::Unavailable;
 }
 
 bool SecretInventory::inEnvironment(const QString &name)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "directorystore.h"
+#include "keychainstore.h"
 
 #include <QList>
 #include <QString>
@@ -8,15 +9,13 @@
 
 #include <optional>
 
-class KeychainStore;
-
 // Which secret NAMEs the directory refers to and where each has a value (SPEC §3 Auth),
 // for the Secrets dialog. It holds names, counts and yes/no answers only: presence is
 // checked without keeping any value, so the inventory can be shown, copied and logged.
 class SecretInventory final
 {
 public:
-    enum class KeychainState { Unavailable, Absent, Present };
+    enum class KeychainState { Unavailable, Checking, Absent, Present };
 
     // One `auth` text split into its parts, read exactly as the request builder reads it.
     struct Reference
@@ -43,7 +42,13 @@ public:
 
     // Fills in the origins: the environment (set and non-empty, as the lookup counts it)
     // and, when `keychain` is given (null: no Secret Service), whether it has an entry.
+    // Blocks while the keychain answers.
     void checkOrigins(const KeychainStore *keychain);
+    // The environment's part only, every keychain state left Checking, for a caller that
+    // asks the keychain asynchronously and fills in each answer with setKeychainState().
+    void checkEnvironment();
+    void setKeychainState(const QString &name, KeychainState state);
+    static KeychainState keychainStateOf(const KeychainStore::Read &entry);
 
     const QList<Secret> &secrets() const { return m_secrets; }
     int malformedRows() const { return m_malformedRows; }

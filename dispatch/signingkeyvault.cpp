@@ -1,7 +1,7 @@
 #include "signingkeyvault.h"
 
 #include "isotime.h"
-#include "keychainstore.h"
+#include "keychainsteps.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -32,38 +32,100 @@ QString keychainLocation(const QString &keyId)
 
 } // namespace
 
+struct SigningKeyVault::Search
+{
+    KeychainSteps steps;
+    Unlocking done;
+    QList<PublicKey> known;
+    std::optional<SigningKey> fileKey;
+    QString fileKeyId;
+    std::optional<bool> keychainAvailable;
+};
+
 SigningKeyVault::SigningKeyVault(QSqlDatabase db, QString databasePath, KeychainStore *keychain)
     : m_db(std::move(db)), m_keyFilePath(databasePath + QStringLiteral(".signing-key")), m_keychain(keychain)
 {}
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
 {
-    const std::optional<QList<PublicKey>> known = readPublicKeys(error);
-    if (!known)
-        return std::nullopt;
-    std::optional<SigningKey> fileKey;
-    if (readKeyFile(&fileKey, error) == Lookup::Refused)
-        return std::nullopt;
-    const QString fileKeyId = fileKey ? fileKey->publicKey().keyId() : QString();
+    std::optional<Unlocked> unlocked;
+    QString why;
+    // Blocking steps run every continuation before search() returns.
+    search(KeychainSteps::blocking(), [&](const std::optional<Unlocked> &key, const QString &reason) {
+        unlocked = key;
+        why = reason;
+    });
+    if (!unlocked && error)
+        *error = why;
+    return unlocked;
+}
 
-    for (const PublicKey &publicKey : *known) {
-        const QString keyId = publicKey.keyId();
-        if (keyId == fileKeyId)
-            return Unlocked{*fileKey, Unlocked::Storage::File, m_keyFilePath};
-        if (!keychainAvailable())
-            continue;
-        std::optional<SigningKey> keychainKey;
-        const Lookup entry = readKeychainEntry(keyId, &keychainKey, error);
-        if (entry == Lookup::Refused)
-            return std::nullopt;
-        if (entry == Lookup::Found)
-            return Unlocked{*keychainKey, Unlocked::Storage::Keychain, keychainLocation(keyId)};
+void SigningKeyVault::unlockAsync(QObject *context, Unlocking done)
+{
+    search(KeychainSteps::onContext(context), std::move(done));
+}
+
+void SigningKeyVault::search(KeychainSteps steps, Unlocking done)
+{
+    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}});
+    QString error;
+    const std::optional<QList<PublicKey>> known = readPublicKeys(&error);
+    if (!known || readKeyFile(&search->fileKey, &error) == Lookup::Refused)
+        return finish(search, std::nullopt, error);
+    search->known = *known;
+    search->fileKeyId = search->fileKey ? search->fileKey->publicKey().keyId() : QString();
+    tryKey(search, 0);
+}
+
+void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
+{
+    if (index == search->known.size()) {
+        // A valid file whose row is missing was written by a run that stopped before the
+        // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
+        if (!search->fileKey)
+            return createKey(search);
+        QString error;
+        const std::optional<Unlocked> adopted = adoptKeyFile(*search->fileKey, &error);
+        return finish(search, adopted, error);
     }
-    // A valid file whose row is missing was written by a run that stopped before the
-    // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
-    if (fileKey)
-        return adoptKeyFile(*fileKey, error);
-    return createKey(error);
+    const QString keyId = search->known.at(index).keyId();
+    if (keyId == search->fileKeyId)
+        return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
+    withKeychain(search, [this, search, index, keyId](bool available) {
+        if (!available)
+            return tryKey(search, index + 1);
+        search->steps.read(entryName(keyId), [this, search, index, keyId](const KeychainStore::Read &entry) {
+            std::optional<SigningKey> key;
+            QString error;
+            switch (checkKeychainEntry(keyId, entry, &key, &error)) {
+            case Lookup::Refused:
+                return finish(search, std::nullopt, error);
+            case Lookup::Found:
+                return finish(search, Unlocked{*key, Unlocked::Storage::Keychain, keychainLocation(keyId)},
+                              {});
+            case Lookup::Absent:
+                return tryKey(search, index + 1);
+            }
+        });
+    });
+}
+
+void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)
+{
+    if (!m_keychain)
+        return then(false);
+    if (search->keychainAvailable)
+        return then(*search->keychainAvailable);
+    search->steps.available([search, then = std::move(then)](const KeychainStore::Outcome &outcome) {
+        search->keychainAvailable = outcome.ok;
+        then(outcome.ok);
+    });
+}
+
+void SigningKeyVault::finish(const SearchPtr &search, const std::optional<Unlocked> &key,
+                             const QString &error)
+{
+    search->steps.next([search, key, error] { search->done(key, error); });
 }
 
 QList<PublicKey> SigningKeyVault::publicKeys() const
@@ -133,17 +195,10 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
     return Lookup::Found;
 }
 
-bool SigningKeyVault::keychainAvailable()
+SigningKeyVault::Lookup SigningKeyVault::checkKeychainEntry(const QString &keyId,
+                                                            const KeychainStore::Read &entry,
+                                                            std::optional<SigningKey> *key, QString *error)
 {
-    if (!m_keychainAvailable)
-        m_keychainAvailable = m_keychain && m_keychain->available();
-    return *m_keychainAvailable;
-}
-
-SigningKeyVault::Lookup
-SigningKeyVault::readKeychainEntry(const QString &keyId, std::optional<SigningKey> *key, QString *error) const
-{
-    const KeychainStore::Read entry = m_keychain->read(entryName(keyId));
     if (entry.status != KeychainStore::Read::Status::Found)
         return Lookup::Absent;
     QString why;
@@ -157,36 +212,50 @@ SigningKeyVault::readKeychainEntry(const QString &keyId, std::optional<SigningKe
     return Lookup::Refused;
 }
 
-std::optional<SigningKeyVault::Unlocked> SigningKeyVault::createKey(QString *error)
+void SigningKeyVault::createKey(const SearchPtr &search)
 {
     const SigningKey key = SigningKey::generate();
-    if (key.isNull()) {
-        if (error)
-            *error = QStringLiteral("OpenSSL could not generate a receipt-signing key");
-        return std::nullopt;
-    }
-    const PublicKey publicKey = key.publicKey();
-    const QByteArray pem = key.privatePem();
-    if (keychainAvailable()) {
+    if (key.isNull())
+        return finish(search, std::nullopt,
+                      QStringLiteral("OpenSSL could not generate a receipt-signing key"));
+    withKeychain(search, [this, search, key](bool available) {
+        if (!available)
+            return placeInFile(search, key);
+        const PublicKey publicKey = key.publicKey();
         const QString name = entryName(publicKey.keyId());
-        // A Secret Service that answered the probe but refuses the write leaves the file
-        // as the place, as if it had not answered.
-        if (m_keychain->set(name, QString::fromLatin1(pem))) {
-            if (insertPublicKey(publicKey, error))
-                return Unlocked{key, Unlocked::Storage::Keychain, keychainLocation(publicKey.keyId())};
-            // Without its row the entry would never be looked up again.
-            m_keychain->remove(name);
-            return std::nullopt;
-        }
+        search->steps.set(name, QString::fromLatin1(key.privatePem()),
+                          [this, search, key, publicKey, name](const KeychainStore::Outcome &stored) {
+                              // A Secret Service that answered the probe but refuses the write
+                              // leaves the file as the place, as if it had not answered.
+                              if (!stored.ok)
+                                  return placeInFile(search, key);
+                              QString error;
+                              if (insertPublicKey(publicKey, &error))
+                                  return finish(search,
+                                                Unlocked{key, Unlocked::Storage::Keychain,
+                                                         keychainLocation(publicKey.keyId())},
+                                                {});
+                              // Without its row the entry would never be looked up again.
+                              search->steps.remove(name, [search, error](const KeychainStore::Outcome &) {
+                                  finish(search, std::nullopt, error);
+                              });
+                          });
+    });
+}
+
+void SigningKeyVault::placeInFile(const SearchPtr &search, const SigningKey &key)
+{
+    QString error;
+    if (writeKeyFile(key.privatePem(), &error)) {
+        const std::optional<Unlocked> adopted = adoptKeyFile(key, &error);
+        return finish(search, adopted, error);
     }
-    if (!writeKeyFile(pem, error)) {
-        // Another process may have created the file since it was looked for: use theirs.
-        std::optional<SigningKey> theirs;
-        if (!QFileInfo::exists(m_keyFilePath) || readKeyFile(&theirs, error) != Lookup::Found)
-            return std::nullopt;
-        return adoptKeyFile(*theirs, error);
-    }
-    return adoptKeyFile(key, error);
+    // Another process may have created the file since it was looked for: use theirs.
+    std::optional<SigningKey> theirs;
+    if (!QFileInfo::exists(m_keyFilePath) || readKeyFile(&theirs, &error) != Lookup::Found)
+        return finish(search, std::nullopt, error);
+    const std::optional<Unlocked> adopted = adoptKeyFile(*theirs, &error);
+    finish(search, adopted, error);
 }
 
 bool SigningKeyVault::writeKeyFile(const QByteArray &pem, QString *error) const

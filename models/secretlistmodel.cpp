@@ -6,7 +6,35 @@ void SecretListModel::setInventory(SecretInventory inventory)
 {
     beginResetModel();
     m_inventory = std::move(inventory);
+    ++m_generation;
+    m_unanswered = 0;
     endResetModel();
+}
+
+void SecretListModel::checkKeychain(const KeychainStore &keychain)
+{
+    const int generation = ++m_generation;
+    m_unanswered = m_inventory.secrets().size();
+    for (const SecretInventory::Secret &secret : m_inventory.secrets()) {
+        setKeychainState(secret.name, SecretInventory::KeychainState::Checking);
+        keychain.readAsync(secret.name, this,
+                           [this, generation, name = secret.name](const KeychainStore::Read &entry) {
+                               if (generation != m_generation)
+                                   return;
+                               --m_unanswered;
+                               setKeychainState(name, SecretInventory::keychainStateOf(entry));
+                           });
+    }
+}
+
+void SecretListModel::setKeychainState(const QString &name, SecretInventory::KeychainState state)
+{
+    m_inventory.setKeychainState(name, state);
+    const QList<SecretInventory::Secret> &secrets = m_inventory.secrets();
+    for (int row = 0; row < secrets.size(); ++row) {
+        if (secrets.at(row).name == name)
+            emit dataChanged(index(row, KeychainColumn), index(row, KeychainColumn));
+    }
 }
 
 const SecretInventory::Secret *SecretListModel::secretAt(int row) const
@@ -56,6 +84,8 @@ QVariant SecretListModel::data(const QModelIndex &index, int role) const
             return tr("no");
         case SecretInventory::KeychainState::Unavailable:
             return tr("unavailable");
+        case SecretInventory::KeychainState::Checking:
+            return tr("checking\u2026");
         }
     }
     return {};

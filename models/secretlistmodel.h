@@ -6,6 +6,7 @@
 
 // The Secrets dialog's table: one row per secret NAME the directory refers to, with how
 // many rows use it and where it has a value. It only ever holds names and yes/no answers.
+// The keychain column is filled in asynchronously: "checking…" until the keychain answers.
 class SecretListModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -16,7 +17,12 @@ public:
 
     explicit SecretListModel(QObject *parent = nullptr);
 
+    // Drops the answers still due for the inventory shown so far.
     void setInventory(SecretInventory inventory);
+    // Asks the keychain whether it holds each name, without blocking; every answer updates
+    // its row (dataChanged).
+    void checkKeychain(const KeychainStore &keychain);
+    bool isCheckingKeychain() const { return m_unanswered > 0; }
     const SecretInventory &inventory() const { return m_inventory; }
     // Null when `row` is out of range.
     const SecretInventory::Secret *secretAt(int row) const;
@@ -27,5 +33,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    void setKeychainState(const QString &name, SecretInventory::KeychainState state);
+
     SecretInventory m_inventory;
+    // Which inventory a keychain answer is for: answers for an earlier one are dropped.
+    int m_generation = 0;
+    qsizetype m_unanswered = 0;
 };

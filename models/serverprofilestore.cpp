@@ -115,7 +115,33 @@ bool ServerProfileStore::save(const ServerProfile &profile, const QString &owner
     // with a stale one.
     QString keychainWhy;
     if (!ownerKey.isEmpty() && !KeychainStore().set(keychainName(profile.name), ownerKey, &keychainWhy))
-        return fail(tr("the owner key could not be stored: %1").arg(keychainWhy));
+        return fail(keyNotStored(keychainWhy));
+    put(profile);
+    return true;
+}
+
+void ServerProfileStore::saveAsync(const ServerProfile &profile, const QString &ownerKey, QObject *context,
+                                   std::function<void(const QString &why)> done)
+{
+    const QString problem = problemOf(profile);
+    if (!problem.isEmpty() || ownerKey.isEmpty()) {
+        if (problem.isEmpty())
+            put(profile);
+        QMetaObject::invokeMethod(
+            context, [done = std::move(done), problem] { done(problem); }, Qt::QueuedConnection);
+        return;
+    }
+    KeychainStore().setAsync(keychainName(profile.name), ownerKey, context,
+                             [profile, done = std::move(done)](const KeychainStore::Outcome &stored) {
+                                 if (!stored.ok)
+                                     return done(keyNotStored(stored.error));
+                                 put(profile);
+                                 done({});
+                             });
+}
+
+void ServerProfileStore::put(const ServerProfile &profile)
+{
     QList<ServerProfile> all = profiles();
     const auto same =
         std::find_if(all.begin(), all.end(), [&](const ServerProfile &p) { return p.name == profile.name; });
@@ -124,7 +150,11 @@ bool ServerProfileStore::save(const ServerProfile &profile, const QString &owner
     else
         all.append(profile);
     store(all);
-    return true;
+}
+
+QString ServerProfileStore::keyNotStored(const QString &keychainWhy)
+{
+    return tr("the owner key could not be stored: %1").arg(keychainWhy);
 }
 
 KeychainStore::Read ServerProfileStore::ownerKey(const QString &name)
@@ -132,18 +162,44 @@ KeychainStore::Read ServerProfileStore::ownerKey(const QString &name)
     return KeychainStore().read(keychainName(name));
 }
 
+void ServerProfileStore::ownerKeyAsync(const QString &name, QObject *context,
+                                       std::function<void(const KeychainStore::Read &)> done)
+{
+    KeychainStore().readAsync(keychainName(name), context, std::move(done));
+}
+
 bool ServerProfileStore::remove(const QString &name, QString *why)
 {
     QString keychainWhy;
     const bool keyRemoved = KeychainStore().remove(keychainName(name), &keychainWhy);
+    drop(name);
+    if (!keyRemoved && why)
+        *why = keyNotRemoved(keychainWhy);
+    return keyRemoved;
+}
+
+void ServerProfileStore::removeAsync(const QString &name, QObject *context,
+                                     std::function<void(const QString &why)> done)
+{
+    drop(name);
+    KeychainStore().removeAsync(keychainName(name), context,
+                                [done = std::move(done)](const KeychainStore::Outcome &removed) {
+                                    done(removed.ok ? QString() : keyNotRemoved(removed.error));
+                                });
+}
+
+void ServerProfileStore::drop(const QString &name)
+{
     QList<ServerProfile> all = profiles();
     all.erase(std::remove_if(all.begin(), all.end(), [&](const ServerProfile &p) { return p.name == name; }),
               all.end());
     store(all);
-    if (!keyRemoved && why)
-        *why = tr("the profile is gone, but its owner key could not be removed from the keychain: %1")
-                   .arg(keychainWhy);
-    return keyRemoved;
+}
+
+QString ServerProfileStore::keyNotRemoved(const QString &keychainWhy)
+{
+    return tr("the profile is gone, but its owner key could not be removed from the keychain: %1")
+        .arg(keychainWhy);
 }
 
 QString ServerProfileStore::keychainName(const QString &name)

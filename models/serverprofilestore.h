@@ -43,9 +43,21 @@ public:
     // empty one leaves it as it is. False (and why) when the name, URL or CA file is
     // unusable or the keychain refuses; the settings are then left unchanged.
     static bool save(const ServerProfile &profile, const QString &ownerKey, QString *why = nullptr);
+    // The same without blocking: the key goes to the keychain asynchronously, and only then
+    // the profile to the settings. `done` runs later in `context`'s event loop with why the
+    // profile was not saved, empty when it was.
+    static void saveAsync(const ServerProfile &profile, const QString &ownerKey, QObject *context,
+                          std::function<void(const QString &why)> done);
     static KeychainStore::Read ownerKey(const QString &name);
+    // The same without blocking: `done` runs later in `context`'s event loop.
+    static void ownerKeyAsync(const QString &name, QObject *context,
+                              std::function<void(const KeychainStore::Read &)> done);
     // Removes the profile and its keychain entry.
     static bool remove(const QString &name, QString *why = nullptr);
+    // The same without blocking: the profile is gone at once, its key once the keychain
+    // answers; `done` then runs in `context`'s event loop with why the key stayed (empty: gone).
+    static void removeAsync(const QString &name, QObject *context,
+                            std::function<void(const QString &why)> done);
 
     static QString keychainName(const QString &name);
     // Why `url` cannot name a server (empty when it can): http(s), a host, no query.
@@ -56,4 +68,9 @@ public:
 
 private:
     static void store(const QList<ServerProfile> &profiles);
+    // Adds `profile` to the settings, or replaces the one of the same name.
+    static void put(const ServerProfile &profile);
+    static void drop(const QString &name);
+    static QString keyNotStored(const QString &keychainWhy);
+    static QString keyNotRemoved(const QString &keychainWhy);
 };

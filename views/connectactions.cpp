@@ -98,26 +98,29 @@ void ConnectActions::finishConnect(const ServerProfile &profile,
     emit connectFinished(true);
 }
 
-bool ConnectActions::connectAtStart(const QString &profileOrUrl)
+void ConnectActions::connectAtStart(const QString &profileOrUrl)
 {
     std::optional<ServerProfile> profile = ServerProfileStore::profile(profileOrUrl);
     const QUrl url = QUrl::fromUserInput(profileOrUrl);
     if (!profile && ServerProfileStore::urlProblem(url).isEmpty())
         profile = ServerProfileStore::profileForUrl(url);
     if (profile) {
-        const KeychainStore::Read key = ServerProfileStore::ownerKey(profile->name);
-        return connectTo(*profile, key.status == KeychainStore::Read::Status::Found
+        emit statusMessage(tr("Reading the key of %1 from the keychain\u2026").arg(profile->name));
+        ServerProfileStore::ownerKeyAsync(
+            profile->name, this, [this, profile = *profile](const KeychainStore::Read &key) {
+                connectTo(profile, key.status == KeychainStore::Read::Status::Found
                                        ? key.value
                                        : qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+            });
+        return;
     }
     if (!ServerProfileStore::urlProblem(url).isEmpty()) {
         m_prompter.showError(
             tr("Cannot Connect"),
             tr("%1 is neither a saved server profile nor a server address.").arg(profileOrUrl));
-        return false;
+        return;
     }
-    return connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")},
-                     qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+    connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")}, qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
 }
 
 bool ConnectActions::disconnectFromServer()

@@ -42,8 +42,9 @@ public:
     bool connectTo(const ServerProfile &profile, const QString &ownerKey, const QString &keyWarning = {});
     bool isConnecting() const { return m_attempt != m_settled; }
     // A profile name, or a URL (a profile's, or any server's with CAPDESK_TERMINAL_KEY and,
-    // for https, CAPDESK_CA_FILE).
-    bool connectAtStart(const QString &profileOrUrl);
+    // for https, CAPDESK_CA_FILE). A profile's key is read from the keychain first, without
+    // waiting for it here.
+    void connectAtStart(const QString &profileOrUrl);
     bool disconnectFromServer();
     // Asks for a new owner key of the open server's profile and uses it from now on,
     // keeping the open directory and its unsaved edits.

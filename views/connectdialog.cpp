@@ -161,14 +161,12 @@ void ConnectDialog::selectProfile(const QString &name)
     m_url->setText(saved ? saved->url.toString() : QString());
     m_caFile->setText(saved ? saved->caFile : QString());
     m_key->clear();
+    m_storedKey.clear();
     if (saved) {
-        const KeychainStore::Read key = ServerProfileStore::ownerKey(name);
-        m_keyState->setText(key.status == KeychainStore::Read::Status::Found
-                                ? tr("A key is stored in the keychain; type one only to replace it.")
-                            : key.status == KeychainStore::Read::Status::NotFound
-                                ? tr("No key is stored for this profile.")
-                                : tr("The keychain cannot be read: %1").arg(key.error));
+        readStoredKey(name);
     } else {
+        ++m_keyReads;
+        m_readingKey = false;
         m_keyState->setText(tr("The key goes into the keychain, never into the settings file."));
     }
     if (QListWidgetItem *item = saved ? m_profiles->findItems(name, Qt::MatchExactly).value(0) : nullptr) {
@@ -177,6 +175,34 @@ void ConnectDialog::selectProfile(const QString &name)
     }
     showResult(QString(), true);
     updateButtons();
+}
+
+void ConnectDialog::readStoredKey(const QString &name)
+{
+    const int read = ++m_keyReads;
+    m_readingKey = true;
+    m_keyState->setText(tr("Reading the key from the keychain\u2026"));
+    ServerProfileStore::ownerKeyAsync(name, this, [this, read](const KeychainStore::Read &key) {
+        if (read == m_keyReads)
+            showStoredKey(key);
+    });
+}
+
+void ConnectDialog::showStoredKey(const KeychainStore::Read &key)
+{
+    m_readingKey = false;
+    m_storedKey = key.status == KeychainStore::Read::Status::Found ? key.value : QString();
+    m_keyState->setText(key.status == KeychainStore::Read::Status::Found
+                            ? tr("A key is stored in the keychain; type one only to replace it.")
+                        : key.status == KeychainStore::Read::Status::NotFound
+                            ? tr("No key is stored for this profile.")
+                            : tr("The keychain cannot be read: %1").arg(key.error));
+    updateButtons();
+}
+
+bool ConnectDialog::keyKnown() const
+{
+    return !m_readingKey || !m_key->text().isEmpty();
 }
 
 void ConnectDialog::focusKey()
@@ -194,15 +220,14 @@ QString ConnectDialog::ownerKey() const
 {
     if (!m_key->text().isEmpty())
         return m_key->text();
-    const KeychainStore::Read stored = ServerProfileStore::ownerKey(profile().name);
-    if (stored.status == KeychainStore::Read::Status::Found)
-        return stored.value;
+    if (!m_storedKey.isEmpty())
+        return m_storedKey;
     return qEnvironmentVariable("CAPDESK_TERMINAL_KEY");
 }
 
 void ConnectDialog::testConnection()
 {
-    if (m_test.isRunning())
+    if (m_test.isRunning() || !keyKnown())
         return;
     const ServerProfile server = profile();
     if (const QString problem = ServerProfileStore::urlProblem(server.url); !problem.isEmpty()) {
@@ -226,28 +251,41 @@ void ConnectDialog::deleteProfile()
     const QString name = m_name->text().trimmed();
     if (!ServerProfileStore::profile(name))
         return;
-    QString why;
-    ServerProfileStore::remove(name, &why);
+    ServerProfileStore::removeAsync(name, this, [this, name](const QString &why) {
+        showResult(why.isEmpty() ? tr("Deleted the profile %1 and its stored key.").arg(name) : why,
+                   why.isEmpty());
+    });
     reloadProfiles(QString());
-    showResult(why.isEmpty() ? tr("Deleted the profile %1 and its stored key.").arg(name) : why,
-               why.isEmpty());
+    showResult(tr("Deleting the key of %1 from the keychain\u2026").arg(name), true);
 }
 
 void ConnectDialog::accept()
 {
+    if (!keyKnown() || m_storingKey)
+        return;
     const ServerProfile server = profile();
-    QString why;
     m_keyWarning.clear();
-    if (!ServerProfileStore::save(server, m_key->text(), &why)) {
-        if (!ServerProfileStore::problemOf(server).isEmpty()) {
-            showResult(why, false);
-            return;
-        }
-        // No keychain: the profile is kept without its key, which is used for this session only.
-        m_keyWarning = why;
-        ServerProfileStore::save(server, QString());
+    if (const QString problem = ServerProfileStore::problemOf(server); !problem.isEmpty()) {
+        showResult(problem, false);
+        return;
     }
-    QDialog::accept();
+    if (m_key->text().isEmpty()) {
+        ServerProfileStore::save(server, QString());
+        QDialog::accept();
+        return;
+    }
+    m_storingKey = true;
+    showResult(tr("Storing the key in the keychain\u2026"), true);
+    updateButtons();
+    ServerProfileStore::saveAsync(server, m_key->text(), this, [this, server](const QString &why) {
+        m_storingKey = false;
+        if (!why.isEmpty()) {
+            // No keychain: the profile is kept without its key, which is used for this session only.
+            m_keyWarning = why;
+            ServerProfileStore::save(server, QString());
+        }
+        QDialog::accept();
+    });
 }
 
 void ConnectDialog::showResult(const QString &text, bool ok)
@@ -260,7 +298,7 @@ void ConnectDialog::updateButtons()
 {
     const bool named = !m_name->text().trimmed().isEmpty();
     const bool addressed = !m_url->text().trimmed().isEmpty();
-    m_testButton->setEnabled(addressed && !m_test.isRunning());
-    m_connectButton->setEnabled(named && addressed);
+    m_testButton->setEnabled(addressed && !m_test.isRunning() && keyKnown());
+    m_connectButton->setEnabled(named && addressed && keyKnown() && !m_storingKey);
     m_deleteButton->setEnabled(ServerProfileStore::profile(m_name->text().trimmed()).has_value());
 }

@@ -19,7 +19,9 @@ class ServerConnection;
 // https, an optional CA file on the right; Test Connection (reachability, a refused
 // certificate, key accepted, row count, latency, in plain words, checked off the GUI
 // thread); Delete (the profile and its keychain entry); and Connect, which saves the
-// profile (the key into the keychain only) and accepts.
+// profile (the key into the keychain only) and accepts. A saved profile's key is read from
+// the keychain asynchronously; until it is there, Test and Connect wait (unless a key is
+// typed) and the form says it is being read.
 class ConnectDialog final : public QDialog
 {
     Q_OBJECT
@@ -43,7 +45,7 @@ public:
 
     void testConnection();
     bool isTesting() const { return m_test.isRunning(); }
-    // Deletes the profile in the form, with its keychain entry.
+    // Deletes the profile in the form at once, and its keychain entry asynchronously.
     void deleteProfile();
 
     QListWidget *profileList() const { return m_profiles; }
@@ -56,6 +58,7 @@ public:
     QPushButton *connectButton() const { return m_connectButton; }
     QPushButton *deleteButton() const { return m_deleteButton; }
 
+    // Saves the profile, the typed key into the keychain first (asynchronously), then accepts.
     void accept() override;
 
 signals:
@@ -65,6 +68,10 @@ private:
     QWidget *buildForm();
     QLayout *buildCaFileRow();
     void chooseCaFile();
+    void readStoredKey(const QString &name);
+    void showStoredKey(const KeychainStore::Read &key);
+    // Whether ownerKey() can answer: a key is typed, or the stored one is not being read.
+    bool keyKnown() const;
     void reloadProfiles(const QString &select);
     void showResult(const QString &text, bool ok);
     void updateButtons();
@@ -80,6 +87,12 @@ private:
     QPushButton *m_connectButton;
     QPushButton *m_deleteButton;
     QString m_keyWarning;
+    QString m_storedKey;
+    bool m_readingKey = false;
+    // Connect was pressed and the typed key is on its way into the keychain.
+    bool m_storingKey = false;
+    // Which read a keychain answer is for: one for an earlier profile is dropped.
+    int m_keyReads = 0;
     // The connection a running test uses; it outlives the test on the GUI thread.
     std::shared_ptr<ServerConnection> m_tested;
     QFutureWatcher<ConnectionCheck> m_test;

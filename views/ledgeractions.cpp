@@ -47,12 +47,26 @@ void LedgerActions::exportPublicKey()
     const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
     if (!ledger)
         return;
-    const StoreResult<QByteArray> pem = ledger->publicKeyPem();
+    ledger->unlockAsync(this,
+                        [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreError &error) {
+                            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+                            if (!ledger || ledger != m_session.ledger())
+                                return;
+                            if (error.isError())
+                                m_prompter.showError(tr("Export Public Key"), error.message);
+                            else
+                                savePublicKey(*ledger);
+                        });
+}
+
+void LedgerActions::savePublicKey(DirectoryLedger &ledger)
+{
+    const StoreResult<QByteArray> pem = ledger.publicKeyPem();
     if (!pem.ok()) {
         m_prompter.showError(tr("Export Public Key"), pem.error().message);
         return;
     }
-    const QFileInfo directory(ledger->store()->location());
+    const QFileInfo directory(ledger.store()->location());
     const QString path = m_prompter.choosePublicKeyExportPath(
         directory.absoluteDir().filePath(directory.completeBaseName() + QStringLiteral("-receipts.pub.pem")));
     if (path.isEmpty())
@@ -80,11 +94,20 @@ void LedgerActions::checkSigningKey()
         emit signingKeyStatusChanged(tr("Receipt key: made on the first call"), QString());
         return;
     }
-    const StoreResult<QString> storage = ledger->keyStorage();
-    if (!storage.ok()) {
-        emit signingKeyStatusChanged(tr("Receipt key: unavailable"), storage.error().message);
-        return;
-    }
-    const bool inKeychain = ledger->keyIsInKeychain().value();
-    emit signingKeyStatusChanged(inKeychain ? tr("Receipt key: keychain") : tr("Receipt key: file"), storage.value());
+    emit signingKeyStatusChanged(
+        tr("Receipt key: looking\u2026"),
+        tr("Looking for the receipt-signing key in the keychain and beside the file"));
+    ledger->unlockAsync(
+        this, [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreError &error) {
+            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+            if (!ledger || ledger != m_session.ledger())
+                return;
+            if (error.isError()) {
+                emit signingKeyStatusChanged(tr("Receipt key: unavailable"), error.message);
+                return;
+            }
+            const bool inKeychain = ledger->keyIsInKeychain().value();
+            emit signingKeyStatusChanged(inKeychain ? tr("Receipt key: keychain") : tr("Receipt key: file"),
+                                         ledger->keyStorage().value());
+        });
 }

@@ -2,6 +2,7 @@
 
 #include <QObject>
 
+class DirectoryLedger;
 class DirectorySession;
 class Prompter;
 class QAction;
@@ -21,14 +22,18 @@ public:
     QAction *exportPublicKeyAction() const { return m_exportKey; }
 
     void openTokens();
+    // Unlocks the signing key without waiting for the keychain, then asks where to save.
     void exportPublicKey();
-    // Emits signingKeyStatusChanged() for the open directory.
+    // Emits signingKeyStatusChanged() for the open directory: at once while the key is
+    // looked for, again once the keychain has answered.
     void checkSigningKey();
 
 signals:
     void signingKeyStatusChanged(const QString &text, const QString &detail);
 
 private:
+    void savePublicKey(DirectoryLedger &ledger);
+
     DirectorySession &m_session;
     Prompter &m_prompter;
     QWidget *m_dialogParent;

@@ -36,7 +36,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -149,9 +148,10 @@ void MainWindow::buildStatusBar()
             addStatus(QStringLiteral("signingKeyStatus")));
     connect(m_lint, &LintController::registryTotalChanged, this,
             [show = addStatus(QStringLiteral("registryTotal"))](const QString &text) { show(text, QString()); });
-    // After the window is up: a keychain waiting for an unlock must not delay it.
-    QTimer::singleShot(0, m_secretActions, &SecretActions::checkKeychain);
-    QTimer::singleShot(0, m_ledgerActions, &LedgerActions::checkSigningKey);
+    // Both ask the keychain without waiting for it: a keychain waiting for an unlock only
+    // delays their labels.
+    m_secretActions->checkKeychain();
+    m_ledgerActions->checkSigningKey();
 }
 
 QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name, QWidget *content)

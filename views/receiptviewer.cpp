@@ -139,8 +139,7 @@ void ReceiptViewer::configureTable()
 void ReceiptViewer::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    // Deferred: reading the signing key may wait for the keychain under a local event loop,
-    // which must not run in the middle of showing the window.
+    // Deferred, so the window is shown before the receipts are read.
     if (!m_loaded)
         QTimer::singleShot(0, this, &ReceiptViewer::reload);
 }
@@ -151,9 +150,12 @@ void ReceiptViewer::reload()
     if (m_ledger->publicKeys().isEmpty()) {
         m_keyStorage = tr("No signing key yet: one is made on the first call");
     } else {
-        const StoreResult<QString> storage = m_ledger->keyStorage();
-        m_keyStorage = storage.ok() ? storage.value()
-                                    : tr("The signing key is unavailable: %1").arg(storage.error().message);
+        m_keyStorage = tr("Looking for the signing key\u2026");
+        m_ledger->unlockAsync(this, [this](const StoreError &error) {
+            m_keyStorage = error.isError() ? tr("The signing key is unavailable: %1").arg(error.message)
+                                           : m_ledger->keyStorage().value();
+            updateHeader();
+        });
     }
     if (m_loaded) {
         m_model->refresh();

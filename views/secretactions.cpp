@@ -34,9 +34,11 @@ void SecretActions::openSecrets()
 
 void SecretActions::checkKeychain()
 {
-    QString why;
-    if (m_keychain.available(&why))
-        emit keychainStatusChanged(tr("Keychain: available"), QString());
-    else
-        emit keychainStatusChanged(tr("Keychain: unavailable \u2014 environment secrets only"), why);
+    m_keychain.availableAsync(this, [this](const KeychainStore::Outcome &availability) {
+        if (availability.ok)
+            emit keychainStatusChanged(tr("Keychain: available"), QString());
+        else
+            emit keychainStatusChanged(tr("Keychain: unavailable \u2014 environment secrets only"),
+                                       availability.error);
+    });
 }

@@ -24,7 +24,7 @@ public:
     QAction *secretsAction() const { return m_secrets; }
 
     void openSecrets();
-    // Asks the keychain once and emits keychainStatusChanged().
+    // Asks the keychain once, without waiting for it; keychainStatusChanged() follows.
     void checkKeychain();
 
 signals:

@@ -18,9 +18,10 @@
 
 SecretsDialog::SecretsDialog(const DirectoryStore &store, KeychainStore &keychain, Prompter &prompter,
                              QWidget *parent)
-    : QDialog(parent), m_store(store), m_keychain(keychain), m_prompter(prompter), m_model(new SecretListModel(this)),
-      m_banner(new QLabel), m_malformed(new QLabel), m_table(new QTableView), m_entry(new QWidget),
-      m_entryLabel(new QLabel), m_value(new QLineEdit), m_storeButton(new QPushButton(tr("Store"))),
+    : QDialog(parent), m_store(store), m_keychain(keychain), m_prompter(prompter),
+      m_model(new SecretListModel(this)), m_banner(new QLabel), m_activity(new QLabel),
+      m_malformed(new QLabel), m_table(new QTableView), m_entry(new QWidget), m_entryLabel(new QLabel),
+      m_value(new QLineEdit), m_storeButton(new QPushButton(tr("Store"))),
       m_setButton(new QPushButton(tr("Set Value…"))), m_removeButton(new QPushButton(tr("Delete")))
 {
     setObjectName(QStringLiteral("secretsDialog"));
@@ -33,6 +34,10 @@ SecretsDialog::SecretsDialog(const DirectoryStore &store, KeychainStore &keychai
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #4a3b00; border: 1px solid #e0c25c;"
                                            " border-radius: 4px; padding: 8px; }"));
     m_banner->hide();
+
+    m_activity->setObjectName(QStringLiteral("keychainActivity"));
+    m_activity->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_activity->hide();
 
     auto *hint = new QLabel(tr("Rows name a secret in their auth field. A call takes its value from the environment "
                                "variable of that name first, then from the keychain (service \u201ccapdesk\u201d). "
@@ -93,11 +98,13 @@ SecretsDialog::SecretsDialog(const DirectoryStore &store, KeychainStore &keychai
     layout->addWidget(hint);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_malformed);
+    layout->addWidget(m_activity);
     layout->addWidget(m_entry);
     layout->addWidget(buttons);
 
     refresh();
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SecretsDialog::updateActions);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &SecretsDialog::updateActions);
     if (m_model->rowCount() > 0)
         m_table->selectRow(0);
     updateActions();
@@ -111,20 +118,18 @@ SecretsDialog::~SecretsDialog()
 void SecretsDialog::refresh()
 {
     const QString selected = selectedName();
-    QString why;
-    m_keychainAvailable = m_keychain.available(&why);
-    m_banner->setText(tr("The keychain is unavailable: %1.\nSecrets from the environment still work; values "
-                         "cannot be set or deleted here until a Secret Service is running.")
-                          .arg(why));
-    m_banner->setVisible(!m_keychainAvailable);
+    // Until the keychain answers, the last answer stands (none yet: Set and Delete stay off).
+    m_keychain.availableAsync(
+        this, [this](const KeychainStore::Outcome &availability) { showAvailability(availability); });
 
     const StoreResult<QList<AuthUsage>> usage = m_store.authUsage();
     if (!usage.ok())
         m_prompter.showError(tr("Secrets"), usage.error().message);
     SecretInventory inventory = SecretInventory::fromUsage(usage.ok() ? usage.value() : QList<AuthUsage>());
-    inventory.checkOrigins(m_keychainAvailable ? &m_keychain : nullptr);
+    inventory.checkEnvironment();
     const int malformed = inventory.malformedRows();
     m_model->setInventory(std::move(inventory));
+    m_model->checkKeychain(m_keychain);
     // The malformed texts themselves stay unshown: one may be a pasted credential.
     m_malformed->setText(tr("%1 with an auth that names no secret (not bearer:NAME, basic:NAME, query:NAME or "
                             "query:PARAM=NAME) are not listed; the row editor shows them.")
@@ -132,6 +137,16 @@ void SecretsDialog::refresh()
     m_malformed->setVisible(malformed > 0);
     m_table->setToolTip(m_model->rowCount() == 0 ? tr("No saved row names a secret in its auth field.") : QString());
     selectName(selected);
+    updateActions();
+}
+
+void SecretsDialog::showAvailability(const KeychainStore::Outcome &availability)
+{
+    m_keychainAvailable = availability.ok;
+    m_banner->setText(tr("The keychain is unavailable: %1.\nSecrets from the environment still work; values "
+                         "cannot be set or deleted here until a Secret Service is running.")
+                          .arg(availability.error));
+    m_banner->setVisible(!m_keychainAvailable);
     updateActions();
 }
 
@@ -157,17 +172,22 @@ void SecretsDialog::updateActions()
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     const SecretInventory::Secret *secret = rows.isEmpty() ? nullptr : m_model->secretAt(rows.first().row());
     const bool entering = m_entry->isVisibleTo(this);
+    const bool answered = secret && secret->keychain != SecretInventory::KeychainState::Checking;
     const bool inKeychain = secret && secret->keychain == SecretInventory::KeychainState::Present;
+    const bool ready = m_keychainAvailable && answered && !entering && !isWriting();
     m_setButton->setText(inKeychain ? tr("Replace Value…") : tr("Set Value…"));
-    m_setButton->setEnabled(m_keychainAvailable && secret && !entering);
-    m_removeButton->setEnabled(m_keychainAvailable && inKeychain && !entering);
+    m_setButton->setEnabled(ready);
+    m_removeButton->setEnabled(ready && inKeychain);
     m_table->setEnabled(!entering);
+    if (!isWriting())
+        m_activity->setText(m_model->isCheckingKeychain() ? tr("Asking the keychain…") : QString());
+    m_activity->setVisible(!m_activity->text().isEmpty());
 }
 
 void SecretsDialog::beginEntry()
 {
     m_entryName = selectedName();
-    if (!m_keychainAvailable || m_entryName.isEmpty())
+    if (!m_keychainAvailable || isWriting() || m_entryName.isEmpty())
         return;
     m_entryLabel->setText(tr("New value for %1:").arg(m_entryName));
     m_value->setText(QString());
@@ -178,21 +198,22 @@ void SecretsDialog::beginEntry()
 
 void SecretsDialog::storeEntry()
 {
-    if (m_entryName.isEmpty() || m_value->text().isEmpty())
+    if (m_entryName.isEmpty() || m_value->text().isEmpty() || isWriting())
         return;
     QString value = m_value->text();
     // setText() (not clear()) drops the field's copy and its undo history, so `value` is
-    // left as the only copy and fill() overwrites the typed text in place.
+    // left as the only copy and fill() overwrites the typed text in place (the keychain
+    // request holds a copy of its own).
     m_value->setText(QString());
-    QString why;
-    const bool stored = m_keychain.set(m_entryName, value, &why);
-    value.fill(u'\0');
     const QString name = m_entryName;
+    m_writing = true;
+    m_activity->setText(tr("Storing %1 in the keychain…").arg(name));
+    m_keychain.setAsync(name, value, this, [this, name](const KeychainStore::Outcome &stored) {
+        finishWrite(name, stored.ok ? QString()
+                                    : tr("Cannot store %1 in the keychain: %2").arg(name, stored.error));
+    });
+    value.fill(u'\0');
     cancelEntry();
-    if (!stored)
-        m_prompter.showError(tr("Secrets"), tr("Cannot store %1 in the keychain: %2").arg(name, why));
-    refresh();
-    selectName(name);
 }
 
 void SecretsDialog::cancelEntry()
@@ -206,10 +227,23 @@ void SecretsDialog::cancelEntry()
 void SecretsDialog::removeSelected()
 {
     const QString name = selectedName();
-    if (name.isEmpty() || !m_keychainAvailable || !m_prompter.confirmRemoveSecret(name))
+    if (name.isEmpty() || !m_keychainAvailable || isWriting() || !m_prompter.confirmRemoveSecret(name))
         return;
-    QString why;
-    if (!m_keychain.remove(name, &why))
-        m_prompter.showError(tr("Secrets"), tr("Cannot delete %1 from the keychain: %2").arg(name, why));
+    m_writing = true;
+    m_activity->setText(tr("Deleting %1 from the keychain…").arg(name));
+    updateActions();
+    m_keychain.removeAsync(name, this, [this, name](const KeychainStore::Outcome &removed) {
+        finishWrite(name, removed.ok ? QString()
+                                     : tr("Cannot delete %1 from the keychain: %2").arg(name, removed.error));
+    });
+}
+
+void SecretsDialog::finishWrite(const QString &name, const QString &failure)
+{
+    m_writing = false;
+    if (!failure.isEmpty())
+        m_prompter.showError(tr("Secrets"), failure);
     refresh();
+    selectName(name);
+    emit writeFinished();
 }

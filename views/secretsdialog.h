@@ -1,9 +1,10 @@
 #pragma once
 
+#include "keychainstore.h"
+
 #include <QDialog>
 
 class DirectoryStore;
-class KeychainStore;
 class Prompter;
 class QLabel;
 class QLineEdit;
@@ -15,7 +16,9 @@ class SecretListModel;
 // and whether the environment or the keychain has a value (SPEC §3 Auth). A value can be
 // set, replaced or deleted in the keychain; it is typed into a masked field and never
 // shown again, not even as its length. Without a Secret Service the dialog says so and
-// only lists, since environment secrets keep working.
+// only lists, since environment secrets keep working. The keychain is only ever asked
+// asynchronously: the list shows "checking…" until it answers, and Set and Delete stay
+// disabled while their own job runs.
 class SecretsDialog final : public QDialog
 {
     Q_OBJECT
@@ -41,16 +44,27 @@ public:
     // Deletes the selected name's keychain value, after asking.
     void removeSelected();
 
+signals:
+    // A set or delete has been answered and the list asked again.
+    void writeFinished();
+
 private:
+    // A set or delete sent to the keychain and not answered yet.
+    bool isWriting() const { return m_writing; }
     QString selectedName() const;
     void updateActions();
+    void showAvailability(const KeychainStore::Outcome &availability);
+    // `failure` is empty when the keychain did as asked.
+    void finishWrite(const QString &name, const QString &failure);
 
     const DirectoryStore &m_store;
     KeychainStore &m_keychain;
     Prompter &m_prompter;
     bool m_keychainAvailable = false;
+    bool m_writing = false;
     SecretListModel *m_model;
     QLabel *m_banner;
+    QLabel *m_activity;
     QLabel *m_malformed;
     QTableView *m_table;
     QWidget *m_entry;

@@ -1,6 +1,9 @@
+#include "contractfingerprint.h"
 #include "directoryledger.h"
 #include "fnrunner.h"
 #include "invocationhandle.h"
+#include "invocationids.h"
+#include "isotime.h"
 #include "localdispatcher.h"
 #include "publickey.h"
 #include "rawsql.h"
@@ -53,6 +56,7 @@ private slots:
     void aTamperedReceiptFailsVerification();
     void verificationNeedsTheRightKey();
     void theKeyIsMadeOnceAndKeptBesideTheFile();
+    void oneAsynchronousUnlockAnswersEveryCaller();
 
 private:
     Receipt invoke(const QString &key, const QString &body);
@@ -211,6 +215,48 @@ void TestDirectoryLedger::theKeyIsMadeOnceAndKeptBesideTheFile()
     QFile db(m_store->location());
     QVERIFY(db.open(QIODevice::ReadOnly));
     QVERIFY(!db.readAll().contains("PRIVATE KEY"));
+}
+
+void TestDirectoryLedger::oneAsynchronousUnlockAnswersEveryCaller()
+{
+    QObject context;
+    int unlocked = 0;
+    auto count = [&](const StoreError &error) {
+        QVERIFY2(!error.isError(), qPrintable(error.message));
+        ++unlocked;
+    };
+    m_ledger->unlockAsync(&context, count);
+    m_ledger->unlockAsync(&context, count);
+    auto gone = std::make_unique<QObject>();
+    bool answeredTheGone = false;
+    m_ledger->unlockAsync(gone.get(), [&](const StoreError &) { answeredTheGone = true; });
+    gone.reset();
+    Receipt receipt;
+    receipt.invocationId = InvocationIds::newInvocationId();
+    receipt.trace = InvocationIds::newTrace();
+    receipt.key = u"SHOUT"_s;
+    receipt.actor = u"owner:local"_s;
+    receipt.runner = u"fn"_s;
+    receipt.startedAt = IsoTime::nowUtc();
+    receipt.status = Receipt::statusFor(false);
+    receipt.inputFingerprint = Receipt::sha256Hex(u"in"_s);
+    receipt.outputFingerprint = Receipt::sha256Hex(u"out"_s);
+    receipt.contractFingerprint = ContractFingerprint::of(m_store->row(u"SHOUT"_s).value());
+    std::optional<StoreResult<Receipt>> issued;
+    m_ledger->issueAsync(receipt, [&](const StoreResult<Receipt> &result) { issued = result; });
+    QCOMPARE(unlocked, 0);
+    QTRY_VERIFY(issued.has_value());
+    QCOMPARE(unlocked, 2);
+    QVERIFY(!answeredTheGone);
+    QVERIFY2(issued->ok(), qPrintable(issued->error().message));
+    QCOMPARE(ReceiptVerifier::check(issued->value().toJson(), m_ledger->publicKeys()),
+             ReceiptVerifier::Result::Valid);
+    // One search made one key.
+    QCOMPARE(m_ledger->publicKeys().size(), 1);
+    // Once unlocked, a later caller is still answered later, never inside its call.
+    m_ledger->unlockAsync(&context, count);
+    QCOMPARE(unlocked, 2);
+    QTRY_COMPARE(unlocked, 3);
 }
 
 QTEST_GUILESS_MAIN(TestDirectoryLedger)

@@ -20,6 +20,8 @@ private slots:
     void initTestCase();
     void lookup_data();
     void lookup();
+    void lookupAsync_data();
+    void lookupAsync();
     void lookupFromWorkerThread();
     void keychainStoreRoundTrip();
     void availabilityIsExplained();
@@ -88,6 +90,40 @@ void TestEnvironmentKeychainSecrets::lookup()
     qunsetenv(variable.constData());
     QTEST(int(found.origin), "origin");
     QTEST(found.value, "value");
+}
+
+void TestEnvironmentKeychainSecrets::lookupAsync_data()
+{
+    lookup_data();
+}
+
+void TestEnvironmentKeychainSecrets::lookupAsync()
+{
+    QFETCH(QString, name);
+    QFETCH(QVariant, environment);
+    QFETCH(QVariant, keychain);
+    const QByteArray variable = name.toLocal8Bit();
+    if (keychain.isValid()) {
+        if (!m_available)
+            QSKIP(qPrintable(m_why));
+        QString why;
+        QVERIFY2(m_keychain.set(name, keychain.toString(), &why), qPrintable(why));
+        m_written << name;
+    }
+    if (environment.isValid())
+        qputenv(variable.constData(), environment.toString().toUtf8());
+    else
+        qunsetenv(variable.constData());
+
+    const EnvironmentKeychainSecrets secrets(m_keychain);
+    std::optional<SecretSource::Lookup> found;
+    QObject context;
+    secrets.lookupAsync(name, &context, [&](const SecretSource::Lookup &answer) { found = answer; });
+    qunsetenv(variable.constData());
+    QVERIFY2(!found, "an asynchronous lookup must not answer before it returns");
+    QTRY_VERIFY(found);
+    QTEST(int(found->origin), "origin");
+    QTEST(found->value, "value");
 }
 
 void TestEnvironmentKeychainSecrets::lookupFromWorkerThread()

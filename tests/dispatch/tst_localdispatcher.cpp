@@ -3,12 +3,20 @@
 #include "eventlog.h"
 #include "fnrunner.h"
 #include "directoryledger.h"
+#include "environmentkeychainsecrets.h"
+#include "httpclient.h"
+#include "httprunner.h"
 #include "invocationhandle.h"
+#include "keychainstore.h"
 #include "localdispatcher.h"
 #include "receiptverifier.h"
+#include "secretservicepause.h"
 #include "sqlitedirectorystore.h"
 
 #include <QElapsedTimer>
+#include <QHttpServer>
+#include <QHttpServerResponse>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -61,6 +69,7 @@ private slots:
     void aDroppedHandleStillGetsItsReceipt();
     void aTokenRefusalRunsNothingAndIsLogged();
     void aTokenHoldersCallIsTheirs();
+    void aRowsKeychainSecretIsLookedUpWithoutWaiting();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -274,6 +283,50 @@ void TestLocalDispatcher::aTokenHoldersCallIsTheirs()
     const InvocationOutcome outcome = await(m_dispatcher->invoke(request));
     QCOMPARE(outcome.result.output, QStringLiteral("HI"));
     QCOMPARE(outcome.receipt->actor, QStringLiteral("token:") + minted.token.id);
+}
+
+void TestLocalDispatcher::aRowsKeychainSecretIsLookedUpWithoutWaiting()
+{
+    KeychainStore keychain;
+    QString why;
+    if (!keychain.available(&why))
+        QSKIP(qPrintable(QStringLiteral("needs a Secret Service: ") + why));
+    const QString name =
+        QStringLiteral("CAPDESK_TST_LD_TOKEN_%1").arg(QRandomGenerator::global()->generate(), 0, 16);
+    QVERIFY2(keychain.set(name, QStringLiteral("kc-token")), qPrintable(name));
+
+    QHttpServer upstream;
+    QString authorization;
+    upstream.route(QStringLiteral("/who"), [&](const QHttpServerRequest &request) {
+        authorization = QString::fromLatin1(request.value("authorization"));
+        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("ok"));
+    });
+    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(port != 0);
+    HttpClient client;
+    LocalDispatcher dispatcher(m_store, std::make_shared<EnvironmentKeychainSecrets>(keychain), m_ledger);
+    dispatcher.setRunner(QStringLiteral("http"), std::make_unique<HttpRunner>(client));
+    Row row = fnRow(QStringLiteral("WHO"), QStringLiteral("GET http://127.0.0.1:%1/who").arg(port));
+    row.type = QStringLiteral("http");
+    row.auth = QStringLiteral("bearer:") + name;
+
+    // The Secret Service answers 600 ms late: invoke() must not wait for it, the call must.
+    constexpr int kPauseMs = 600;
+    SecretServicePause pause;
+    QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
+    QElapsedTimer took;
+    took.start();
+    InvocationHandle *handle = dispatcher.invoke({row.key, QString(), false, row});
+    const qint64 invokeMs = took.elapsed();
+    const InvocationOutcome outcome = await(handle);
+    const qint64 callMs = took.elapsed();
+    QVERIFY(keychain.remove(name));
+    QVERIFY2(invokeMs < 100, qPrintable(QStringLiteral("invoke() took %1 ms").arg(invokeMs)));
+    QVERIFY2(callMs >= kPauseMs / 2, qPrintable(QStringLiteral("the call took %1 ms").arg(callMs)));
+    QCOMPARE(outcome.result.output, QStringLiteral("HTTP 200:ok"));
+    QCOMPARE(authorization, QStringLiteral("Bearer kc-token"));
+    QVERIFY2(outcome.receipt, qPrintable(outcome.receiptError));
+    QVERIFY(pause.waitUntilResumed(5000));
 }
 
 QTEST_GUILESS_MAIN(TestLocalDispatcher)

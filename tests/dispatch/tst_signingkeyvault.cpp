@@ -60,6 +60,8 @@ private slots:
     void orphanFileAdopted();
     void newestReachableKeyWins();
     void keychainHoldsTheKey();
+    void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
+    void asynchronousUnlockFindsWhatTheBlockingOneFinds();
     void storageDescriptionNamesThePlace();
     void cleanup();
 
@@ -299,6 +301,56 @@ void TestSigningKeyVault::keychainHoldsTheKey()
     QVERIFY(fallback->key.publicKey().keyId() != keyId);
     QCOMPARE(rowCount(), 2);
     QCOMPARE(withoutKeychain.publicKeys().size(), 2);
+}
+
+void TestSigningKeyVault::asynchronousUnlockFindsWhatTheBlockingOneFinds_data()
+{
+    QTest::addColumn<bool>("withKeychain");
+    QTest::addColumn<bool>("madeBefore"); // a blocking unlock made the key first
+    QTest::addColumn<int>("storage");
+
+    QTest::addRow("a new pair in the file") << false << false << int(Storage::File);
+    QTest::addRow("the file's key again") << false << true << int(Storage::File);
+    QTest::addRow("a new pair in the keychain") << true << false << int(Storage::Keychain);
+    QTest::addRow("the keychain's key again") << true << true << int(Storage::Keychain);
+}
+
+void TestSigningKeyVault::asynchronousUnlockFindsWhatTheBlockingOneFinds()
+{
+    QFETCH(bool, withKeychain);
+    QFETCH(bool, madeBefore);
+    KeychainStore keychain;
+    QString why;
+    if (withKeychain && !keychain.available(&why))
+        QSKIP(qPrintable(why));
+    KeychainStore *const place = withKeychain ? &keychain : nullptr;
+    QString error;
+    QString madeKeyId;
+    if (madeBefore) {
+        const std::optional<SigningKeyVault::Unlocked> made = vault(place).unlock(&error);
+        QVERIFY2(made, qPrintable(error));
+        madeKeyId = made->key.publicKey().keyId();
+        m_keychainEntries << u"receipt-signing-key:"_s + madeKeyId;
+    }
+
+    SigningKeyVault keys = vault(place);
+    QObject context;
+    std::optional<std::optional<SigningKeyVault::Unlocked>> answer;
+    keys.unlockAsync(&context,
+                     [&](const std::optional<SigningKeyVault::Unlocked> &key, const QString &reason) {
+                         answer = key;
+                         error = reason;
+                     });
+    QVERIFY2(!answer, "an asynchronous unlock must not answer before it returns");
+    QTRY_VERIFY(answer);
+    QVERIFY2(*answer, qPrintable(error));
+    const SigningKeyVault::Unlocked &unlocked = **answer;
+    m_keychainEntries << u"receipt-signing-key:"_s + unlocked.key.publicKey().keyId();
+    QTEST(int(unlocked.storage), "storage");
+    if (madeBefore)
+        QCOMPARE(unlocked.key.publicKey().keyId(), madeKeyId);
+    QCOMPARE(QFile::exists(keyFile()), !withKeychain);
+    QCOMPARE(rowCount(), 1);
 }
 
 void TestSigningKeyVault::storageDescriptionNamesThePlace()

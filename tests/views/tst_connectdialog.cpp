@@ -1,9 +1,13 @@
 #include "connectdialog.h"
+#include "guistallprobe.h"
 #include "keychainstore.h"
+#include "secretservicepause.h"
 #include "serveprocess.h"
 #include "serverprofilestore.h"
 #include "testcertificates.h"
 #include "viewtestsupport.h"
+
+#include <QElapsedTimer>
 
 #include <QLabel>
 #include <QLineEdit>
@@ -35,6 +39,7 @@ private slots:
     void testOverHttps();
     void anUnusableCaFileIsNamedAndNotSaved();
     void connectSavesTheCaFileInTheProfile();
+    void aSlowKeychainNeverStopsTheWindow();
 
 private:
     ConnectionCheck runTest(ConnectDialog &dialog);
@@ -131,7 +136,7 @@ void TestConnectDialog::connectSavesTheProfileWithTheKeyInTheKeychain()
     dialog.keyEdit()->setText(QString::fromLatin1(m_key));
     QVERIFY(dialog.connectButton()->isEnabled());
     QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
-    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
     const std::optional<ServerProfile> saved = ServerProfileStore::profile(QStringLiteral("local serve"));
     QVERIFY(saved);
@@ -152,7 +157,7 @@ void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
     QCOMPARE(dialog.urlEdit()->text(), m_server.baseUrl().toString());
     QVERIFY(dialog.keyEdit()->text().isEmpty());
     // The stored key is what a test and a connect use.
-    QCOMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
+    QTRY_COMPARE(dialog.ownerKey(), QString::fromLatin1(m_key));
     const ConnectionCheck check = runTest(dialog);
     QVERIFY2(check.ok, qPrintable(check.message));
 }
@@ -168,8 +173,46 @@ void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
     QVERIFY(!ServerProfileStore::profile(QStringLiteral("dialog-prod")));
     QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("dialog-prod")).status,
              KeychainStore::Read::Status::NotFound);
-    QVERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
-             qPrintable(dialog.resultLabel()->text()));
+    QTRY_VERIFY2(dialog.resultLabel()->text().contains(QStringLiteral("Deleted")),
+                 qPrintable(dialog.resultLabel()->text()));
+}
+
+void TestConnectDialog::aSlowKeychainNeverStopsTheWindow()
+{
+    QVERIFY(ServerProfileStore::save({QStringLiteral("dialog-slow"), m_server.baseUrl()},
+                                     QString::fromLatin1(m_key)));
+    // The real Secret Service answers 600 ms late while the dialog opens on that profile.
+    constexpr int kPauseMs = 600;
+    SecretServicePause pause;
+    QString why;
+    QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
+    GuiStallProbe probe;
+    std::unique_ptr<ConnectDialog> dialog;
+    QString stateWhileReading;
+    bool connectWaited = false;
+    QElapsedTimer took;
+    took.start();
+    probe.start();
+    const bool read = runFromEventLoop(
+        [&] {
+            dialog = std::make_unique<ConnectDialog>();
+            dialog->show();
+            stateWhileReading = dialog->findChild<QLabel *>(QStringLiteral("profileKeyState"))->text();
+            connectWaited = !dialog->connectButton()->isEnabled() && !dialog->testButton()->isEnabled();
+        },
+        [&] { return dialog && dialog->ownerKey() == QString::fromLatin1(m_key); });
+    probe.stop();
+    qInfo("%s", qPrintable(probe.summary()));
+    QVERIFY(read);
+    QVERIFY2(probe.deepestLoopLevel() == 1, qPrintable(probe.summary()));
+    QVERIFY2(probe.largestGapMs() <= 100, qPrintable(probe.summary()));
+    QVERIFY2(took.elapsed() >= kPauseMs / 2,
+             qPrintable(QStringLiteral("read after %1 ms").arg(took.elapsed())));
+    QVERIFY2(stateWhileReading.contains(QStringLiteral("Reading the key from the keychain")),
+             qPrintable(stateWhileReading));
+    QVERIFY(connectWaited);
+    QVERIFY(dialog->connectButton()->isEnabled());
+    QVERIFY(pause.waitUntilResumed(5000));
 }
 
 void TestConnectDialog::testOverHttps_data()

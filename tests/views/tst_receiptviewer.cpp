@@ -154,7 +154,7 @@ void TestReceiptViewer::listsReceiptsAndSaysWhereTheKeyLives()
              qPrintable(m_viewer->headerText()));
     const QString storage = m_ledger->keyStorage().value();
     QVERIFY(storage.contains(QStringLiteral("signing-key")));
-    QVERIFY2(m_viewer->headerText().contains(storage), qPrintable(m_viewer->headerText()));
+    QTRY_VERIFY2(m_viewer->headerText().contains(storage), qPrintable(m_viewer->headerText()));
 }
 
 void TestReceiptViewer::showsEveryFieldAndAValidSignature()

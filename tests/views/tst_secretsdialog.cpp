@@ -1,8 +1,12 @@
+#include "guistallprobe.h"
 #include "keychainstore.h"
 #include "processrun.h"
 #include "secretlistmodel.h"
 #include "secretsdialog.h"
+#include "secretservicepause.h"
 #include "viewtestsupport.h"
+
+#include <QElapsedTimer>
 
 #include <QAbstractButton>
 #include <QLabel>
@@ -10,6 +14,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QSignalSpy>
 #include <QTableView>
 
 using namespace Qt::StringLiterals;
@@ -31,6 +36,7 @@ private slots:
     void environmentValueShowsAsYes();
     void setThroughMaskedFieldThenDelete();
     void deleteAsksFirst();
+    void aSlowKeychainNeverStopsTheWindow();
     void unavailableKeychainIsSaidPlainly();
 
 private:
@@ -163,7 +169,10 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     if (!m_available)
         QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
     m_dialog = makeDialog();
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_VERIFY(m_dialog->keychainAvailable());
+    // Every row answered: nothing is said to be under way.
+    QTRY_VERIFY(!m_dialog->findChild<QLabel *>(u"keychainActivity"_s)->isVisible());
 
     const QString value = u"xai-DIALOGCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
     m_dialog->selectName(m_apiName);
@@ -176,12 +185,14 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     QCOMPARE(field->echoMode(), QLineEdit::Password);
     QTest::keyClicks(field, value);
     QVERIFY(!field->displayText().contains(value.left(8)));
+    QSignalSpy written(m_dialog.get(), &SecretsDialog::writeFinished);
     QTest::mouseClick(m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), Qt::LeftButton);
+    QVERIFY(written.wait());
 
     QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
     QVERIFY(m_keychain.has(m_apiName));
     QCOMPARE(m_keychain.read(m_apiName).value, value);
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"yes"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"yes"_s);
     QVERIFY(!field->isVisible());
     QVERIFY(field->text().isEmpty());
     QVERIFY(!field->isUndoAvailable());
@@ -193,8 +204,9 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     QVERIFY(remove->isEnabled());
     QTest::mouseClick(remove, Qt::LeftButton);
     QCOMPARE(m_prompter.removeSecretQuestions, QStringList{m_apiName});
+    QVERIFY(written.wait());
     QVERIFY(!m_keychain.has(m_apiName));
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
     QVERIFY(!remove->isEnabled());
 }
 
@@ -204,12 +216,65 @@ void TestSecretsDialog::deleteAsksFirst()
         QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
     QVERIFY(m_keychain.set(m_apiName, u"keep-me"_s));
     m_dialog = makeDialog();
+    QTRY_VERIFY(m_dialog->keychainAvailable());
     m_dialog->selectName(m_apiName);
     m_prompter.removeSecretAnswer = false;
     m_dialog->removeSelected();
     QCOMPARE(m_prompter.removeSecretQuestions.size(), 1);
     QVERIFY(m_keychain.has(m_apiName));
     QVERIFY(m_keychain.remove(m_apiName));
+}
+
+void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
+{
+    if (!m_available)
+        QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
+    m_dialog = makeDialog();
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    m_dialog->selectName(m_apiName);
+    auto *set = m_dialog->findChild<QPushButton *>(u"setValueButton"_s);
+    auto *remove = m_dialog->findChild<QPushButton *>(u"removeValueButton"_s);
+    QTRY_VERIFY(set->isEnabled());
+    QTest::mouseClick(set, Qt::LeftButton);
+    QTest::keyClicks(m_dialog->findChild<QLineEdit *>(u"secretValue"_s), u"slow-keychain-value"_s);
+    m_prompter.removeSecretAnswer = true;
+
+    // The real Secret Service answers each step late; Set and Delete each wait for it.
+    constexpr int kPauseMs = 600;
+    const struct
+    {
+        QPushButton *button;
+        QString answered;
+    } steps[] = {{m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), u"yes"_s}, {remove, u"no"_s}};
+    for (const auto &step : steps) {
+        SecretServicePause pause;
+        QString why;
+        QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
+        GuiStallProbe probe;
+        bool offWhileWriting = false;
+        QString activity;
+        QElapsedTimer took;
+        took.start();
+        probe.start();
+        const bool answered = runFromEventLoop(
+            [&] {
+                QTest::mouseClick(step.button, Qt::LeftButton);
+                offWhileWriting = !set->isEnabled() && !remove->isEnabled();
+                activity = m_dialog->findChild<QLabel *>(u"keychainActivity"_s)->text();
+            },
+            [&] { return cell(m_apiName, SecretListModel::KeychainColumn) == step.answered; });
+        probe.stop();
+        qInfo("%s", qPrintable(probe.summary()));
+        QVERIFY2(answered, qPrintable(cell(m_apiName, SecretListModel::KeychainColumn)));
+        QVERIFY2(probe.deepestLoopLevel() == 1, qPrintable(probe.summary()));
+        QVERIFY2(probe.largestGapMs() <= 100, qPrintable(probe.summary()));
+        QVERIFY2(took.elapsed() >= kPauseMs / 2, qPrintable(u"answered after %1 ms"_s.arg(took.elapsed())));
+        QVERIFY(offWhileWriting);
+        QVERIFY2(activity.contains(u"the keychain…"_s) && activity.contains(m_apiName), qPrintable(activity));
+        QVERIFY(pause.waitUntilResumed(5000));
+        QTRY_VERIFY(remove->isEnabled() == (step.answered == u"yes"_s));
+    }
+    QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
 }
 
 void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
@@ -229,11 +294,11 @@ void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
     m_dialog = makeDialog();
     QVERIFY(!m_dialog->keychainAvailable());
     auto *banner = m_dialog->findChild<QLabel *>(u"keychainBanner"_s);
-    QVERIFY(banner->isVisible());
+    QTRY_VERIFY(banner->isVisible());
     QVERIFY(banner->text().contains(u"environment still work"_s));
     QVERIFY(!m_dialog->findChild<QPushButton *>(u"setValueButton"_s)->isEnabled());
     QVERIFY(!m_dialog->findChild<QPushButton *>(u"removeValueButton"_s)->isEnabled());
-    QCOMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"unavailable"_s);
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"unavailable"_s);
 }
 
 QTEST_MAIN(TestSecretsDialog)

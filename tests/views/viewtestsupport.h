@@ -9,7 +9,10 @@
 #include <QList>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTestEventLoop>
+#include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class FakePrompter final : public Prompter
@@ -133,4 +136,23 @@ inline std::shared_ptr<SqliteDirectoryStore> openStoreWithRows(const QString &pa
         }
     }
     return store.value();
+}
+
+// Runs `action` from inside a running event loop, as a click arrives in the application's
+// own loop (level 1), and keeps that loop turning until `done` holds. A nested loop the
+// action starts then shows as level 2 to a GuiStallProbe. False when `done` did not come
+// within `timeoutMs`.
+inline bool runFromEventLoop(const std::function<void()> &action, const std::function<bool()> &done,
+                             int timeoutMs = 10000)
+{
+    QTestEventLoop loop;
+    QTimer::singleShot(0, &loop, action);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.exitLoop();
+    });
+    poll.start(5);
+    loop.enterLoopMSecs(timeoutMs);
+    return !loop.timeout();
 }
