@@ -373,6 +373,11 @@ StoreError SqliteChangeFeed::readEverything(DirectoryChanges *changes) const
     if (!query.prepared())
         return failure(QStringLiteral("cannot read the rows"));
     changes->complete = true;
+    {
+        Statement count(m_db, "SELECT count(*) FROM directory");
+        if (count.prepared() && count.step() == SQLITE_ROW)
+            changes->changed.reserve(qsizetype(count.integer(0)));
+    }
     const int step = SqliteSummaryScan::read(
         query.get(), [&](const RowSummaryView &view) { changes->changed.append(RowSummary::of(view)); });
     if (step != SQLITE_DONE)

@@ -1,16 +1,20 @@
 #include "remotechangecursor.h"
 
+#include <QList>
+
 #include <algorithm>
 
 namespace {
 
 const QByteArray kSequenceTag = QByteArrayLiteral("seq:");
 const QByteArray kListingTag = QByteArrayLiteral("list:");
+constexpr qsizetype kDigestBytes = 32;
 
 bool isLowerHex(const QByteArray &text)
 {
-    return std::all_of(text.cbegin(), text.cend(),
-                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    return text.size() % 2 == 0 && std::all_of(text.cbegin(), text.cend(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
 }
 
 } // namespace
@@ -20,7 +24,7 @@ QByteArray RemoteChangeCursor::text() const
     if (kind == Kind::Sequence)
         return kSequenceTag + QByteArray::number(seq);
     // Hex, so any bytes a server put in its ETag survive as plain text.
-    return kListingTag + etag.toHex();
+    return kListingTag + etag.toHex() + ':' + digest.toHex();
 }
 
 std::optional<RemoteChangeCursor> RemoteChangeCursor::parse(const QByteArray &text)
@@ -35,10 +39,11 @@ std::optional<RemoteChangeCursor> RemoteChangeCursor::parse(const QByteArray &te
         return ok ? std::optional<RemoteChangeCursor>(sequence(seq)) : std::nullopt;
     }
     if (text.startsWith(kListingTag)) {
-        const QByteArray hex = text.mid(kListingTag.size());
-        if (hex.size() % 2 != 0 || hex.size() > 2 * kMaxETagBytes || !isLowerHex(hex))
+        const QList<QByteArray> parts = text.mid(kListingTag.size()).split(':');
+        if (parts.size() != 2 || parts[0].size() > 2 * kMaxETagBytes || !isLowerHex(parts[0])
+            || (!parts[1].isEmpty() && parts[1].size() != 2 * kDigestBytes) || !isLowerHex(parts[1]))
             return std::nullopt;
-        return listing(QByteArray::fromHex(hex));
+        return listing(QByteArray::fromHex(parts[0]), QByteArray::fromHex(parts[1]));
     }
     return std::nullopt;
 }

@@ -5,9 +5,10 @@
 #include <optional>
 
 // Where a remote directory's change feed stands (RemoteDirectoryStore::changesSince()):
-// a server's change sequence, or the ETag of the listing a plain server last sent (empty
-// when it sent none). The text is what callers hold as an opaque cursor; it comes back
-// to us as hostile input, so parse() takes only what text() writes.
+// a server's change sequence, or what identifies the listing a plain server last sent,
+// its ETag (empty when it sent none) and the SHA-256 of its body. The text is what
+// callers hold as an opaque cursor; it comes back to us as hostile input, so parse()
+// takes only what text() writes.
 struct RemoteChangeCursor
 {
     enum class Kind { Sequence, Listing };
@@ -17,9 +18,13 @@ struct RemoteChangeCursor
     Kind kind = Kind::Listing;
     qint64 seq = 0;
     QByteArray etag;
+    QByteArray digest; // 32 bytes, or empty when not known
 
-    static RemoteChangeCursor sequence(qint64 seq) { return {Kind::Sequence, seq, {}}; }
-    static RemoteChangeCursor listing(QByteArray etag) { return {Kind::Listing, 0, std::move(etag)}; }
+    static RemoteChangeCursor sequence(qint64 seq) { return {Kind::Sequence, seq, {}, {}}; }
+    static RemoteChangeCursor listing(QByteArray etag, QByteArray digest)
+    {
+        return {Kind::Listing, 0, std::move(etag), std::move(digest)};
+    }
 
     QByteArray text() const;
     static std::optional<RemoteChangeCursor> parse(const QByteArray &text);

@@ -7,6 +7,7 @@
 #include "serverconnection.h"
 #include "servererrors.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
@@ -140,10 +141,15 @@ std::optional<qint64> sequenceIn(const QJsonObject &answer)
     return qint64(value);
 }
 
-QByteArray etagOf(const ServerResponse &response)
+// What identifies a plain server's listing: its ETag, if any and not too long to keep,
+// and the digest of its bytes.
+RemoteChangeCursor listingCursorOf(const ServerResponse &response)
 {
-    const QByteArray etag = response.header(QByteArrayLiteral("ETag"));
-    return etag.size() <= RemoteChangeCursor::kMaxETagBytes ? etag : QByteArray();
+    QByteArray etag = response.header(QByteArrayLiteral("ETag"));
+    if (etag.size() > RemoteChangeCursor::kMaxETagBytes)
+        etag.clear();
+    return RemoteChangeCursor::listing(etag,
+                                       QCryptographicHash::hash(response.body, QCryptographicHash::Sha256));
 }
 
 DirectoryChanges unchangedAt(const RemoteChangeCursor &cursor)
@@ -611,7 +617,7 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::changesSince(const QByteArra
         return everything();
     if (since->kind == RemoteChangeCursor::Kind::Sequence && m_feedKind != FeedKind::Listing)
         return sequenceChanges(since->seq);
-    return listingChanges(since->etag);
+    return listingChanges(since->kind == RemoteChangeCursor::Kind::Listing ? *since : RemoteChangeCursor());
 }
 
 StoreResult<DirectoryChanges> RemoteDirectoryStore::baseline() const
@@ -637,7 +643,7 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::baseline() const
         return unchangedAt(RemoteChangeCursor::sequence(*seq));
     }
     m_feedKind = FeedKind::Listing;
-    return unchangedAt(RemoteChangeCursor::listing(etagOf(response)));
+    return unchangedAt(listingCursorOf(response));
 }
 
 StoreResult<DirectoryChanges> RemoteDirectoryStore::sequenceChanges(qint64 since) const
@@ -646,7 +652,7 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::sequenceChanges(qint64 since
         QByteArrayLiteral("GET"), QStringLiteral("/api/directory?since_seq=%1&fields=summary").arg(since));
     if (response.status == 400 && m_feedKind != FeedKind::Sequence) {
         m_feedKind = FeedKind::Listing;
-        return listingChanges({});
+        return listingChanges(RemoteChangeCursor());
     }
     if (const StoreError error = failure(response); error.isError())
         return error;
@@ -674,17 +680,21 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::sequenceChanges(qint64 since
     return changes;
 }
 
-StoreResult<DirectoryChanges> RemoteDirectoryStore::listingChanges(const QByteArray &etag) const
+StoreResult<DirectoryChanges> RemoteDirectoryStore::listingChanges(const RemoteChangeCursor &since) const
 {
     QList<std::pair<QByteArray, QByteArray>> headers;
-    if (!etag.isEmpty())
-        headers.append({QByteArrayLiteral("If-None-Match"), etag});
+    if (!since.etag.isEmpty())
+        headers.append({QByteArrayLiteral("If-None-Match"), since.etag});
     const ServerResponse response =
         m_connection->send(QByteArrayLiteral("GET"), QStringLiteral("/api/directory"), {}, headers);
-    if (response.status == 304 && !etag.isEmpty())
-        return unchangedAt(RemoteChangeCursor::listing(etag));
+    if (response.status == 304 && !since.etag.isEmpty())
+        return unchangedAt(since);
     if (const StoreError error = failure(response); error.isError())
         return error;
+    // Without an ETag, the same bytes as last time still save the caller a whole listing.
+    const RemoteChangeCursor now = listingCursorOf(response);
+    if (!since.digest.isEmpty() && now.digest == since.digest)
+        return unchangedAt(now);
     return completeListing(response);
 }
 
@@ -694,7 +704,7 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::completeListing(const Server
     if (!listing.ok())
         return listing.error();
     DirectoryChanges changes;
-    changes.cursor = RemoteChangeCursor::listing(etagOf(response)).text();
+    changes.cursor = listingCursorOf(response).text();
     changes.complete = true;
     changes.changed = summariesIn(rowsIn(listing.value()));
     return changes;
@@ -718,5 +728,5 @@ StoreResult<DirectoryChanges> RemoteDirectoryStore::everything() const
             return changes;
         }
     }
-    return listingChanges({});
+    return listingChanges(RemoteChangeCursor());
 }

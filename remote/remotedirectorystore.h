@@ -10,6 +10,7 @@
 #include <optional>
 
 class ServerConnection;
+struct RemoteChangeCursor;
 
 // A capability directory on a server speaking SPEC §10, behind the same interface as the
 // local file. Every call is a blocking round trip on the calling thread (safe from any
@@ -29,7 +30,8 @@ class ServerConnection;
 //  - changesSince(): against `capdeskctl serve`, `GET /api/directory?since_seq=N&
 //    fields=summary` (a delta, or complete when the server says so); against a plain
 //    SPEC §10 server, which has only full listings, the listing re-read (with
-//    If-None-Match when the server gave an ETag: 304 is unchanged) and answered complete.
+//    If-None-Match when the server gave an ETag) and answered complete, or unchanged on
+//    a 304 or when its bytes are those of the last listing.
 //    Which one the server is comes from its first answer (ours carries "seq") and is
 //    remembered; the baseline is one `GET /api/directory?fields=summary&limit=1`, which
 //    a plain server answers with its whole listing.
@@ -94,7 +96,7 @@ private:
     enum class FeedKind { Unknown, Sequence, Listing };
     StoreResult<DirectoryChanges> baseline() const;
     StoreResult<DirectoryChanges> sequenceChanges(qint64 since) const;
-    StoreResult<DirectoryChanges> listingChanges(const QByteArray &etag) const;
+    StoreResult<DirectoryChanges> listingChanges(const RemoteChangeCursor &since) const;
     // Every row, for a cursor this store cannot read.
     StoreResult<DirectoryChanges> everything() const;
     StoreResult<DirectoryChanges> completeListing(const ServerResponse &response) const;

@@ -41,7 +41,7 @@ class TestRemoteDirectoryChanges : public QObject
 private slots:
     void initTestCase();
     void cleanupTestCase();
-    void baselineThenNothing_data();
+    void baselineThenNothing_data() { servers(); }
     void baselineThenNothing();
     void anotherClientsWritesAppear_data();
     void anotherClientsWritesAppear();
@@ -124,33 +124,22 @@ void TestRemoteDirectoryChanges::cleanupTestCase()
     m_serve.stop();
 }
 
-void TestRemoteDirectoryChanges::baselineThenNothing_data()
-{
-    QTest::addColumn<Server>("server");
-    QTest::addColumn<bool>("complete"); // a plain server without ETag cannot say "unchanged"
-    QTest::addRow("capdeskctl serve") << Server::Ours << false;
-    QTest::addRow("plain server") << Server::Plain << true;
-    QTest::addRow("plain server with ETag") << Server::PlainWithETag << false;
-}
-
 void TestRemoteDirectoryChanges::baselineThenNothing()
 {
     QFETCH(Server, server);
-    QFETCH(bool, complete);
     const auto store = storeFor(server);
     const QByteArray cursor = baseline(*store);
     QVERIFY(!cursor.isEmpty());
 
-    const StoreResult<DirectoryChanges> answer = store->changesSince(cursor);
-
-    QVERIFY2(answer.ok(), qPrintable(answer.error().message));
-    QCOMPARE(answer.value().complete, complete);
-    QCOMPARE(answer.value().unchanged, !complete);
-    if (complete)
-        QVERIFY(keysOf(answer.value().changed).contains(u"ZZ_FEED_BASE"_s));
-    else
+    for (int poll = 0; poll < 2; ++poll) {
+        // A plain server without ETag sends its listing again; the same bytes are "unchanged".
+        const StoreResult<DirectoryChanges> answer = store->changesSince(cursor);
+        QVERIFY2(answer.ok(), qPrintable(answer.error().message));
+        QVERIFY(answer.value().unchanged);
+        QVERIFY(!answer.value().complete);
         QVERIFY(answer.value().changed.isEmpty());
-    QVERIFY(answer.value().removed.isEmpty());
+        QVERIFY(answer.value().removed.isEmpty());
+    }
 }
 
 void TestRemoteDirectoryChanges::anotherClientsWritesAppear_data()
@@ -211,10 +200,10 @@ void TestRemoteDirectoryChanges::anotherClientsWritesAppear()
         QCOMPARE(summary->updatedAt, writer->row(key).value().updatedAt);
         QCOMPARE(summary->category, change == Change::Patch ? u"moved"_s : u"tools"_s);
     }
-    // Polled again from where that answer left off, ours and the ETag server have nothing new.
+    // Polled again from where that answer left off: nothing new.
     const StoreResult<DirectoryChanges> again = watcher->changesSince(changes.cursor);
     QVERIFY(again.ok());
-    QCOMPARE(again.value().unchanged, server != Server::Plain);
+    QVERIFY(again.value().unchanged);
 }
 
 void TestRemoteDirectoryChanges::garbledCursorsAreCompleteListings_data()
@@ -227,8 +216,10 @@ void TestRemoteDirectoryChanges::garbledCursorsAreCompleteListings_data()
         QTest::addRow("%s, seq without a number", name) << server << QByteArrayLiteral("seq:");
         QTest::addRow("%s, negative seq", name) << server << QByteArrayLiteral("seq:-4");
         QTest::addRow("%s, seq past int64", name) << server << QByteArrayLiteral("seq:99999999999999999999");
-        QTest::addRow("%s, ETag not hex", name) << server << QByteArrayLiteral("list:zz");
-        QTest::addRow("%s, ETag of odd length", name) << server << QByteArrayLiteral("list:abc");
+        QTest::addRow("%s, ETag not hex", name) << server << QByteArrayLiteral("list:zz:");
+        QTest::addRow("%s, ETag of odd length", name) << server << QByteArrayLiteral("list:abc:");
+        QTest::addRow("%s, a short digest", name) << server << QByteArrayLiteral("list::00ff");
+        QTest::addRow("%s, a part too many", name) << server << QByteArrayLiteral("list:::");
         QTest::addRow("%s, 1 MiB", name) << server << QByteArray(1024 * 1024, 's');
     }
 }
