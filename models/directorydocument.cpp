@@ -429,8 +429,8 @@ void DirectoryDocument::withCurrentRows(const QStringList &keys,
         then(rows);
         return;
     }
-    m_reader->fetchRows(missing, [this, rows, missing, then](const QHash<QString, Row> &fetched,
-                                                             const StoreError &error) mutable {
+    m_reader->fetchRows(missing, [this, keys, rows, missing, then](const QHash<QString, Row> &fetched,
+                                                                   const StoreError &error) mutable {
         rows.insert(fetched);
         if (error.isError()) {
             reportReadFailure(error);
@@ -439,8 +439,8 @@ void DirectoryDocument::withCurrentRows(const QStringList &keys,
                     rows.insert(key, *known);
             }
         }
-        // A row drafted while the read was on its way is taken as drafted now.
-        for (const QString &key : missing) {
+        // A row drafted or edited while the read was on its way is taken as it is now.
+        for (const QString &key : keys) {
             if (const auto draft = m_drafts.constFind(key); draft != m_drafts.constEnd()) {
                 rows.remove(key);
                 if (draft->current)
@@ -593,22 +593,25 @@ void DirectoryDocument::finishRemoteSave(const QMap<QString, Draft> &sent, const
                 modified = true;
                 shown = draft->current;
             }
+        } else if (!sameContent(was->stored, stored)) {
+            // Undone back to the old row while its save was on its way: that is now an
+            // edit of the version written.
+            m_drafts.insert(outcome.key, {stored, was->stored});
+            modified = true;
+            shown = was->stored;
         }
         updates.append(tableUpdate(outcome.key, shown, modified));
     }
     m_table->apply(updates);
     for (const QString &key : saving)
         emit rowChanged(key);
+    emit modifiedChanged(isModified());
     if (error.isError()) {
-        if (!isModified())
-            emit modifiedChanged(false);
         emit saveFailed(error);
         return;
     }
-    if (!isModified()) {
+    if (!isModified())
         m_undo->setClean();
-        emit modifiedChanged(false);
-    }
     emit saved();
 }
 

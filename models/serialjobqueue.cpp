@@ -11,7 +11,7 @@
 
 struct SerialJobQueue::State
 {
-    mutable QMutex mutex;
+    QMutex mutex;
     std::deque<std::pair<quint64, Job>> queued;
     quint64 nextId = 1;
     bool running = false;
@@ -49,12 +49,6 @@ bool SerialJobQueue::cancel(quint64 id)
         }
     }
     return false;
-}
-
-int SerialJobQueue::backlog() const
-{
-    QMutexLocker lock(&m_state->mutex);
-    return int(m_state->queued.size()) + (m_state->running ? 1 : 0);
 }
 
 void SerialJobQueue::drain(const std::shared_ptr<State> &state)

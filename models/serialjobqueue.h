@@ -24,8 +24,6 @@ public:
     // True when the job had not started: it will never run. False when it is running,
     // has run, or was never posted here.
     bool cancel(quint64 id);
-    // Jobs queued or running.
-    int backlog() const;
 
 private:
     struct State;

@@ -25,7 +25,6 @@ void StoreWriter::write(ChangeSet changes, Done done)
             Result result;
             result.error = store->applyTracked(changes, *tracking);
             result.written = tracking->written;
-            result.cancelled = result.error.kind == StoreError::Kind::Cancelled;
             // The store goes back along with the answer: a server connection is only ever
             // released on the GUI thread.
             QMetaObject::invokeMethod(
@@ -46,7 +45,6 @@ void StoreWriter::cancel()
     m_tracking->cancelled = true;
     if (m_queue.cancel(m_job)) {
         Result result;
-        result.cancelled = true;
         result.error = StoreError::make(StoreError::Kind::Cancelled,
                                         QStringLiteral("the save was cancelled before it was sent"));
         finish(result);

@@ -22,7 +22,6 @@ public:
     {
         StoreError error;
         QList<WriteOutcome> written; // rows that reached the server, in order
-        bool cancelled = false;
     };
     using Done = std::function<void(const Result &)>;
 

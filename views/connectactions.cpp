@@ -11,6 +11,7 @@
 #include "serverconnection.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QIcon>
 #include <QLineEdit>
 #include <QtConcurrent>
@@ -56,9 +57,12 @@ bool ConnectActions::connectTo(const ServerProfile &profile, const QString &owne
     const quint64 attempt = ++m_attempt;
     emit statusMessage(tr("Connecting to %1 (%2)…").arg(profile.name, connection->location()));
     // Tested before anything is dropped: a wrong address or key changes nothing here.
-    // The continuation holds the connection, so it outlives the check and is released here.
-    QtConcurrent::run(&NetworkPool::instance(), [raw = connection.get()] {
-        return raw->check();
+    QtConcurrent::run(&NetworkPool::instance(), [connection]() mutable {
+        const ConnectionCheck check = connection->check();
+        // Released on the GUI thread, also when this object is gone by now.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [keep = std::move(connection)] {}, Qt::QueuedConnection);
+        return check;
     }).then(this, [this, attempt, profile, connection, keyWarning](const ConnectionCheck &check) {
         if (attempt != m_attempt)
             return; // a newer attempt replaced this one
@@ -77,9 +81,11 @@ void ConnectActions::finishConnect(const ServerProfile &profile,
         emit connectFinished(false);
         return;
     }
-    if (!m_guard.mayDrop(m_session.document(), [this, profile, connection, check, keyWarning] {
-            finishConnect(profile, connection, check, keyWarning);
-        })) {
+    if (!m_guard.mayDrop(m_session.document(),
+                         [this, attempt = m_attempt, profile, connection, check, keyWarning] {
+                             if (attempt == m_attempt)
+                                 finishConnect(profile, connection, check, keyWarning);
+                         })) {
         emit connectFinished(false);
         return;
     }

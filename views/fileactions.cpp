@@ -12,6 +12,7 @@
 #include "rowstext.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
@@ -128,7 +129,9 @@ bool FileActions::importRows()
     return onStore<StoreResult<int>>(
         document->sharedStore(),
         [path](DirectoryStore &store) { return DirectoryImporter::importFile(store, path); },
-        [this, path](const StoreResult<int> &imported) { return finishImport(path, imported); });
+        [this, path, into = document->store().location()](const StoreResult<int> &imported) {
+            return finishImport(path, into, imported);
+        });
 }
 
 template<typename Result>
@@ -139,14 +142,18 @@ bool FileActions::onStore(const std::shared_ptr<DirectoryStore> &store,
     if (!store->hasRoundTrips())
         return done(work(*store));
     emit statusMessage(tr("Working on the server… the window stays usable."));
-    // The continuation holds the store, so a server connection is released on this thread.
-    QtConcurrent::run(&NetworkPool::instance(), [raw = store.get(), work] {
-        return work(*raw);
-    }).then(this, [store, done](const Result &result) { done(result); });
+    QtConcurrent::run(&NetworkPool::instance(), [store, work]() mutable {
+        Result result = work(*store);
+        // Released on the GUI thread, also when this object is gone by now.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [keep = std::move(store)] {}, Qt::QueuedConnection);
+        return result;
+    }).then(this, [done](const Result &result) { done(result); });
     return true;
 }
 
-bool FileActions::finishImport(const QString &path, const StoreResult<int> &imported)
+bool FileActions::finishImport(const QString &path, const QString &importedInto,
+                               const StoreResult<int> &imported)
 {
     if (!imported.ok()) {
         m_prompter.showError(tr("Import Failed"),
@@ -154,7 +161,16 @@ bool FileActions::finishImport(const QString &path, const StoreResult<int> &impo
                                  .arg(QFileInfo(path).fileName(), imported.error().message));
         return false;
     }
-    if (const StoreError error = m_session.reload(); error.isError()) {
+    // A server's import ends later, and the window was usable meanwhile: its rows are read
+    // again keeping what was typed since (and only if that directory is still open).
+    DirectoryDocument *document = m_session.document();
+    const bool background = document && document->store().hasRoundTrips();
+    if (background && document->store().location() != importedInto) {
+        emit statusMessage(tr("Imported %1 into %2, which is no longer open.")
+                               .arg(RowsText::rows(imported.value()), importedInto));
+        return true;
+    }
+    if (const StoreError error = background ? document->reload() : m_session.reload(); error.isError()) {
         m_prompter.showError(tr("Reload Failed"), error.message);
         return false;
     }

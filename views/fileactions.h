@@ -56,7 +56,7 @@ private:
     template<typename Result>
     bool onStore(const std::shared_ptr<DirectoryStore> &store, std::function<Result(DirectoryStore &)> work,
                  std::function<bool(const Result &)> done);
-    bool finishImport(const QString &path, const StoreResult<int> &imported);
+    bool finishImport(const QString &path, const QString &importedInto, const StoreResult<int> &imported);
     bool finishExport(const QString &path, bool hadEdits, const StoreResult<QByteArray> &bytes);
     void rebuildRecentMenu();
     void updateActions();

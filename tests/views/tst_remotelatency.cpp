@@ -14,6 +14,8 @@
 #include "invocationhistorymodel.h"
 #include "invokepanel.h"
 #include "latencyproxy.h"
+#include "lintcontroller.h"
+#include "lintstate.h"
 #include "mainwindow.h"
 #include "mergedialog.h"
 #include "remotedirectorystore.h"
@@ -53,6 +55,7 @@ private slots:
     void savingIsOnePatchAndKeepsWhatIsTypedMeanwhile_data();
     void savingIsOnePatchAndKeepsWhatIsTypedMeanwhile();
     void cancelStopsASaveBeforeItsNextRequest();
+    void aRefusedSaveNeverStalls();
     void aConflictOpensTheMergeWithoutStalling();
     void shapeAndInvokeNeverStall();
     void aFlowDebugStepNeverStalls();
@@ -96,6 +99,18 @@ void TestRemoteLatency::initTestCase()
     QList<Row> rows = sampleRows();
     for (Row &row : rows)
         row.content = QStringLiteral("# WHAT: %1\n# WHEN_TO_USE: tests\n").arg(row.key) + row.content;
+    // One row that meets every hygiene rule, so an edit can break it (a refused save).
+    Row documented;
+    documented.key = QStringLiteral("DOCUMENTED_ECHO");
+    documented.type = QStringLiteral("fn");
+    documented.target = QStringLiteral("echo");
+    documented.category = QStringLiteral("tools");
+    documented.content =
+        QStringLiteral("# WHAT: Echoes its text for a latency test.\n# WHEN_TO_USE: a test needs it.\n"
+                       "# ARGS: $1=text\n# EX: [DOCUMENTED_ECHO]hi[/DOCUMENTED_ECHO]\n"
+                       "# OUTPUT: the text");
+    documented.examples = QStringLiteral("[\"hi\"]");
+    rows.append(documented);
     QVERIFY(openStoreWithRows(served, rows));
     QVERIFY(openStoreWithRows(m_localPath, sampleRows()));
     QString error;
@@ -149,7 +164,7 @@ void TestRemoteLatency::connectThroughProxy()
         QSignalSpy loaded(document()->tableModel(), &DirectoryTableModel::loadFinished);
         QVERIFY(loaded.wait(30000));
     }
-    QCOMPARE(document()->tableModel()->totalRows(), int(sampleRows().size()));
+    QCOMPARE(document()->tableModel()->totalRows(), int(sampleRows().size()) + 1);
     logged({}); // what connecting cost is not what the test counts
 }
 
@@ -209,7 +224,7 @@ void TestRemoteLatency::verifyNoStall(const GuiStallProbe &probe) const
     // A test waits in QSignalSpy::wait (level 1) or QTest::qWait (level 0); an action of
     // the app's own running a nested loop inside either would take it past 1.
     QVERIFY2(probe.deepestLoopLevel() <= 1, qPrintable(probe.summary()));
-    QVERIFY2(probe.keysDelivered() > 0, qPrintable(probe.summary()));
+    QVERIFY2(probe.keysDelivered() == probe.keysPosted(), qPrintable(probe.summary()));
 }
 
 void TestRemoteLatency::openingTheServerNeverStalls_data()
@@ -352,6 +367,29 @@ void TestRemoteLatency::cancelStopsASaveBeforeItsNextRequest()
     QVERIFY(!m_window->editActions()->cancelSaveAction()->isEnabled());
 }
 
+void TestRemoteLatency::aRefusedSaveNeverStalls()
+{
+    connectThroughProxy();
+    const QString key = QStringLiteral("DOCUMENTED_ECHO");
+    QVERIFY(selectAndLoad(key));
+    // The lint-all of the open directory is what explains a refusal before anything is sent.
+    LintController *lint = m_window->lintController();
+    QTRY_VERIFY_WITH_TIMEOUT(!lint->isRunning() && !lint->state()->all().isEmpty(), 30000);
+    logged({});
+
+    GuiStallProbe probe;
+    probe.start();
+    document()->setField(key, QStringLiteral("content"), QStringLiteral("no doc lines at all\n"));
+    QVERIFY(!m_window->editActions()->save());
+    probe.stop();
+    verifyNoStall(probe);
+    QCOMPARE(m_prompter->errors.size(), 1);
+    QVERIFY2(m_prompter->errors.first().contains(QStringLiteral("H010")),
+             qPrintable(m_prompter->errors.first()));
+    QVERIFY(document()->isRowModified(key));
+    QCOMPARE(logged("PATCH /api/directory/"), 0);
+}
+
 void TestRemoteLatency::aConflictOpensTheMergeWithoutStalling()
 {
     connectThroughProxy();
@@ -442,7 +480,7 @@ void TestRemoteLatency::reloadNeverStalls()
     QVERIFY(loaded.wait(30000));
     probe.stop();
     verifyNoStall(probe);
-    QCOMPARE(document()->tableModel()->totalRows(), int(sampleRows().size()));
+    QCOMPARE(document()->tableModel()->totalRows(), int(sampleRows().size()) + 1);
     QCOMPARE(document()->row(QStringLiteral("NOW"))->category, QStringLiteral("kept-over-reload"));
     QVERIFY(document()->isRowModified(QStringLiteral("NOW")));
 }
