@@ -140,8 +140,12 @@ bool TestRemoteEditing::connectTo(const QUrl &url, const QString &name, const QB
     QSignalSpy finished(m_window->connectActions(), &ConnectActions::connectFinished);
     if (!m_window->connectActions()->connectTo({name, url}, QString::fromLatin1(key.isEmpty() ? m_key : key)))
         return false;
-    if (!finished.wait(10000) || !finished.first().first().toBool())
+    // Longer than a request may take (ConnectActions::requestTimeoutMs): a slow check
+    // reports its own failure instead of the test giving up first.
+    if (!finished.wait(ConnectActions::requestTimeoutMs + 5000) || !finished.first().first().toBool()) {
+        qWarning("connecting failed: %s", qPrintable(m_prompter->errors.join(QStringLiteral("; "))));
         return false;
+    }
     // The rows arrive off the GUI thread, the first page before the rest.
     QSignalSpy loaded(document()->tableModel(), &DirectoryTableModel::loadFinished);
     return !document()->tableModel()->isLoading() || loaded.wait(10000);
