@@ -104,8 +104,8 @@ void TestLiveDirectory::open(bool onServer)
         QSignalSpy finished(m_window->connectActions(), &ConnectActions::connectFinished);
         QVERIFY(m_window->connectActions()->connectTo({QStringLiteral("live"), m_server.baseUrl()},
                                                       QString::fromLatin1(m_key)));
-        QVERIFY(finished.wait(10000));
-        QVERIFY(finished.first().first().toBool());
+        QVERIFY(finished.wait(ConnectActions::requestTimeoutMs + 5000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(m_prompter->errors.join(QStringLiteral("; "))));
         // Our server's feed is cheap; the default keeps a production server quiet.
         QCOMPARE(document()->changeFeed()->interval(), 5000);
     } else {
