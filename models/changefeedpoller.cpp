@@ -28,6 +28,12 @@ void ChangeFeedPoller::stop()
     m_timer.stop();
 }
 
+void ChangeFeedPoller::setInterval(int ms)
+{
+    m_intervalFixed = true;
+    m_timer.setInterval(ms);
+}
+
 void ChangeFeedPoller::pollNow()
 {
     if (m_polling || !m_timer.isActive())
@@ -55,6 +61,8 @@ void ChangeFeedPoller::deliver(const StoreResult<DirectoryChanges> &result)
         return;
     }
     m_cursor = result.value().cursor;
+    if (!m_intervalFixed && m_timer.interval() != m_store->changePollIntervalMs())
+        m_timer.setInterval(m_store->changePollIntervalMs());
     if (!result.value().unchanged)
         emit changed(result.value());
 }

@@ -11,7 +11,9 @@
 
 // Keeps an open directory live: writes made elsewhere (another process on the same file,
 // another owner or an agent on the same server) are found by polling the store's change
-// feed on a worker, at the store's own interval, and reported as changes(). Nothing here
+// feed on a worker, at the store's own interval, and reported as changes(). The store may
+// learn its interval from the first poll (a server's kind), so it is read again after each
+// answer, unless setInterval() fixed one. Nothing here
 // runs on the GUI thread but the timer; a poll still on its way when the next is due is
 // not doubled.
 class ChangeFeedPoller final : public QObject
@@ -28,7 +30,8 @@ public:
     void start();
     void stop();
     bool isRunning() const { return m_timer.isActive(); }
-    void setInterval(int ms) { m_timer.setInterval(ms); }
+    // Polls every `ms` from now on, whatever the store suggests.
+    void setInterval(int ms);
     int interval() const { return m_timer.interval(); }
     // Polls at once (View → Reload), unless a poll is on its way.
     void pollNow();
@@ -45,5 +48,6 @@ private:
     QTimer m_timer;
     QByteArray m_cursor;
     bool m_polling = false;
+    bool m_intervalFixed = false;
     quint64 m_generation = 0;
 };

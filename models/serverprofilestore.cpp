@@ -12,6 +12,16 @@ const QString kGroup = QStringLiteral("serverProfiles");
 const QString kName = QStringLiteral("name");
 const QString kUrl = QStringLiteral("url");
 const QString kCaFile = QStringLiteral("caFile");
+const QString kPollSeconds = QStringLiteral("pollSeconds");
+
+// A settings file is edited by hand too: anything but a whole number in range means the
+// server's own default.
+int pollSecondsFrom(const QVariant &value)
+{
+    bool ok = false;
+    const int seconds = value.toString().toInt(&ok);
+    return ok && seconds >= 0 && seconds <= ServerProfile::maxPollSeconds ? seconds : 0;
+}
 
 // "http://h", "http://h/" and "http://h/x/" name the same server as "http://h/x".
 QString withoutTrailingSlash(const QUrl &url)
@@ -34,7 +44,7 @@ QList<ServerProfile> ServerProfileStore::profiles()
     for (int i = 0; i < size; ++i) {
         settings.setArrayIndex(i);
         ServerProfile profile{settings.value(kName).toString(), QUrl(settings.value(kUrl).toString()),
-                              settings.value(kCaFile).toString()};
+                              settings.value(kCaFile).toString(), pollSecondsFrom(settings.value(kPollSeconds))};
         if (!profile.name.isEmpty())
             profiles.append(profile);
     }
@@ -74,6 +84,8 @@ void ServerProfileStore::store(const QList<ServerProfile> &profiles)
         settings.setValue(kUrl, profiles.at(i).url.toString());
         if (!profiles.at(i).caFile.isEmpty())
             settings.setValue(kCaFile, profiles.at(i).caFile);
+        if (profiles.at(i).pollSeconds > 0)
+            settings.setValue(kPollSeconds, profiles.at(i).pollSeconds);
     }
     settings.endArray();
 }
@@ -99,6 +111,8 @@ QString ServerProfileStore::problemOf(const ServerProfile &profile)
         return tr("give the profile a name");
     if (const QString problem = urlProblem(profile.url); !problem.isEmpty())
         return problem;
+    if (profile.pollSeconds < 0 || profile.pollSeconds > ServerProfile::maxPollSeconds)
+        return tr("check for changes every 1 to %1 seconds, or leave it to the server").arg(ServerProfile::maxPollSeconds);
     return profile.caFile.isEmpty() ? QString() : TlsTrust::caFileProblem(profile.caFile);
 }
 

@@ -18,10 +18,16 @@ struct ServerProfile
     // For an https server: a PEM file of CA certificates trusted beside the system roots
     // (a private CA, or the server's own self-signed certificate); empty: the roots only.
     QString caFile = {};
+    // How often the open directory asks the server what changed elsewhere, in seconds; 0 leaves
+    // it to the server's kind: 5 s for `capdeskctl serve`, whose change feed answers in a few
+    // bytes, 60 s for a plain SPEC §10 server, which can only send its whole listing.
+    int pollSeconds = 0;
+
+    static constexpr int maxPollSeconds = 3600;
 
     bool operator==(const ServerProfile &other) const
     {
-        return name == other.name && url == other.url && caFile == other.caFile;
+        return name == other.name && url == other.url && caFile == other.caFile && pollSeconds == other.pollSeconds;
     }
 };
 
@@ -62,8 +68,8 @@ public:
     static QString keychainName(const QString &name);
     // Why `url` cannot name a server (empty when it can): http(s), a host, no query.
     static QString urlProblem(const QUrl &url);
-    // Why `profile` cannot be saved (empty when it can): no name, an unusable URL, or a CA
-    // file that cannot be read or holds no PEM certificate.
+    // Why `profile` cannot be saved (empty when it can): no name, an unusable URL, a CA file
+    // that cannot be read or holds no PEM certificate, or a poll interval out of range.
     static QString problemOf(const ServerProfile &profile);
 
 private:

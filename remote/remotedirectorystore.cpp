@@ -605,6 +605,8 @@ void RemoteDirectoryStore::forgetCachedRows() const
 
 int RemoteDirectoryStore::changePollIntervalMs() const
 {
+    if (const int chosen = m_connection->endpoint().changePollIntervalMs; chosen > 0)
+        return chosen;
     return m_feedKind == FeedKind::Listing ? 60000 : 5000;
 }
 

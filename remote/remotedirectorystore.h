@@ -67,8 +67,9 @@ public:
     bool hasRoundTrips() const override { return true; }
 
     StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
-    // 5000 for a server answering deltas, 60000 for a plain one; 5000 until the first
-    // changesSince() (the baseline) has told them apart.
+    // The endpoint's interval when it names one; else 5000 for a server answering deltas,
+    // 60000 for a plain one, and 5000 until the first changesSince() (the baseline) has
+    // told them apart.
     int changePollIntervalMs() const override;
 
     // The server records its own actor; this value is kept for display only.

@@ -17,4 +17,7 @@ struct ServerEndpoint
     // misread. A listing of summaries is about 200 bytes a row; the plain listing of every
     // full row, which lint-all reads, about 800 (80 MiB for 100,000 rows).
     qint64 maxAnswerBytes = 512 * 1024 * 1024;
+    // How often an open directory polls the server's change feed; 0: as the server's kind
+    // suggests (RemoteDirectoryStore::changePollIntervalMs).
+    int changePollIntervalMs = 0;
 };

@@ -52,8 +52,9 @@ void ConnectActions::chooseAndConnect()
 bool ConnectActions::connectTo(const ServerProfile &profile, const QString &ownerKey,
                                const QString &keyWarning)
 {
-    auto connection = std::make_shared<ServerConnection>(
-        ServerEndpoint{profile.url, ownerKey, requestTimeoutMs, profile.caFile});
+    ServerEndpoint endpoint{profile.url, ownerKey, requestTimeoutMs, profile.caFile};
+    endpoint.changePollIntervalMs = profile.pollSeconds * 1000;
+    auto connection = std::make_shared<ServerConnection>(endpoint);
     const quint64 attempt = ++m_attempt;
     emit statusMessage(tr("Connecting to %1 (%2)…").arg(profile.name, connection->location()));
     // Tested before anything is dropped: a wrong address or key changes nothing here.
@@ -154,7 +155,8 @@ void ConnectActions::changeKey()
     const ServerProfile chosen = dialog.profile();
     if (chosen.url.adjusted(QUrl::StripTrailingSlash)
             != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)
-        || chosen.caFile != connection->endpoint().caFile) {
+        || chosen.caFile != connection->endpoint().caFile
+        || chosen.pollSeconds * 1000 != connection->endpoint().changePollIntervalMs) {
         connectTo(chosen, dialog.ownerKey());
         return;
     }

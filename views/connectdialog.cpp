@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -25,7 +26,7 @@ constexpr int kTestTimeoutMs = 5000;
 ConnectDialog::ConnectDialog(QWidget *parent)
     : QDialog(parent), m_profiles(new QListWidget(this)), m_name(new QLineEdit(this)),
       m_url(new QLineEdit(this)), m_key(new QLineEdit(this)), m_caFile(new QLineEdit(this)),
-      m_keyState(new QLabel(this)), m_result(new QLabel(this)),
+      m_pollSeconds(new QSpinBox(this)), m_keyState(new QLabel(this)), m_result(new QLabel(this)),
       m_testButton(new QPushButton(tr("&Test Connection"), this)),
       m_connectButton(new QPushButton(tr("&Connect"), this)),
       m_deleteButton(new QPushButton(tr("&Delete Profile"), this))
@@ -108,12 +109,27 @@ QWidget *ConnectDialog::buildForm()
     form->addRow(tr("Owner &key"), m_key);
     form->addRow(QString(), m_keyState);
     form->addRow(tr("CA &file"), buildCaFileRow());
+    buildPollRow();
+    form->addRow(tr("Check for &changes"), m_pollSeconds);
     auto *test = new QHBoxLayout;
     test->addWidget(m_testButton);
     test->addStretch();
     form->addRow(QString(), test);
     form->addRow(QString(), m_result);
     return page;
+}
+
+void ConnectDialog::buildPollRow()
+{
+    m_pollSeconds->setObjectName(QStringLiteral("profilePollSeconds"));
+    m_pollSeconds->setRange(0, ServerProfile::maxPollSeconds);
+    m_pollSeconds->setSuffix(tr(" s"));
+    m_pollSeconds->setPrefix(tr("every "));
+    // 0 is not "never": it leaves the interval to what the server can answer cheaply.
+    m_pollSeconds->setSpecialValueText(tr("as the server suggests (5 s, or 60 s for a plain server)"));
+    m_pollSeconds->setToolTip(tr("How soon rows written elsewhere (another owner, an agent) appear here. "
+                                 "capdeskctl serve answers each check with only what changed; a plain "
+                                 "SPEC §10 server has to send its whole listing, so it is asked less often."));
 }
 
 QLayout *ConnectDialog::buildCaFileRow()
@@ -160,6 +176,7 @@ void ConnectDialog::selectProfile(const QString &name)
     m_name->setText(name);
     m_url->setText(saved ? saved->url.toString() : QString());
     m_caFile->setText(saved ? saved->caFile : QString());
+    m_pollSeconds->setValue(saved ? saved->pollSeconds : 0);
     m_key->clear();
     m_storedKey.clear();
     if (saved) {
@@ -213,7 +230,7 @@ void ConnectDialog::focusKey()
 ServerProfile ConnectDialog::profile() const
 {
     return {m_name->text().trimmed(), QUrl::fromUserInput(m_url->text().trimmed()),
-            m_caFile->text().trimmed()};
+            m_caFile->text().trimmed(), m_pollSeconds->value()};
 }
 
 QString ConnectDialog::ownerKey() const

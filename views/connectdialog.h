@@ -13,10 +13,11 @@ class QLayout;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QSpinBox;
 class ServerConnection;
 
 // File → Connect to Server…: the saved profiles on the left; name, URL, owner key and, for
-// https, an optional CA file on the right; Test Connection (reachability, a refused
+// https, an optional CA file, and how often to check for changes made elsewhere on the right; Test Connection (reachability, a refused
 // certificate, key accepted, row count, latency, in plain words, checked off the GUI
 // thread); Delete (the profile and its keychain entry); and Connect, which saves the
 // profile (the key into the keychain only) and accepts. A saved profile's key is read from
@@ -53,6 +54,7 @@ public:
     QLineEdit *urlEdit() const { return m_url; }
     QLineEdit *keyEdit() const { return m_key; }
     QLineEdit *caFileEdit() const { return m_caFile; }
+    QSpinBox *pollSecondsEdit() const { return m_pollSeconds; }
     QLabel *resultLabel() const { return m_result; }
     QPushButton *testButton() const { return m_testButton; }
     QPushButton *connectButton() const { return m_connectButton; }
@@ -67,6 +69,7 @@ signals:
 private:
     QWidget *buildForm();
     QLayout *buildCaFileRow();
+    void buildPollRow();
     void chooseCaFile();
     void readStoredKey(const QString &name);
     void showStoredKey(const KeychainStore::Read &key);
@@ -81,6 +84,7 @@ private:
     QLineEdit *m_url;
     QLineEdit *m_key;
     QLineEdit *m_caFile;
+    QSpinBox *m_pollSeconds;
     QLabel *m_keyState;
     QLabel *m_result;
     QPushButton *m_testButton;

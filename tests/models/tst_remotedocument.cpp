@@ -1,3 +1,4 @@
+#include "changefeedpoller.h"
 #include "directorydocument.h"
 #include "directorytablemodel.h"
 #include "minimalserver.h"
@@ -30,10 +31,12 @@ private slots:
     void aConflictIsReportedWithTheirRow();
     void bulkEditsFetchTheMissingRowsInOneGo();
     void answersForADroppedDocumentAreIgnored();
+    void aPlainServerIsPolledAsItsKindSuggests();
+    void theProfilesIntervalIsKept();
 
 private:
     Row seeded(const QString &key, const QString &category) const;
-    void openDocument();
+    void openDocument(int pollIntervalMs = 0);
     std::optional<Row> loaded(const QString &key);
     int gets(const QString &key) const;
 
@@ -72,10 +75,11 @@ void TestRemoteDocument::cleanup()
     m_server.reset();
 }
 
-void TestRemoteDocument::openDocument()
+void TestRemoteDocument::openDocument(int pollIntervalMs)
 {
-    auto store = std::make_shared<RemoteDirectoryStore>(
-        std::make_shared<ServerConnection>(ServerEndpoint{m_server->baseUrl(), QString::fromLatin1(m_key)}));
+    ServerEndpoint endpoint{m_server->baseUrl(), QString::fromLatin1(m_key)};
+    endpoint.changePollIntervalMs = pollIntervalMs;
+    auto store = std::make_shared<RemoteDirectoryStore>(std::make_shared<ServerConnection>(endpoint));
     m_doc = std::make_unique<DirectoryDocument>(store);
     QSignalSpy loaded(m_doc->tableModel(), &DirectoryTableModel::loadFinished);
     QVERIFY(!m_doc->loadProgressively().isError());
@@ -235,6 +239,24 @@ void TestRemoteDocument::answersForADroppedDocumentAreIgnored()
     QVERIFY(m_server->requests("GET", QStringLiteral("/api/directory/BETA")).size() <= 1);
     openDocument();
     QVERIFY(loaded(QStringLiteral("BETA")));
+}
+
+void TestRemoteDocument::aPlainServerIsPolledAsItsKindSuggests()
+{
+    // Its kind is known once the first poll (the baseline) has met only a listing.
+    QVERIFY(m_doc->changeFeed()->isRunning());
+    QTRY_COMPARE(m_doc->changeFeed()->interval(), 60000);
+}
+
+void TestRemoteDocument::theProfilesIntervalIsKept()
+{
+    openDocument(20000);
+    QCOMPARE(m_doc->changeFeed()->interval(), 20000);
+    m_server->clearRequests();
+    // A poll asked for while one is on its way is dropped: a second request means the
+    // first answer has been taken in.
+    QTRY_VERIFY((m_doc->changeFeed()->pollNow(), m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
+    QCOMPARE(m_doc->changeFeed()->interval(), 20000);
 }
 
 QTEST_MAIN(TestRemoteDocument)

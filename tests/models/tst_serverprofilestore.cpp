@@ -6,6 +6,8 @@
 #include <QSettings>
 #include <QTest>
 
+#include <limits>
+
 // Server profiles: name and URL in the settings, the owner key in the keychain only.
 // Needs a Secret Service (the dbus-run-session recipe in CONTRIBUTING.md / TOOLCHAIN.md).
 class TestServerProfileStore : public QObject
@@ -26,6 +28,11 @@ private slots:
     void caFileIsKeptBesideTheUrl();
     void unusableCaFilesAreRefused_data();
     void unusableCaFilesAreRefused();
+    void pollIntervalIsKeptInTheProfile();
+    void pollIntervalsOutOfRangeAreRefused_data();
+    void pollIntervalsOutOfRangeAreRefused();
+    void aHandEditedPollIntervalFallsBackToTheServersDefault_data();
+    void aHandEditedPollIntervalFallsBackToTheServersDefault();
 
 private:
     const QString m_key = QStringLiteral("owner-key-7f3a9c1e5b");
@@ -190,6 +197,60 @@ void TestServerProfileStore::unusableCaFilesAreRefused()
     QVERIFY(ServerProfileStore::profiles().isEmpty());
     QCOMPARE(ServerProfileStore::ownerKey(QStringLiteral("tls")).status,
              KeychainStore::Read::Status::NotFound);
+}
+
+void TestServerProfileStore::pollIntervalIsKeptInTheProfile()
+{
+    const QUrl url(QStringLiteral("http://127.0.0.1:8787"));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("slow"), url, QString(), 30}, m_key));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("default"), QUrl(QStringLiteral("http://h"))}, m_key));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("slow"))->pollSeconds, 30);
+    QCOMPARE(*ServerProfileStore::profileForUrl(url), (ServerProfile{QStringLiteral("slow"), url, QString(), 30}));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("default"))->pollSeconds, 0);
+}
+
+void TestServerProfileStore::pollIntervalsOutOfRangeAreRefused_data()
+{
+    QTest::addColumn<int>("seconds");
+    QTest::addRow("negative") << -1;
+    QTest::addRow("over an hour") << ServerProfile::maxPollSeconds + 1;
+    QTest::addRow("int max") << std::numeric_limits<int>::max();
+}
+
+void TestServerProfileStore::pollIntervalsOutOfRangeAreRefused()
+{
+    QFETCH(int, seconds);
+    QString why;
+    QVERIFY(!ServerProfileStore::save({QStringLiteral("p"), QUrl(QStringLiteral("http://h")), QString(), seconds},
+                                      m_key, &why));
+    QVERIFY2(why.contains(QStringLiteral("seconds")), qPrintable(why));
+    QVERIFY(ServerProfileStore::profiles().isEmpty());
+}
+
+void TestServerProfileStore::aHandEditedPollIntervalFallsBackToTheServersDefault_data()
+{
+    QTest::addColumn<QVariant>("stored");
+    QTest::addColumn<int>("seconds");
+    QTest::addRow("in range") << QVariant(QStringLiteral("45")) << 45;
+    QTest::addRow("words") << QVariant(QStringLiteral("soon")) << 0;
+    QTest::addRow("negative") << QVariant(QStringLiteral("-5")) << 0;
+    QTest::addRow("past int") << QVariant(QStringLiteral("99999999999")) << 0;
+    QTest::addRow("fraction") << QVariant(QStringLiteral("2.5")) << 0;
+}
+
+void TestServerProfileStore::aHandEditedPollIntervalFallsBackToTheServersDefault()
+{
+    QFETCH(QVariant, stored);
+    QFETCH(int, seconds);
+    QVERIFY(ServerProfileStore::save({QStringLiteral("edited"), QUrl(QStringLiteral("http://h"))}, m_key));
+    {
+        QSettings settings;
+        settings.beginWriteArray(QStringLiteral("serverProfiles"));
+        settings.setArrayIndex(0);
+        settings.setValue(QStringLiteral("pollSeconds"), stored);
+        settings.endArray();
+    }
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("edited"))->pollSeconds, seconds);
 }
 
 QTEST_GUILESS_MAIN(TestServerProfileStore)

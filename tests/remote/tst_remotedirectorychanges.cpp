@@ -51,6 +51,8 @@ private slots:
     void eachPollIsOneRequest();
     void intervalsFollowTheServerKind_data();
     void intervalsFollowTheServerKind();
+    void aProfilesIntervalWinsOverTheServerKind_data() { servers(); }
+    void aProfilesIntervalWinsOverTheServerKind();
     void aSequenceCursorMeetingAPlainServerFallsBack();
     void capdeskctlWritesFromOtherProcesses();
     void aServerThatIsGoneIsUnreachable();
@@ -58,7 +60,7 @@ private slots:
 private:
     void servers();
     QUrl urlOf(Server server) const;
-    std::shared_ptr<RemoteDirectoryStore> storeFor(Server server) const;
+    std::shared_ptr<RemoteDirectoryStore> storeFor(Server server, int pollIntervalMs = 0) const;
     QByteArray baseline(RemoteDirectoryStore &store);
     QString uniqueKey() { return u"ZZ_FEED_%1"_s.arg(++m_keys); }
 
@@ -91,10 +93,11 @@ QUrl TestRemoteDirectoryChanges::urlOf(Server server) const
     return m_tagged.baseUrl();
 }
 
-std::shared_ptr<RemoteDirectoryStore> TestRemoteDirectoryChanges::storeFor(Server server) const
+std::shared_ptr<RemoteDirectoryStore> TestRemoteDirectoryChanges::storeFor(Server server, int pollIntervalMs) const
 {
-    return std::make_shared<RemoteDirectoryStore>(std::make_shared<ServerConnection>(
-        ServerEndpoint{urlOf(server), QString::fromLatin1(kOwnerKey), 10000}));
+    ServerEndpoint endpoint{urlOf(server), QString::fromLatin1(kOwnerKey), 10000};
+    endpoint.changePollIntervalMs = pollIntervalMs;
+    return std::make_shared<RemoteDirectoryStore>(std::make_shared<ServerConnection>(endpoint));
 }
 
 QByteArray TestRemoteDirectoryChanges::baseline(RemoteDirectoryStore &store)
@@ -283,6 +286,15 @@ void TestRemoteDirectoryChanges::intervalsFollowTheServerKind()
     QCOMPARE(store->changePollIntervalMs(), 5000); // not known before the baseline
     QVERIFY(!baseline(*store).isEmpty());
     QCOMPARE(store->changePollIntervalMs(), intervalMs);
+}
+
+void TestRemoteDirectoryChanges::aProfilesIntervalWinsOverTheServerKind()
+{
+    QFETCH(Server, server);
+    const auto store = storeFor(server, 20000);
+    QCOMPARE(store->changePollIntervalMs(), 20000);
+    QVERIFY(!baseline(*store).isEmpty());
+    QCOMPARE(store->changePollIntervalMs(), 20000);
 }
 
 void TestRemoteDirectoryChanges::aSequenceCursorMeetingAPlainServerFallsBack()

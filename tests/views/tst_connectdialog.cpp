@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTcpServer>
 
 // File → Connect to Server…: the connection test against a real `capdeskctl serve`, and
@@ -39,6 +40,7 @@ private slots:
     void testOverHttps();
     void anUnusableCaFileIsNamedAndNotSaved();
     void connectSavesTheCaFileInTheProfile();
+    void connectSavesThePollInterval();
     void aSlowKeychainNeverStopsTheWindow();
 
 private:
@@ -278,6 +280,28 @@ void TestConnectDialog::connectSavesTheCaFileInTheProfile()
     reopened.selectProfile(QStringLiteral("dialog-tls"));
     QCOMPARE(reopened.caFileEdit()->text(), m_certificates.caFile());
     QVERIFY2(runTest(reopened).ok, qPrintable(reopened.resultLabel()->text()));
+}
+
+void TestConnectDialog::connectSavesThePollInterval()
+{
+    ConnectDialog dialog;
+    dialog.show();
+    QCOMPARE(dialog.pollSecondsEdit()->value(), 0);
+    QVERIFY(dialog.pollSecondsEdit()->text().contains(QStringLiteral("server suggests")));
+    dialog.nameEdit()->setText(QStringLiteral("dialog-poll"));
+    dialog.urlEdit()->setText(m_server.baseUrl().toString());
+    dialog.keyEdit()->setText(QString::fromLatin1(m_key));
+    dialog.pollSecondsEdit()->selectAll();
+    QTest::keyClicks(dialog.pollSecondsEdit(), QStringLiteral("20"));
+    QCOMPARE(dialog.pollSecondsEdit()->value(), 20);
+    QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(ServerProfileStore::profile(QStringLiteral("dialog-poll"))->pollSeconds, 20);
+    ConnectDialog reopened;
+    reopened.selectProfile(QStringLiteral("dialog-poll"));
+    QCOMPARE(reopened.pollSecondsEdit()->value(), 20);
+    reopened.selectProfile(QString());
+    QCOMPARE(reopened.pollSecondsEdit()->value(), 0);
 }
 
 QTEST_MAIN(TestConnectDialog)
