@@ -26,7 +26,7 @@ void SecretActions::openSecrets()
     DirectoryDocument *document = m_session.document();
     if (!document)
         return;
-    SecretsDialog dialog(document->store(), m_keychain, m_prompter, m_dialogParent);
+    SecretsDialog dialog(document->sharedStore(), m_keychain, m_prompter, m_dialogParent);
     dialog.exec();
     // The user may have started or stopped a Secret Service while the dialog was open.
     checkKeychain();

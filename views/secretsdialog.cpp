@@ -6,19 +6,21 @@
 #include "rowstext.h"
 #include "secretlistmodel.h"
 
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
-SecretsDialog::SecretsDialog(const DirectoryStore &store, KeychainStore &keychain, Prompter &prompter,
-                             QWidget *parent)
-    : QDialog(parent), m_store(store), m_keychain(keychain), m_prompter(prompter),
+SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, KeychainStore &keychain,
+                             Prompter &prompter, QWidget *parent)
+    : QDialog(parent), m_store(std::move(store)), m_keychain(keychain), m_prompter(prompter),
       m_model(new SecretListModel(this)), m_banner(new QLabel), m_activity(new QLabel),
       m_malformed(new QLabel), m_table(new QTableView), m_entry(new QWidget), m_entryLabel(new QLabel),
       m_value(new QLineEdit), m_storeButton(new QPushButton(tr("Store"))),
@@ -102,12 +104,9 @@ SecretsDialog::SecretsDialog(const DirectoryStore &store, KeychainStore &keychai
     layout->addWidget(m_entry);
     layout->addWidget(buttons);
 
-    refresh();
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SecretsDialog::updateActions);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &SecretsDialog::updateActions);
-    if (m_model->rowCount() > 0)
-        m_table->selectRow(0);
-    updateActions();
+    refresh();
 }
 
 SecretsDialog::~SecretsDialog()
@@ -121,8 +120,34 @@ void SecretsDialog::refresh()
     // Until the keychain answers, the last answer stands (none yet: Set and Delete stay off).
     m_keychain.availableAsync(
         this, [this](const KeychainStore::Outcome &availability) { showAvailability(availability); });
+    if (m_store->hasRoundTrips())
+        readUsageInBackground(selected);
+    else
+        showUsage(m_store->authUsage(), selected);
+}
 
-    const StoreResult<QList<AuthUsage>> usage = m_store.authUsage();
+void SecretsDialog::readUsageInBackground(const QString &selected)
+{
+    m_readingRows = true;
+    const quint64 generation = ++m_readGeneration;
+    updateActions();
+    QPointer<SecretsDialog> self(this);
+    m_reads.post([self, generation, selected, store = m_store]() mutable {
+        StoreResult<QList<AuthUsage>> usage = store->authUsage();
+        // The store goes back with the answer: a server connection is released on the GUI thread.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, generation, selected, usage = std::move(usage), store = std::move(store)] {
+                if (self && generation == self->m_readGeneration)
+                    self->showUsage(usage, selected);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage, const QString &selected)
+{
+    m_readingRows = false;
     if (!usage.ok())
         m_prompter.showError(tr("Secrets"), usage.error().message);
     SecretInventory inventory = SecretInventory::fromUsage(usage.ok() ? usage.value() : QList<AuthUsage>());
@@ -137,7 +162,10 @@ void SecretsDialog::refresh()
     m_malformed->setVisible(malformed > 0);
     m_table->setToolTip(m_model->rowCount() == 0 ? tr("No saved row names a secret in its auth field.") : QString());
     selectName(selected);
+    if (selectedName().isEmpty() && m_model->rowCount() > 0)
+        m_table->selectRow(0);
     updateActions();
+    emit rowsRead();
 }
 
 void SecretsDialog::showAvailability(const KeychainStore::Outcome &availability)
@@ -179,7 +207,9 @@ void SecretsDialog::updateActions()
     m_setButton->setEnabled(ready);
     m_removeButton->setEnabled(ready && inKeychain);
     m_table->setEnabled(!entering);
-    if (!isWriting())
+    if (m_readingRows)
+        m_activity->setText(tr("Reading the rows from the server…"));
+    else if (!isWriting())
         m_activity->setText(m_model->isCheckingKeychain() ? tr("Asking the keychain…") : QString());
     m_activity->setVisible(!m_activity->text().isEmpty());
 }

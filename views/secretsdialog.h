@@ -1,10 +1,13 @@
 #pragma once
 
+#include "directorystore.h"
 #include "keychainstore.h"
+#include "serialjobqueue.h"
 
 #include <QDialog>
 
-class DirectoryStore;
+#include <memory>
+
 class Prompter;
 class QLabel;
 class QLineEdit;
@@ -18,14 +21,15 @@ class SecretListModel;
 // shown again, not even as its length. Without a Secret Service the dialog says so and
 // only lists, since environment secrets keep working. The keychain is only ever asked
 // asynchronously: the list shows "checking…" until it answers, and Set and Delete stay
-// disabled while their own job runs.
+// disabled while their own job runs. A server's rows are read on a worker too: until they
+// arrive the dialog says it is reading them.
 class SecretsDialog final : public QDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SecretsDialog)
 
 public:
-    SecretsDialog(const DirectoryStore &store, KeychainStore &keychain, Prompter &prompter,
+    SecretsDialog(std::shared_ptr<const DirectoryStore> store, KeychainStore &keychain, Prompter &prompter,
                   QWidget *parent = nullptr);
     ~SecretsDialog() override;
 
@@ -35,6 +39,8 @@ public:
 
     // Reads the names from the store and their origins again, keeping the selection.
     void refresh();
+    // The store's rows are on their way from a server.
+    bool isReadingRows() const { return m_readingRows; }
     void selectName(const QString &name);
     // Shows the masked field for the selected name.
     void beginEntry();
@@ -45,6 +51,8 @@ public:
     void removeSelected();
 
 signals:
+    // The names the rows refer to are shown (or why they could not be read was said).
+    void rowsRead();
     // A set or delete has been answered and the list asked again.
     void writeFinished();
 
@@ -52,12 +60,18 @@ private:
     // A set or delete sent to the keychain and not answered yet.
     bool isWriting() const { return m_writing; }
     QString selectedName() const;
+    void readUsageInBackground(const QString &selected);
+    void showUsage(const StoreResult<QList<AuthUsage>> &usage, const QString &selected);
     void updateActions();
     void showAvailability(const KeychainStore::Outcome &availability);
     // `failure` is empty when the keychain did as asked.
     void finishWrite(const QString &name, const QString &failure);
 
-    const DirectoryStore &m_store;
+    std::shared_ptr<const DirectoryStore> m_store;
+    SerialJobQueue m_reads;
+    bool m_readingRows = false;
+    // Which read an answer is for: one overtaken by a later refresh() is dropped.
+    quint64 m_readGeneration = 0;
     KeychainStore &m_keychain;
     Prompter &m_prompter;
     bool m_keychainAvailable = false;

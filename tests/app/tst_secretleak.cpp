@@ -261,7 +261,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         FakePrompter prompter;
-        SecretsDialog dialog(*store, m_keychain, prompter, &window);
+        SecretsDialog dialog(store, m_keychain, prompter, &window);
         dialog.show();
         for (const QWidget *widget : dialog.findChildren<QWidget *>()) {
             dialogTexts += widget->toolTip().toUtf8();

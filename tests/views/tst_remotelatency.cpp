@@ -22,12 +22,15 @@
 #include "roweditorpanel.h"
 #include "rowtitlebar.h"
 #include "serveprocess.h"
+#include "secretlistmodel.h"
+#include "secretsdialog.h"
 #include "serverconnection.h"
 #include "shapepreviewpanel.h"
 #include "viewtestsupport.h"
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -60,6 +63,7 @@ private slots:
     void shapeAndInvokeNeverStall();
     void aFlowDebugStepNeverStalls();
     void reloadNeverStalls();
+    void theSecretsDialogReadsTheServerInTheBackground();
 
 private:
     void openWindow();
@@ -97,8 +101,12 @@ void TestRemoteLatency::initTestCase()
     const QString served = m_dir.filePath(QStringLiteral("served.db"));
     m_localPath = m_dir.filePath(QStringLiteral("local.db"));
     QList<Row> rows = sampleRows();
-    for (Row &row : rows)
+    for (Row &row : rows) {
         row.content = QStringLiteral("# WHAT: %1\n# WHEN_TO_USE: tests\n").arg(row.key) + row.content;
+        // A name for the Secrets dialog to list; its value is never needed.
+        if (row.key == QLatin1String("WEATHER_NOW"))
+            row.auth = QStringLiteral("bearer:CAPDESK_LATENCY_WEATHER_KEY");
+    }
     // One row that meets every hygiene rule, so an edit can break it (a refused save).
     Row documented;
     documented.key = QStringLiteral("DOCUMENTED_ECHO");
@@ -483,6 +491,28 @@ void TestRemoteLatency::reloadNeverStalls()
     QCOMPARE(document()->tableModel()->totalRows(), int(sampleRows().size()) + 1);
     QCOMPARE(document()->row(QStringLiteral("NOW"))->category, QStringLiteral("kept-over-reload"));
     QVERIFY(document()->isRowModified(QStringLiteral("NOW")));
+}
+
+void TestRemoteLatency::theSecretsDialogReadsTheServerInTheBackground()
+{
+    connectThroughProxy();
+    KeychainStore keychain;
+    FakePrompter prompter;
+
+    GuiStallProbe probe;
+    probe.start();
+    SecretsDialog dialog(document()->sharedStore(), keychain, prompter, m_window.get());
+    dialog.show();
+    QVERIFY(dialog.isReadingRows());
+    QCOMPARE(dialog.findChild<QLabel *>(QStringLiteral("keychainActivity"))->text(),
+             QStringLiteral("Reading the rows from the server\u2026"));
+    QSignalSpy read(&dialog, &SecretsDialog::rowsRead);
+    QVERIFY(read.wait(30000));
+    probe.stop();
+    verifyNoStall(probe);
+    QVERIFY2(prompter.errors.isEmpty(), qPrintable(prompter.errors.join(u'\n')));
+    QCOMPARE(dialog.model()->rowCount(), 1);
+    QCOMPARE(dialog.model()->secretAt(0)->name, QStringLiteral("CAPDESK_LATENCY_WEATHER_KEY"));
 }
 
 QTEST_MAIN(TestRemoteLatency)

@@ -102,7 +102,7 @@ void TestSecretsDialog::cleanupTestCase()
 
 std::unique_ptr<SecretsDialog> TestSecretsDialog::makeDialog()
 {
-    auto dialog = std::make_unique<SecretsDialog>(*m_store, m_keychain, m_prompter);
+    auto dialog = std::make_unique<SecretsDialog>(m_store, m_keychain, m_prompter);
     dialog->show();
     return dialog;
 }
