@@ -44,7 +44,8 @@ QList<ServerProfile> ServerProfileStore::profiles()
     for (int i = 0; i < size; ++i) {
         settings.setArrayIndex(i);
         ServerProfile profile{settings.value(kName).toString(), QUrl(settings.value(kUrl).toString()),
-                              settings.value(kCaFile).toString(), pollSecondsFrom(settings.value(kPollSeconds))};
+                              settings.value(kCaFile).toString(),
+                              pollSecondsFrom(settings.value(kPollSeconds))};
         if (!profile.name.isEmpty())
             profiles.append(profile);
     }
@@ -112,7 +113,8 @@ QString ServerProfileStore::problemOf(const ServerProfile &profile)
     if (const QString problem = urlProblem(profile.url); !problem.isEmpty())
         return problem;
     if (profile.pollSeconds < 0 || profile.pollSeconds > ServerProfile::maxPollSeconds)
-        return tr("check for changes every 1 to %1 seconds, or leave it to the server").arg(ServerProfile::maxPollSeconds);
+        return tr("check for changes every 1 to %1 seconds, or leave it to the server")
+            .arg(ServerProfile::maxPollSeconds);
     return profile.caFile.isEmpty() ? QString() : TlsTrust::caFileProblem(profile.caFile);
 }
 

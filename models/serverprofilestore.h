@@ -27,7 +27,8 @@ struct ServerProfile
 
     bool operator==(const ServerProfile &other) const
     {
-        return name == other.name && url == other.url && caFile == other.caFile && pollSeconds == other.pollSeconds;
+        return name == other.name && url == other.url && caFile == other.caFile
+               && pollSeconds == other.pollSeconds;
     }
 };
 

@@ -127,9 +127,10 @@ void ConnectDialog::buildPollRow()
     m_pollSeconds->setPrefix(tr("every "));
     // 0 is not "never": it leaves the interval to what the server can answer cheaply.
     m_pollSeconds->setSpecialValueText(tr("as the server suggests (5 s, or 60 s for a plain server)"));
-    m_pollSeconds->setToolTip(tr("How soon rows written elsewhere (another owner, an agent) appear here. "
-                                 "capdeskctl serve answers each check with only what changed; a plain "
-                                 "SPEC §10 server has to send its whole listing, so it is asked less often."));
+    m_pollSeconds->setToolTip(
+        tr("How soon rows written elsewhere (another owner, an agent) appear here. "
+           "capdeskctl serve answers each check with only what changed; a plain "
+           "SPEC §10 server has to send its whole listing, so it is asked less often."));
 }
 
 QLayout *ConnectDialog::buildCaFileRow()

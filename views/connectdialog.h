@@ -16,10 +16,10 @@ class QPushButton;
 class QSpinBox;
 class ServerConnection;
 
-// File → Connect to Server…: the saved profiles on the left; name, URL, owner key and, for
-// https, an optional CA file, and how often to check for changes made elsewhere on the right; Test Connection (reachability, a refused
-// certificate, key accepted, row count, latency, in plain words, checked off the GUI
-// thread); Delete (the profile and its keychain entry); and Connect, which saves the
+// File → Connect to Server…: the saved profiles on the left; on the right name, URL, owner
+// key, for https an optional CA file, and how often to check for changes made elsewhere;
+// Test Connection (reachability, a refused certificate, key accepted, row count, latency,
+// in plain words, checked off the GUI thread); Delete (the profile and its keychain entry); and Connect, which saves the
 // profile (the key into the keychain only) and accepts. A saved profile's key is read from
 // the keychain asynchronously; until it is there, Test and Connect wait (unless a key is
 // typed) and the form says it is being read.

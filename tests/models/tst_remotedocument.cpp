@@ -255,7 +255,8 @@ void TestRemoteDocument::theProfilesIntervalIsKept()
     m_server->clearRequests();
     // A poll asked for while one is on its way is dropped: a second request means the
     // first answer has been taken in.
-    QTRY_VERIFY((m_doc->changeFeed()->pollNow(), m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
+    QTRY_VERIFY((m_doc->changeFeed()->pollNow(),
+                 m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
     QCOMPARE(m_doc->changeFeed()->interval(), 20000);
 }
 

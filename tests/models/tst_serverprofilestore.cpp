@@ -205,7 +205,8 @@ void TestServerProfileStore::pollIntervalIsKeptInTheProfile()
     QVERIFY(ServerProfileStore::save({QStringLiteral("slow"), url, QString(), 30}, m_key));
     QVERIFY(ServerProfileStore::save({QStringLiteral("default"), QUrl(QStringLiteral("http://h"))}, m_key));
     QCOMPARE(ServerProfileStore::profile(QStringLiteral("slow"))->pollSeconds, 30);
-    QCOMPARE(*ServerProfileStore::profileForUrl(url), (ServerProfile{QStringLiteral("slow"), url, QString(), 30}));
+    QCOMPARE(*ServerProfileStore::profileForUrl(url),
+             (ServerProfile{QStringLiteral("slow"), url, QString(), 30}));
     QCOMPARE(ServerProfileStore::profile(QStringLiteral("default"))->pollSeconds, 0);
 }
 
@@ -221,8 +222,8 @@ void TestServerProfileStore::pollIntervalsOutOfRangeAreRefused()
 {
     QFETCH(int, seconds);
     QString why;
-    QVERIFY(!ServerProfileStore::save({QStringLiteral("p"), QUrl(QStringLiteral("http://h")), QString(), seconds},
-                                      m_key, &why));
+    QVERIFY(!ServerProfileStore::save(
+        {QStringLiteral("p"), QUrl(QStringLiteral("http://h")), QString(), seconds}, m_key, &why));
     QVERIFY2(why.contains(QStringLiteral("seconds")), qPrintable(why));
     QVERIFY(ServerProfileStore::profiles().isEmpty());
 }

@@ -93,7 +93,8 @@ QUrl TestRemoteDirectoryChanges::urlOf(Server server) const
     return m_tagged.baseUrl();
 }
 
-std::shared_ptr<RemoteDirectoryStore> TestRemoteDirectoryChanges::storeFor(Server server, int pollIntervalMs) const
+std::shared_ptr<RemoteDirectoryStore> TestRemoteDirectoryChanges::storeFor(Server server,
+                                                                           int pollIntervalMs) const
 {
     ServerEndpoint endpoint{urlOf(server), QString::fromLatin1(kOwnerKey), 10000};
     endpoint.changePollIntervalMs = pollIntervalMs;
