@@ -5,10 +5,19 @@
 #include <QThread>
 #include <QWidget>
 
+#include <ctime>
+
 namespace {
 
 // The post time travels in the event's text, so no table of pending events is needed.
 constexpr Qt::Key kProbeKey = Qt::Key_F35;
+
+double threadCpuMs()
+{
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) * 1000.0 + double(now.tv_nsec) / 1e6;
+}
 
 } // namespace
 
@@ -31,6 +40,8 @@ void GuiStallProbe::start()
     m_clock.start();
     m_lastBeatMs = 0;
     m_largestGapMs = 0;
+    m_lastBeatCpuMs = threadCpuMs();
+    m_largestBusyMs = 0;
     m_worstKeyDelayMs = 0;
     m_keysPosted = 0;
     m_keysDelivered = 0;
@@ -55,6 +66,9 @@ void GuiStallProbe::beat()
     const qint64 now = m_clock.elapsed();
     m_largestGapMs = qMax(m_largestGapMs, now - m_lastBeatMs);
     m_lastBeatMs = now;
+    const double cpu = threadCpuMs();
+    m_largestBusyMs = qMax(m_largestBusyMs, cpu - m_lastBeatCpuMs);
+    m_lastBeatCpuMs = cpu;
     m_deepestLoopLevel = qMax(m_deepestLoopLevel, QThread::currentThread()->loopLevel());
     if (m_timer.isActive()) {
         QCoreApplication::postEvent(m_receiver, new QKeyEvent(QEvent::KeyPress, kProbeKey, Qt::NoModifier,
@@ -78,10 +92,13 @@ bool GuiStallProbe::eventFilter(QObject *watched, QEvent *event)
 
 QString GuiStallProbe::summary() const
 {
-    return QStringLiteral("largest GUI gap %1 ms, worst key delay %2 ms (%3 of %4 keys), deepest loop level %5")
+    return QStringLiteral(
+               "largest GUI gap %1 ms (%6 ms of it the GUI thread's own CPU), worst key delay %2 ms "
+               "(%3 of %4 keys), deepest loop level %5")
         .arg(m_largestGapMs)
         .arg(m_worstKeyDelayMs)
         .arg(m_keysDelivered)
         .arg(m_keysPosted)
-        .arg(m_deepestLoopLevel);
+        .arg(m_deepestLoopLevel)
+        .arg(m_largestBusyMs, 0, 'f', 1);
 }

@@ -14,6 +14,9 @@ class QWidget;
 //   beat seen above loop level 1 counts as a stall of its own.
 // - Synthetic key events posted to a hidden receiver at every beat: the worst time from
 //   posting to delivery is what a user typing meanwhile would feel.
+// - The GUI thread's own CPU time between two beats: the largest is the stall the app
+//   itself caused, which, unlike the wall-clock gap, does not grow when other processes
+//   take the cores.
 // Create it on the GUI thread, start() before the action, read the numbers after stop().
 class GuiStallProbe final : public QObject
 {
@@ -28,6 +31,7 @@ public:
     void stop();
 
     qint64 largestGapMs() const { return m_largestGapMs; }
+    double largestBusyMs() const { return m_largestBusyMs; }
     qint64 worstKeyDelayMs() const { return m_worstKeyDelayMs; }
     int keysDelivered() const { return m_keysDelivered; }
     int keysPosted() const { return m_keysPosted; }
@@ -47,6 +51,8 @@ private:
     QPointer<QWidget> m_receiver;
     qint64 m_lastBeatMs = 0;
     qint64 m_largestGapMs = 0;
+    double m_lastBeatCpuMs = 0;
+    double m_largestBusyMs = 0;
     qint64 m_worstKeyDelayMs = 0;
     int m_keysPosted = 0;
     int m_keysDelivered = 0;
