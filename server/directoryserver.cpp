@@ -14,6 +14,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
+
 using Method = QHttpServerRequest::Method;
 
 namespace {
@@ -57,6 +59,21 @@ QString ifMatchOf(const QHttpServerRequest &request)
     if (value.size() >= 2 && value.startsWith(u'"') && value.endsWith(u'"'))
         value = value.mid(1, value.size() - 2);
     return value;
+}
+
+// The last guard before the wire: a name of token characters, a value with no control
+// character but tab, so nothing a reply carries can end its line and start another.
+bool isHeaderSafe(const QByteArray &name, const QByteArray &value)
+{
+    const auto tokenChar = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    };
+    const auto fieldChar = [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte == '\t' || (byte >= 0x20 && byte != 0x7f);
+    };
+    return !name.isEmpty() && std::all_of(name.cbegin(), name.cend(), tokenChar)
+           && std::all_of(value.cbegin(), value.cend(), fieldChar);
 }
 
 QString bearerTokenOf(const QHttpServerRequest &request)
@@ -317,8 +334,10 @@ void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exch
     responder.writeHeader(QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff"));
     if (exchange.close || m_draining)
         responder.writeHeader(QByteArrayLiteral("Connection"), QByteArrayLiteral("close"));
-    for (const auto &[name, value] : reply.headers)
-        responder.writeHeader(name, value);
+    for (const auto &[name, value] : reply.headers) {
+        if (isHeaderSafe(name, value))
+            responder.writeHeader(name, value);
+    }
     responder.writeBody(head ? QByteArray() : reply.body);
     AccessLog::write(exchange.method, exchange.url, reply.status, m_clock.elapsed() - exchange.startedMs);
 }
