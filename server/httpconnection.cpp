@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QTcpSocket>
 
+#include <sys/socket.h>
+
 namespace {
 
 // The client's socket reads no further ahead than this while a request is answered, so
@@ -58,7 +60,7 @@ HttpConnection::HttpConnection(QTcpSocket *client, const ConnectionLimits &limit
         refuse(408, "the request did not arrive whole within " + QByteArray::number(m_limits.requestTimeoutMs)
                         + " ms");
     });
-    connect(&m_idle, &QTimer::timeout, m_client, &QTcpSocket::abort);
+    connect(&m_idle, &QTimer::timeout, this, &HttpConnection::cutOff);
     connect(m_client, &QTcpSocket::readyRead, this, &HttpConnection::readClient);
     connect(m_client, &QTcpSocket::bytesWritten, this, &HttpConnection::wroteToClient);
     connect(m_client, &QTcpSocket::disconnected, this, [this] {
@@ -216,6 +218,16 @@ void HttpConnection::refuse(int status, const QByteArray &message)
     restartIdle();
     QTimer::singleShot(kLingerMs, m_client, &QTcpSocket::disconnectFromHost);
     readClient();
+}
+
+void HttpConnection::cutOff()
+{
+    // A reset, not a close: a close leaves what the client never took queued in the kernel,
+    // still held for it, behind a window the client keeps shut.
+    const linger reset{1, 0};
+    if (m_client->socketDescriptor() >= 0)
+        ::setsockopt(int(m_client->socketDescriptor()), SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    m_client->abort();
 }
 
 void HttpConnection::restartIdle()

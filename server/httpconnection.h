@@ -65,6 +65,8 @@ private:
     void wroteToClient();
     void refuse(int status, const QByteArray &message);
     void restartIdle();
+    // The idle timeout: the connection is reset.
+    void cutOff();
 
     QTcpSocket *m_client;
     QPointer<GatedSocket> m_socket;
