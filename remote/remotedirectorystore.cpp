@@ -476,12 +476,12 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
 {
     if (!RowValidator::isValidKey(row.key))
         return invalidKey(row);
-    QJsonObject object = newRowObject(row);
-    const ServerResponse replaced =
-        m_connection->send(QByteArrayLiteral("PUT"), rowPath(row.key), compact(object));
-    if (replaced.status != 404)
-        return writeAnswer(replaced, row.key, false);
-    // PUT replaces an existing row only; a free key is a create.
+    // SPEC §10's PUT creates a free key (201) or replaces, keeping the stored sensitive
+    // and runner. A server from before PUT created answers a free key 404.
+    const ServerResponse answer =
+        m_connection->send(QByteArrayLiteral("PUT"), rowPath(row.key), compact(newRowObject(row)));
+    if (answer.status != 404)
+        return writeAnswer(answer, row.key, answer.status == 201);
     return create(std::move(row));
 }
 

@@ -1,15 +1,23 @@
 #include "directoryapi.h"
 
 #include "directorystore.h"
+#include "queryinteger.h"
 #include "sqlitechangefeed.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <limits>
 #include <queue>
+#include <tuple>
 #include <vector>
 
 namespace {
+
+// ISO-8601 UTC as the store writes it; anything else is not used as an entity tag.
+const QRegularExpression kTimestamp(
+    QStringLiteral("\\A[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z\\z"));
 
 QJsonObject written(const WriteOutcome &outcome)
 {
@@ -110,6 +118,12 @@ QJsonObject summaryOf(const Row &row)
 // gets SPEC's plain listing).
 struct DirectoryApi::Paging
 {
+    // A page is at most this long, and starts at most this far in, so `offset + limit`
+    // stays far inside qsizetype.
+    static constexpr qint64 kMaxLimit = 1000000;
+    static constexpr qint64 kMaxOffset = 1000000000;
+    static constexpr qsizetype kMaxAfterBytes = 4096;
+
     qsizetype limit = 0; // 0: no limit
     qsizetype offset = 0;
     QByteArray after; // keys after this one (keyset paging, stable while rows come and go)
@@ -123,14 +137,19 @@ struct DirectoryApi::Paging
                          [&](const QString &name) { return query.hasQueryItem(name); }))
             return std::nullopt;
         Paging paging;
-        bool ok = true;
-        if (query.hasQueryItem(QStringLiteral("limit")))
-            paging.limit = query.queryItemValue(QStringLiteral("limit")).toLongLong(&ok);
-        if (ok && query.hasQueryItem(QStringLiteral("offset")))
-            paging.offset = query.queryItemValue(QStringLiteral("offset")).toLongLong(&ok);
-        if (!ok || paging.limit < 0 || paging.offset < 0)
-            *error = QStringLiteral("limit and offset are whole numbers from 0");
+        for (const auto &[name, maximum, value] :
+             {std::tuple{QStringLiteral("limit"), kMaxLimit, &paging.limit},
+              std::tuple{QStringLiteral("offset"), kMaxOffset, &paging.offset}}) {
+            if (!query.hasQueryItem(name))
+                continue;
+            const std::optional<qint64> read = QueryInteger::read(query, name, 0, maximum, error);
+            if (!read)
+                return paging;
+            *value = qsizetype(*read);
+        }
         paging.after = query.queryItemValue(QStringLiteral("after"), QUrl::FullyDecoded).toUtf8();
+        if (paging.after.size() > kMaxAfterBytes)
+            *error = QStringLiteral("after is a key of at most %1 bytes").arg(kMaxAfterBytes);
         const QString fields = query.queryItemValue(QStringLiteral("fields"));
         paging.summary = fields == QLatin1String("summary");
         if (!fields.isEmpty() && !paging.summary)
@@ -144,17 +163,6 @@ namespace {
 ServerReply pageReply(QJsonArray rows, qsizetype total)
 {
     return ServerReply::json(200, {{QStringLiteral("rows"), rows}, {QStringLiteral("total"), double(total)}});
-}
-
-// Digits only and within int64: since_seq is hostile input like any other.
-std::optional<qint64> wholeNumber(const QString &text)
-{
-    if (text.isEmpty() || text.size() > 19
-        || std::any_of(text.cbegin(), text.cend(), [](QChar c) { return c < u'0' || c > u'9'; }))
-        return std::nullopt;
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    return ok ? std::optional<qint64>(value) : std::nullopt;
 }
 
 // RFC 9110 §13.1.2: "*" or a list of entity tags, weak ones compared weakly.
@@ -226,11 +234,11 @@ StoreResult<std::optional<DirectoryApi::Version>> DirectoryApi::version() const
 
 ServerReply DirectoryApi::changesSince(const QUrlQuery &query) const
 {
-    const QString name = QStringLiteral("since_seq");
-    const std::optional<qint64> since = wholeNumber(query.queryItemValue(name, QUrl::FullyDecoded));
-    if (!since || query.allQueryItemValues(name).size() != 1)
-        return ServerReply::error(
-            400, QStringLiteral("since_seq is one whole number from 0 to 9223372036854775807"));
+    QString error;
+    const std::optional<qint64> since = QueryInteger::read(query, QStringLiteral("since_seq"), 0,
+                                                           std::numeric_limits<qint64>::max(), &error);
+    if (!since)
+        return ServerReply::error(400, error);
     for (const char *other : {"limit", "offset", "after", "category", "q"}) {
         if (query.hasQueryItem(QLatin1String(other)))
             return ServerReply::error(
@@ -336,7 +344,9 @@ ServerReply DirectoryApi::summaryPage(const Paging &paging) const
     const auto byKey = [](const Summary &a, const Summary &b) { return a.key < b.key; };
     std::priority_queue<Summary, std::vector<Summary>, decltype(byKey)> largestOnTop(byKey);
     std::vector<Summary> all;
-    const qsizetype keep = paging.limit > 0 ? paging.offset + paging.limit : 0;
+    qsizetype keep = 0;
+    if (paging.limit > 0 && qAddOverflow(paging.offset, paging.limit, &keep))
+        return ServerReply::error(400, QStringLiteral("offset + limit is past any page"));
     qsizetype total = 0;
     const StoreResult<std::optional<Version>> version = this->version();
     if (!version.ok())
@@ -383,7 +393,10 @@ ServerReply DirectoryApi::get(const QString &key) const
     if (!row.ok())
         return refusal(row.error());
     ServerReply reply = ServerReply::json(200, row.value().toJson());
-    reply.headers.append({QByteArrayLiteral("ETag"), '"' + row.value().updatedAt.toUtf8() + '"'});
+    // An imported row's updated_at is text someone else wrote; only a real timestamp
+    // becomes a header, so no stored value can add a header line of its own.
+    if (kTimestamp.match(row.value().updatedAt).hasMatch())
+        reply.headers.append({QByteArrayLiteral("ETag"), '"' + row.value().updatedAt.toUtf8() + '"'});
     return reply;
 }
 
@@ -392,6 +405,11 @@ ServerReply DirectoryApi::create(const QByteArray &body)
     QJsonObject object;
     if (auto bad = ServerReply::readObject(body, &object))
         return *bad;
+    return createFrom(object);
+}
+
+ServerReply DirectoryApi::createFrom(const QJsonObject &object)
+{
     if (object.value(QStringLiteral("key")).toString().isEmpty()
         || object.value(QStringLiteral("type")).toString().isEmpty())
         return ServerReply::error(400, QStringLiteral("key and type are required"));
@@ -414,13 +432,32 @@ ServerReply DirectoryApi::replace(const QString &key, const QByteArray &body, co
             400, QStringLiteral("the body names key %1 but the path names %2").arg(named, key));
     object.insert(QStringLiteral("key"), key);
     QString error;
-    const std::optional<Row> row = Row::fromJson(object, &error);
+    std::optional<Row> row = Row::fromJson(object, &error);
     if (!row)
         return ServerReply::error(400, error);
-    const StoreResult<WriteOutcome> outcome = m_store->replace(*row, ifMatch);
+    const StoreResult<Row> current = m_store->row(key);
+    if (!current.ok() && current.error().kind == StoreError::Kind::NotFound) {
+        // RFC 9110 §13.1.1: If-Match names a version, and there is none.
+        if (!ifMatch.isEmpty())
+            return conflict(key, QString());
+        return createFrom(object);
+    }
+    if (!current.ok())
+        return refusal(current.error());
+    // SPEC §7 and §10: a replace cannot widen a token's reach, so these keep what is stored,
+    // exactly as PATCH refuses to change them. The row replaced is the row they came from:
+    // without the client's If-Match, its updated_at stands in.
+    row->sensitive = current.value().sensitive;
+    row->runner = current.value().runner;
+    const QString expected = ifMatch.isEmpty() ? current.value().updatedAt : ifMatch;
+    const StoreResult<WriteOutcome> outcome = m_store->replace(*row, expected);
     if (!outcome.ok() && outcome.error().kind == StoreError::Kind::Conflict)
         return conflict(key, currentUpdatedAt(key));
-    return outcome.ok() ? ServerReply::json(200, written(outcome.value())) : refusal(outcome.error());
+    if (!outcome.ok())
+        return refusal(outcome.error());
+    QJsonObject answer = written(outcome.value());
+    answer.insert(QStringLiteral("kept"), QJsonArray{QStringLiteral("runner"), QStringLiteral("sensitive")});
+    return ServerReply::json(200, answer);
 }
 
 ServerReply DirectoryApi::patch(const QString &key, const QByteArray &body, const QString &ifMatch)

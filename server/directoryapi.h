@@ -34,6 +34,8 @@ public:
     ServerReply list(const QUrlQuery &query, const QByteArray &ifNoneMatch = {}) const;
     ServerReply get(const QString &key) const;
     ServerReply create(const QByteArray &body);
+    // SPEC §10's PUT: creates an absent row exactly as create() does (201); a replace keeps
+    // the stored `sensitive` and `runner` and names them in the answer's "kept".
     ServerReply replace(const QString &key, const QByteArray &body, const QString &ifMatch);
     ServerReply patch(const QString &key, const QByteArray &body, const QString &ifMatch);
     ServerReply remove(const QString &key, const QString &ifMatch);
@@ -50,6 +52,7 @@ private:
         QByteArray etag; // quoted, as the header carries it
     };
 
+    ServerReply createFrom(const QJsonObject &object);
     QString currentUpdatedAt(const QString &key) const;
     ServerReply summaryPage(const Paging &paging) const;
     ServerReply changesSince(const QUrlQuery &query) const;

@@ -1,6 +1,7 @@
 #include "directoryserver.h"
 
 #include "accesslog.h"
+#include "httpconnection.h"
 #include "directoryledger.h"
 #include "invocationhandle.h"
 #include "limitedsslserver.h"
@@ -13,6 +14,8 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
+
+#include <algorithm>
 
 using Method = QHttpServerRequest::Method;
 
@@ -59,6 +62,21 @@ QString ifMatchOf(const QHttpServerRequest &request)
     return value;
 }
 
+// The last guard before the wire: a name of token characters, a value with no control
+// character but tab, so nothing a reply carries can end its line and start another.
+bool isHeaderSafe(const QByteArray &name, const QByteArray &value)
+{
+    const auto tokenChar = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    };
+    const auto fieldChar = [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte == '\t' || (byte >= 0x20 && byte != 0x7f);
+    };
+    return !name.isEmpty() && std::all_of(name.cbegin(), name.cend(), tokenChar)
+           && std::all_of(value.cbegin(), value.cend(), fieldChar);
+}
+
 QString bearerTokenOf(const QHttpServerRequest &request)
 {
     const QByteArray authorization = request.value(QByteArrayLiteral("authorization")).trimmed();
@@ -83,14 +101,12 @@ DirectoryServer::~DirectoryServer() = default;
 
 bool DirectoryServer::start(QString *error)
 {
-    // Room for the request line and headers on top of the body limit.
-    constexpr qint64 kHeaderBytes = 64 * 1024;
-    const qint64 maxRequestBytes = m_options.maxBodyBytes + kHeaderBytes;
+    auto check = [this](const RequestHead &head) { return refusalOnHead(head); };
     QTcpServer *tcp = nullptr;
     if (m_options.tls)
-        tcp = new LimitedSslServer(maxRequestBytes, m_options.idleTimeoutMs, *m_options.tls, this);
+        tcp = new LimitedSslServer(m_options.limits, check, *m_options.tls, this);
     else
-        tcp = new LimitedTcpServer(maxRequestBytes, m_options.idleTimeoutMs, this);
+        tcp = new LimitedTcpServer(m_options.limits, check, this);
     if (!tcp->listen(m_options.address, m_options.port)) {
         *error = QStringLiteral("cannot listen on %1: %2").arg(m_options.baseUrl(), tcp->errorString());
         delete tcp;
@@ -160,15 +176,36 @@ QList<Method> DirectoryServer::methodsOf(Route route)
     return {};
 }
 
-DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &request) const
+DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &request,
+                                                      QTcpSocket *socket) const
 {
-    return {methodName(request.method()), request.url(), m_clock.elapsed(), m_draining};
+    const HttpConnection *connection = HttpConnection::of(socket);
+    return {methodName(request.method()), request.url(), m_clock.elapsed(),
+            m_draining || (connection && connection->closesAfterAnswer())};
+}
+
+std::optional<HttpConnection::Refusal> DirectoryServer::refusalOnHead(const RequestHead &head) const
+{
+    const bool reads = head.method == "GET" || head.method == "HEAD" || head.method == "OPTIONS";
+    if (reads && head.contentLength == 0)
+        return std::nullopt;
+    const QByteArray presentedKey = head.value("x-terminal-key");
+    const bool owner = m_ownerKey.matches(presentedKey);
+    if (owner)
+        return std::nullopt;
+    const QByteArray authorization = head.value("authorization");
+    const bool tokenCall = head.method == "POST"
+                           && resolve(QUrl::fromEncoded(head.target).path(QUrl::FullyDecoded)).route == Route::Dispatch
+                           && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
+    // A wrong key is refused even beside a capability token: it is someone guessing.
+    if (presentedKey.isEmpty() && tokenCall)
+        return std::nullopt;
+    return HttpConnection::Refusal{401, QByteArrayLiteral("unauthorized")};
 }
 
 bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    ConnectionGuard::requestReceived(socket);
-    const Exchange exchange = exchangeOf(request);
+    const Exchange exchange = exchangeOf(request, socket);
     QHttpServerResponder responder = makeResponder(request, socket);
     if (m_draining) {
         send(responder, exchange, ServerReply::error(503, QStringLiteral("the server is shutting down")));
@@ -193,12 +230,6 @@ bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocke
         send(responder, exchange, reply);
         return true;
     }
-    if (request.body().size() > m_options.maxBodyBytes) {
-        send(responder, exchange,
-             ServerReply::error(413,
-                                QStringLiteral("request body over %1 bytes").arg(m_options.maxBodyBytes)));
-        return true;
-    }
     const QByteArray presentedKey = request.value(QByteArrayLiteral("x-terminal-key"));
     const bool owner = m_ownerKey.matches(presentedKey);
     const bool mutating = request.method() != Method::Get && request.method() != Method::Head;
@@ -220,7 +251,7 @@ bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocke
 void DirectoryServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     QHttpServerResponder responder = makeResponder(request, socket);
-    send(responder, exchangeOf(request), ServerReply::error(404, QStringLiteral("no such route")));
+    send(responder, exchangeOf(request, socket), ServerReply::error(404, QStringLiteral("no such route")));
 }
 
 ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const Target &target)
@@ -251,7 +282,7 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
 
 void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner)
 {
-    const Exchange exchange = exchangeOf(request);
+    const Exchange exchange = exchangeOf(request, socket);
     const DispatchApi::Caller caller{
         owner, bearerTokenOf(request),
         QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience")))};
@@ -317,8 +348,12 @@ void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exch
     responder.writeHeader(QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff"));
     if (exchange.close || m_draining)
         responder.writeHeader(QByteArrayLiteral("Connection"), QByteArrayLiteral("close"));
-    for (const auto &[name, value] : reply.headers)
-        responder.writeHeader(name, value);
+    for (const auto &[name, value] : reply.headers) {
+        if (isHeaderSafe(name, value))
+            responder.writeHeader(name, value);
+    }
     responder.writeBody(head ? QByteArray() : reply.body);
+    if (HttpConnection *connection = HttpConnection::of(responder.socket()))
+        connection->answered(exchange.close);
     AccessLog::write(exchange.method, exchange.url, reply.status, m_clock.elapsed() - exchange.startedMs);
 }

@@ -2,6 +2,7 @@
 
 #include "directoryapi.h"
 #include "dispatchapi.h"
+#include "httpconnection.h"
 #include "ownerkey.h"
 #include "serveoptions.h"
 
@@ -73,7 +74,10 @@ private:
     static QList<QHttpServerRequest::Method> methodsOf(Route route);
     ServerReply handleSync(const QHttpServerRequest &request, const Target &target);
     void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner);
-    Exchange exchangeOf(const QHttpServerRequest &request) const;
+    Exchange exchangeOf(const QHttpServerRequest &request, QTcpSocket *socket) const;
+    // The owner-key rule decided on the head, before a body is read: a request that carries
+    // a body or changes something needs the key, or a capability token on POST /api/dispatch.
+    std::optional<HttpConnection::Refusal> refusalOnHead(const RequestHead &head) const;
     void send(QHttpServerResponder &responder, const Exchange &exchange, const ServerReply &reply);
     void finishDispatch();
     void checkDrained();

@@ -1,11 +1,20 @@
 #include "limitedsslserver.h"
 
-LimitedSslServer::LimitedSslServer(qint64 maxRequestBytes, int idleTimeoutMs, const QSslConfiguration &tls,
-                                   QObject *parent)
-    : QSslServer(parent), m_guard(maxRequestBytes, idleTimeoutMs)
+#include "gatedsocket.h"
+
+LimitedSslServer::LimitedSslServer(const ConnectionLimits &limits, HttpConnection::HeadCheck check,
+                                   const QSslConfiguration &tls, QObject *parent)
+    : QSslServer(parent), m_gate(new ConnectionGate(limits, std::move(check), this))
 {
     setSslConfiguration(tls);
-    setHandshakeTimeout(idleTimeoutMs);
-    connect(this, &QSslServer::startedEncryptionHandshake, this,
-            [this](QSslSocket *socket) { m_guard.watch(socket); });
+    setHandshakeTimeout(limits.idleTimeoutMs);
+}
+
+QTcpSocket *LimitedSslServer::nextPendingConnection()
+{
+    while (QTcpSocket *encrypted = QSslServer::nextPendingConnection()) {
+        if (GatedSocket *gated = m_gate->admit(encrypted))
+            return gated;
+    }
+    return nullptr;
 }

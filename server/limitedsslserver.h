@@ -1,23 +1,24 @@
 #pragma once
 
-#include "connectionguard.h"
+#include "connectiongate.h"
 
 #include <QSslServer>
 
-// serve's HTTPS listener (--tls-cert/--tls-key): QSslServer's handshake, then the same
-// ConnectionGuard as the plain listener on the decrypted stream. A socket is watched from
-// the moment its handshake starts, so the guard is connected before the HTTP server,
-// which only sees the socket once it is encrypted; a handshake that stalls is ended
-// after the idle timeout too.
+// serve's HTTPS listener (--tls-cert/--tls-key): QSslServer's handshake (ended after the
+// idle timeout if it stalls), then the same ConnectionGate as the plain listener on the
+// decrypted stream: Qt's HTTP server takes connections through nextPendingConnection(),
+// which hands it the gated socket.
 class LimitedSslServer final : public QSslServer
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(LimitedSslServer)
 
 public:
-    LimitedSslServer(qint64 maxRequestBytes, int idleTimeoutMs, const QSslConfiguration &tls,
-                     QObject *parent = nullptr);
+    LimitedSslServer(const ConnectionLimits &limits, HttpConnection::HeadCheck check,
+                     const QSslConfiguration &tls, QObject *parent = nullptr);
+
+    QTcpSocket *nextPendingConnection() override;
 
 private:
-    ConnectionGuard m_guard;
+    ConnectionGate *m_gate;
 };

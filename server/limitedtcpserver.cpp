@@ -1,9 +1,12 @@
 #include "limitedtcpserver.h"
 
+#include "gatedsocket.h"
+
 #include <QTcpSocket>
 
-LimitedTcpServer::LimitedTcpServer(qint64 maxRequestBytes, int idleTimeoutMs, QObject *parent)
-    : QTcpServer(parent), m_guard(maxRequestBytes, idleTimeoutMs)
+LimitedTcpServer::LimitedTcpServer(const ConnectionLimits &limits, HttpConnection::HeadCheck check,
+                                   QObject *parent)
+    : QTcpServer(parent), m_gate(new ConnectionGate(limits, std::move(check), this))
 {}
 
 void LimitedTcpServer::incomingConnection(qintptr descriptor)
@@ -13,6 +16,6 @@ void LimitedTcpServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    m_guard.watch(socket);
-    addPendingConnection(socket);
+    if (GatedSocket *gated = m_gate->admit(socket))
+        addPendingConnection(gated);
 }

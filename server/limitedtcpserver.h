@@ -1,22 +1,23 @@
 #pragma once
 
-#include "connectionguard.h"
+#include "connectiongate.h"
 
 #include <QTcpServer>
 
-// serve's plain HTTP listener: every connection is watched by a ConnectionGuard (request
-// size and idle time) before the HTTP server sees it.
+// serve's plain HTTP listener: every accepted socket goes through a ConnectionGate, and Qt's
+// HTTP server is given the gated socket, never the client's.
 class LimitedTcpServer final : public QTcpServer
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(LimitedTcpServer)
 
 public:
-    LimitedTcpServer(qint64 maxRequestBytes, int idleTimeoutMs, QObject *parent = nullptr);
+    LimitedTcpServer(const ConnectionLimits &limits, HttpConnection::HeadCheck check,
+                     QObject *parent = nullptr);
 
 protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
-    ConnectionGuard m_guard;
+    ConnectionGate *m_gate;
 };

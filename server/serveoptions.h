@@ -1,5 +1,7 @@
 #pragma once
 
+#include "connectionlimits.h"
+
 #include <QHostAddress>
 #include <QSslConfiguration>
 #include <QString>
@@ -14,14 +16,11 @@ struct ServeOptions
 {
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 8787;
-    // Larger bodies are refused with 413 before any parsing; a row is kilobytes.
-    qint64 maxBodyBytes = 1024 * 1024;
     // A dispatch still running after this is cancelled and answered 504, so a stuck
     // upstream cannot hold a client (or a shutdown) forever.
     int dispatchTimeoutMs = 60000;
-    // A connection that sends nothing (or half a request) for this long while no answer
-    // is owed to it is closed, so idle or trickling clients cannot hold sockets forever.
-    int idleTimeoutMs = 30000;
+    // What each connection, and all of them together, may cost the server.
+    ConnectionLimits limits;
     // The certificate and key served (ServeTls::load); none: plain HTTP.
     std::optional<QSslConfiguration> tls = std::nullopt;
 

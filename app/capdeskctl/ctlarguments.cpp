@@ -28,6 +28,9 @@ const QSet<QString> &extraValueOptions()
         QStringLiteral("--token"),       QStringLiteral("--parent"),          QStringLiteral("--listen"),
         QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"), QStringLiteral("--ca-file"),
         QStringLiteral("--tls-cert"),    QStringLiteral("--tls-key"),
+        QStringLiteral("--request-timeout"), QStringLiteral("--max-connections"),
+        QStringLiteral("--max-connections-per-address"), QStringLiteral("--max-header-bytes"),
+        QStringLiteral("--max-body-bytes"), QStringLiteral("--max-unsent-bytes"),
     };
     return options;
 }

@@ -64,6 +64,8 @@ void printUsage(std::FILE *to)
                  "  invoke KEY [BODY] [--shape] [--token T --audience A [--owner-present]]\n"
                  "                               run a row (or build its request, sending nothing)\n"
                  "  serve [--listen 127.0.0.1:PORT] [--generate-key] [--dispatch-timeout MS] [--idle-timeout MS]\n"
+                 "      [--request-timeout MS] [--max-connections N] [--max-connections-per-address N]\n"
+                 "      [--max-header-bytes N] [--max-body-bytes N] [--max-unsent-bytes N]\n"
                  "      [--tls-cert FILE --tls-key FILE]\n"
                  "                               the REST server of SPEC §10 over --db\n"
                  "                               (owner key from CAPDESK_TERMINAL_KEY); HTTPS with a PEM\n"

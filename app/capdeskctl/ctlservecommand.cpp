@@ -14,16 +14,58 @@
 #include <QJsonObject>
 #include <QSettings>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 
 CtlServeCommand::CtlServeCommand(const CtlArguments &args) : m_args(args) {}
+
+QString CtlServeCommand::readLimits(ServeOptions *options) const
+{
+    ConnectionLimits &limits = options->limits;
+    constexpr qint64 kDay = 24LL * 3600 * 1000;
+    constexpr qint64 kGiB = 1024LL * 1024 * 1024;
+    struct Limit
+    {
+        QString option;
+        qint64 minimum, maximum;
+        std::function<void(qint64)> set;
+    };
+    const Limit table[] = {
+        {QStringLiteral("--dispatch-timeout"), 1, kDay, [&](qint64 v) { options->dispatchTimeoutMs = int(v); }},
+        {QStringLiteral("--idle-timeout"), 1, kDay, [&](qint64 v) { limits.idleTimeoutMs = int(v); }},
+        {QStringLiteral("--request-timeout"), 1, kDay, [&](qint64 v) { limits.requestTimeoutMs = int(v); }},
+        {QStringLiteral("--max-connections"), 1, 100000, [&](qint64 v) { limits.maxConnections = int(v); }},
+        {QStringLiteral("--max-connections-per-address"), 0, 100000,
+         [&](qint64 v) { limits.maxConnectionsPerAddress = int(v); }},
+        {QStringLiteral("--max-header-bytes"), 1024, 1024 * 1024, [&](qint64 v) { limits.maxHeaderBytes = v; }},
+        {QStringLiteral("--max-body-bytes"), 0, kGiB, [&](qint64 v) { limits.maxBodyBytes = v; }},
+        {QStringLiteral("--max-unsent-bytes"), 0, kGiB, [&](qint64 v) { limits.maxUnsentBytes = v; }},
+    };
+    for (const Limit &limit : table) {
+        if (!m_args.has(limit.option))
+            continue;
+        const QString text = m_args.value(limit.option);
+        bool ok = !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
+        const qint64 value = ok ? text.toLongLong(&ok) : 0;
+        if (!ok || value < limit.minimum || value > limit.maximum)
+            return QStringLiteral("%1 wants a whole number from %2 to %3")
+                .arg(limit.option)
+                .arg(limit.minimum)
+                .arg(limit.maximum);
+        limit.set(value);
+    }
+    return {};
+}
 
 int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(
             QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
-                           "[--dispatch-timeout MS] [--idle-timeout MS] [--tls-cert FILE --tls-key FILE]"));
+                           "[--dispatch-timeout MS] [--idle-timeout MS] [--request-timeout MS] [--max-connections N] "
+                           "[--max-connections-per-address N] [--max-header-bytes N] [--max-body-bytes N] "
+                           "[--max-unsent-bytes N] [--tls-cert FILE --tls-key FILE]"));
     QString error;
     std::optional<QSslConfiguration> tls;
     if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))
@@ -41,15 +83,8 @@ int CtlServeCommand::run()
     if (!error.isEmpty())
         return CtlOutput::usage(error);
     ServeOptions served = options;
-    for (const auto &[option, value] : {std::pair{QStringLiteral("--dispatch-timeout"), &served.dispatchTimeoutMs},
-                                        std::pair{QStringLiteral("--idle-timeout"), &served.idleTimeoutMs}}) {
-        if (!m_args.has(option))
-            continue;
-        bool ok = false;
-        *value = m_args.value(option).toInt(&ok);
-        if (!ok || *value < 1)
-            return CtlOutput::usage(QStringLiteral("%1 wants milliseconds ≥ 1").arg(option));
-    }
+    if (const QString bad = readLimits(&served); !bad.isEmpty())
+        return CtlOutput::usage(bad);
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
     QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");

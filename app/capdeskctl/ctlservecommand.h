@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ctlarguments.h"
+#include "serveoptions.h"
 
 // `capdeskctl serve --db FILE [--listen 127.0.0.1:PORT] [--generate-key]
 // [--tls-cert FILE --tls-key FILE]`: SPEC §10's server over a local directory until
@@ -15,5 +16,9 @@ public:
     int run();
 
 private:
+    // The limit options (--idle-timeout, --max-connections…) into `options`, each checked
+    // against its range; the usage error, or empty.
+    QString readLimits(ServeOptions *options) const;
+
     const CtlArguments &m_args;
 };

@@ -118,6 +118,7 @@ private slots:
     void https_data();
     void https();
     void keysNoRowCanHaveSendNothing();
+    void putCreatesAndKeepsLockedFields();
 
 private:
     void servers();
@@ -788,6 +789,26 @@ void TestRemoteDirectoryStore::keysNoRowCanHaveSendNothing()
         QCOMPARE(store->put(documentedRow(key, u"fn"_s, u"echo"_s)).error().kind, StoreError::Kind::Invalid);
     }
     QCOMPARE(m_minimal.requests().size(), before);
+}
+
+// A put against serve is one PUT either way: a free key is created (201), and a replace
+// keeps the stored sensitive flag however the row sent says otherwise.
+void TestRemoteDirectoryStore::putCreatesAndKeepsLockedFields()
+{
+    const auto store = storeFor(Server::Ours);
+    Row row = documentedRow(uniqueKey("PUT"), u"fn"_s, u"echo"_s);
+    row.sensitive = true;
+    const StoreResult<WriteOutcome> created = store->put(row);
+    QVERIFY2(created.ok(), qPrintable(created.error().message));
+    QVERIFY(created.value().created);
+    row.sensitive = false;
+    row.category = u"edited"_s;
+    const StoreResult<WriteOutcome> replaced = store->put(row);
+    QVERIFY2(replaced.ok(), qPrintable(replaced.error().message));
+    QVERIFY(!replaced.value().created);
+    const Row stored = storeFor(Server::Ours)->row(row.key).value();
+    QCOMPARE(stored.category, u"edited"_s);
+    QVERIFY(stored.sensitive);
 }
 
 #include "tst_remotedirectorystore.moc"

@@ -29,6 +29,7 @@ public:
     QUrl baseUrl() const;
     quint16 port() const { return m_port; }
     bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    qint64 processId() const { return m_process.processId(); }
 
     // SIGKILL: no drain, no goodbye, as when the machine or the process dies.
     void kill();

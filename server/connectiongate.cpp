@@ -1,0 +1,39 @@
+#include "connectiongate.h"
+
+#include "gatedsocket.h"
+
+#include <QTcpSocket>
+
+ConnectionGate::ConnectionGate(const ConnectionLimits &limits, HttpConnection::HeadCheck check,
+                               QObject *parent)
+    : QObject(parent), m_limits(limits), m_check(std::move(check))
+{}
+
+GatedSocket *ConnectionGate::admit(QTcpSocket *client)
+{
+    const QString address = client->peerAddress().toString();
+    const bool full = m_open >= m_limits.maxConnections
+                      || (m_limits.maxConnectionsPerAddress > 0
+                          && m_perAddress.value(address) >= m_limits.maxConnectionsPerAddress);
+    if (full) {
+        const QByteArray body =
+            QByteArrayLiteral("{\"error\":\"too many open connections; try again shortly\"}");
+        client->write(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+            "Connection: close\r\nContent-Length: "
+            + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        client->setParent(this);
+        connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
+        client->disconnectFromHost();
+        return nullptr;
+    }
+    ++m_open;
+    ++m_perAddress[address];
+    auto *connection = new HttpConnection(client, m_limits, m_check, this);
+    connect(connection, &QObject::destroyed, this, [this, address] {
+        --m_open;
+        if (--m_perAddress[address] <= 0)
+            m_perAddress.remove(address);
+    });
+    return connection->socket();
+}

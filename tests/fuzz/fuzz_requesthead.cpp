@@ -1,0 +1,70 @@
+// libFuzzer target for serve's request-head pre-parser (server/requestheadparser.h): raw
+// bytes in, a verdict out. Beyond "no crash" it asserts what the server relies on: a head
+// is accepted only whole and within its caps, never with two Content-Lengths or any
+// Transfer-Encoding, with a body length within the cap, and its canonical form (what Qt
+// parses) re-parses to the same head with no line Qt could read as another header.
+#include "requestheadparser.h"
+
+#include <QByteArray>
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace {
+
+void require(bool property)
+{
+    if (!property)
+        std::abort();
+}
+
+int countHeader(const QByteArray &raw, const QByteArray &name)
+{
+    int count = 0;
+    for (const QByteArray &line : raw.split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0 && line.left(colon).toLower() == name)
+            ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const RequestHeadParser::Limits limits{4096, 32, 1 << 20};
+    const QByteArray input(reinterpret_cast<const char *>(data), qsizetype(size));
+    const RequestHeadParser::Verdict verdict = RequestHeadParser::parse(input, limits);
+    using State = RequestHeadParser::State;
+    if (verdict.state == State::Refused) {
+        require(verdict.status == 400 || verdict.status == 413 || verdict.status == 431 || verdict.status == 501);
+        require(!verdict.reason.isEmpty());
+        return 0;
+    }
+    if (verdict.state == State::Incomplete) {
+        require(input.size() < limits.maxHeaderBytes);
+        require(!input.left(limits.maxHeaderBytes).contains("\r\n\r\n"));
+        return 0;
+    }
+    const RequestHead &head = verdict.head;
+    require(head.headBytes > 0 && head.headBytes <= limits.maxHeaderBytes && head.headBytes <= input.size());
+    require(input.mid(head.headBytes - 4, 4) == "\r\n\r\n");
+    require(head.contentLength >= 0 && head.contentLength <= limits.maxBodyBytes);
+    require(head.headers.size() <= limits.maxHeaderCount);
+    const QByteArray raw = input.left(head.headBytes);
+    require(countHeader(raw, "content-length") <= 1);
+    require(countHeader(raw, "transfer-encoding") == 0);
+    require(head.value("transfer-encoding").isNull());
+
+    const QByteArray canonical = RequestHeadParser::canonical(head);
+    require(canonical.count("\r\n") == head.headers.size() + 2);
+    require(canonical.count('\n') == canonical.count("\r\n"));
+    require(!canonical.contains('\r' + QByteArray(1, '\0')) && !canonical.contains('\0'));
+    const RequestHeadParser::Verdict again = RequestHeadParser::parse(canonical, limits);
+    require(again.state == State::Complete);
+    require(again.head.method == head.method && again.head.target == head.target);
+    require(again.head.headers == head.headers && again.head.contentLength == head.contentLength);
+    require(again.head.closeAfter == head.closeAfter && again.head.headBytes == canonical.size());
+    return 0;
+}

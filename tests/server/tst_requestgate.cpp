@@ -1,0 +1,310 @@
+#include "processrun.h"
+#include "serveprocess.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+const QByteArray kOwnerKey = QByteArrayLiteral("tst-owner-key-3e9a7c51d08b24f6");
+
+QByteArray rowJson(const QString &key, const QString &target, const QByteArray &padding = {})
+{
+    const QString content = QStringLiteral("# WHAT: A row for %1.\n# WHEN_TO_USE: a test needs it.\n"
+                                           "# ARGS: $1=text\n# EX: [%1]hello[/%1]\n# OUTPUT: the text\n")
+                                .arg(key)
+                            + QString::fromLatin1(padding);
+    return QJsonDocument(QJsonObject{{QStringLiteral("key"), key},
+                                     {QStringLiteral("type"), QStringLiteral("fn")},
+                                     {QStringLiteral("target"), target},
+                                     {QStringLiteral("content"), content},
+                                     {QStringLiteral("category"), QStringLiteral("tools")},
+                                     {QStringLiteral("examples"), QStringLiteral("[\"hello\"]")}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QByteArray request(const QByteArray &method, const QByteArray &target, const QByteArray &body = {},
+                   bool keyed = true)
+{
+    return method + ' ' + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+           + (keyed ? "x-terminal-key: " + kOwnerKey + "\r\n" : QByteArray())
+           + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+// The peak resident memory of a process, from /proc.
+qint64 peakResidentKiB(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+// A client socket of the kernel's own with a small receive window, that the test never
+// reads from: Qt's socket would read everything into its own buffer.
+class NonReadingClient
+{
+public:
+    explicit NonReadingClient(quint16 port) : m_fd(::socket(AF_INET, SOCK_STREAM, 0))
+    {
+        const int small = 4096;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+    }
+    ~NonReadingClient() { ::close(m_fd); }
+    Q_DISABLE_COPY_MOVE(NonReadingClient)
+
+    bool connected() const { return m_connected; }
+    bool send(const QByteArray &bytes) const
+    {
+        return ::send(m_fd, bytes.constData(), std::size_t(bytes.size()), MSG_NOSIGNAL) == bytes.size();
+    }
+    // Waits for the server to end the connection (a reset or a hang-up) without reading.
+    bool waitForCut(int timeoutMs) const
+    {
+        pollfd watched{m_fd, 0, 0};
+        return ::poll(&watched, 1, timeoutMs) == 1 && (watched.revents & (POLLERR | POLLHUP));
+    }
+
+private:
+    int m_fd;
+    bool m_connected = false;
+};
+
+} // namespace
+
+// `capdeskctl serve` under hostile clients, over raw sockets: the pre-parser's refusals on
+// the wire, the deadlines, the connection cap, the ordering of pipelined answers and the
+// cap on what a client that never reads can make the server hold.
+class TestRequestGate : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void malformedHeadsAreRefusedAndClosed_data();
+    void malformedHeadsAreRefusedAndClosed();
+    void keylessBodyIsRefusedBeforeItIsSent();
+    void tricklingSenderIsCutAtTheDeadline();
+    void connectionsOverTheCapAreRefused();
+    void pipelinedAnswersKeepTheirOrder();
+    void connectionCloseIsHonoured();
+    void clientThatNeverReadsHoldsLittle();
+
+private:
+    bool startServe(ServeProcess *served, const QStringList &options);
+    QTemporaryDir m_dir;
+    QString m_db;
+    ServeProcess m_served;
+};
+
+bool TestRequestGate::startServe(ServeProcess *served, const QStringList &options)
+{
+    QString error;
+    const bool started = served->start(m_db, kOwnerKey, &error, options);
+    if (!started)
+        qWarning("%s", qPrintable(error));
+    return started;
+}
+
+void TestRequestGate::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_db = m_dir.filePath(QStringLiteral("gate.db"));
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), m_db})
+                 .exitCode,
+             0);
+    QVERIFY(startServe(&m_served, {}));
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(
+        request("POST", "/api/directory", rowJson(QStringLiteral("ZZ_SLOW"), QStringLiteral("sleep_ms"))));
+    QTRY_VERIFY_WITH_TIMEOUT(socket.bytesAvailable() > 0, 10000);
+    QVERIFY(socket.readAll().startsWith("HTTP/1.1 201"));
+}
+
+void TestRequestGate::malformedHeadsAreRefusedAndClosed_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<int>("status");
+
+    const QByteArray start =
+        "POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nx-terminal-key: " + kOwnerKey + "\r\n";
+    QTest::addRow("duplicate Content-Length")
+        << start + "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}" << 400;
+    QTest::addRow("conflicting Content-Length")
+        << start + "Content-Length: 2\r\nContent-Length: 70\r\n\r\n{}" << 400;
+    QTest::addRow("Content-Length and chunked")
+        << start + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}" << 400;
+    QTest::addRow("chunked") << start + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" << 501;
+    QTest::addRow("huge Content-Length") << start + "Content-Length: 99999999999\r\n\r\n" << 413;
+    QTest::addRow("CR LF injection") << start + "X-A: a\rSet-Cookie: b\r\nContent-Length: 0\r\n\r\n" << 400;
+    QTest::addRow("header over the cap") << start + "X-A: " + QByteArray(40000, 'a') + "\r\n\r\n" << 431;
+}
+
+void TestRequestGate::malformedHeadsAreRefusedAndClosed()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(int, status);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(head);
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answer += socket.readAll(), socket.state() == QAbstractSocket::UnconnectedState), 10000);
+    answer += socket.readAll();
+    QVERIFY2(answer.startsWith("HTTP/1.1 " + QByteArray::number(status)), answer.constData());
+    QVERIFY(answer.contains("Connection: close"));
+    QVERIFY(answer.contains("{\"error\":"));
+}
+
+void TestRequestGate::keylessBodyIsRefusedBeforeItIsSent()
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    // The head alone: the 1 MiB it announces is never sent, so an answer can only come
+    // from the head.
+    socket.write("POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "Content-Length: 1048576\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(socket.bytesAvailable() > 0, 5000);
+    const QByteArray answer = socket.readAll();
+    QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+}
+
+void TestRequestGate::tricklingSenderIsCutAtTheDeadline()
+{
+    ServeProcess served;
+    QVERIFY(startServe(&served, {QStringLiteral("--request-timeout"), QStringLiteral("800"),
+                                 QStringLiteral("--idle-timeout"), QStringLiteral("10000")}));
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray head = request("GET", "/api/directory");
+    qsizetype sent = 0;
+    QTimer trickle;
+    connect(&trickle, &QTimer::timeout, &socket, [&] {
+        if (sent < head.size() - 1)
+            socket.write(head.mid(sent++, 1));
+    });
+    trickle.start(50);
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answer += socket.readAll(), socket.state() == QAbstractSocket::UnconnectedState), 5000);
+    QVERIFY2(answer.startsWith("HTTP/1.1 408"), answer.constData());
+    QVERIFY(sent < head.size() - 1);
+}
+
+void TestRequestGate::connectionsOverTheCapAreRefused()
+{
+    ServeProcess served;
+    QVERIFY(startServe(&served, {QStringLiteral("--max-connections"), QStringLiteral("3"),
+                                 QStringLiteral("--request-timeout"), QStringLiteral("1500")}));
+    std::vector<std::unique_ptr<QTcpSocket>> holders;
+    for (int i = 0; i < 3; ++i) {
+        holders.push_back(std::make_unique<QTcpSocket>());
+        holders.back()->connectToHost(QHostAddress::LocalHost, served.port());
+        QVERIFY(holders.back()->waitForConnected(5000));
+        holders.back()->write("GET /api/directory HTTP/1.1\r\n");
+        QVERIFY(holders.back()->waitForBytesWritten(5000));
+    }
+    QTcpSocket refused;
+    refused.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(refused.waitForConnected(5000));
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answer += refused.readAll(), refused.state() == QAbstractSocket::UnconnectedState), 5000);
+    QVERIFY2(answer.startsWith("HTTP/1.1 503"), answer.constData());
+    for (const auto &holder : holders)
+        QTRY_COMPARE_WITH_TIMEOUT(holder->state(), QAbstractSocket::UnconnectedState, 5000);
+    QTcpSocket normal;
+    normal.connectToHost(QHostAddress::LocalHost, served.port());
+    QVERIFY(normal.waitForConnected(5000));
+    normal.write(request("GET", "/api/directory"));
+    QTRY_VERIFY_WITH_TIMEOUT(normal.bytesAvailable() > 0, 5000);
+    QVERIFY(normal.readAll().startsWith("HTTP/1.1 200"));
+}
+
+void TestRequestGate::pipelinedAnswersKeepTheirOrder()
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(request("POST", "/api/dispatch", R"({"key":"ZZ_SLOW","body":"400"})")
+                 + request("GET", "/api/directory/ZZ_SLOW"));
+    QByteArray answers;
+    QTRY_VERIFY_WITH_TIMEOUT((answers += socket.readAll(), answers.count("HTTP/1.1 ") == 2
+                                                               && answers.endsWith('}')
+                                                               && answers.indexOf("\"target\"") > 0),
+                             10000);
+    const qsizetype second = answers.indexOf("HTTP/1.1 ", 1);
+    QVERIFY2(answers.left(second).contains("\"ran\""), answers.constData());
+    QVERIFY2(answers.mid(second).contains("\"target\":\"sleep_ms\""), answers.constData());
+}
+
+void TestRequestGate::connectionCloseIsHonoured()
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("GET /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                 + request("GET", "/api/directory"));
+    QByteArray answers;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answers += socket.readAll(), socket.state() == QAbstractSocket::UnconnectedState), 5000);
+    QCOMPARE(answers.count("HTTP/1.1 200"), 1);
+    QVERIFY(answers.contains("Connection: close"));
+}
+
+void TestRequestGate::clientThatNeverReadsHoldsLittle()
+{
+    ServeProcess served;
+    QVERIFY(startServe(&served, {QStringLiteral("--max-unsent-bytes"), QStringLiteral("65536"),
+                                 QStringLiteral("--idle-timeout"), QStringLiteral("1500")}));
+    for (int i = 0; i < 4; ++i) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, served.port());
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write(request("POST", "/api/directory",
+                             rowJson(QStringLiteral("ZZ_BIG_%1").arg(i), QStringLiteral("echo"),
+                                     QByteArray(900 * 1024, 'x'))));
+        QTRY_VERIFY_WITH_TIMEOUT(socket.bytesAvailable() > 0, 10000);
+        QVERIFY(socket.readAll().startsWith("HTTP/1.1 201"));
+    }
+    const qint64 before = peakResidentKiB(served.processId());
+    QVERIFY(before > 0);
+    // 40 listings of 3.6 MB each: 144 MB of answers the client never takes.
+    NonReadingClient client(served.port());
+    QVERIFY(client.connected());
+    QByteArray pipelined;
+    for (int i = 0; i < 40; ++i)
+        pipelined += request("GET", "/api/directory");
+    QVERIFY(client.send(pipelined));
+    QVERIFY2(client.waitForCut(15000), "the server kept a client that never reads");
+    const qint64 grown = peakResidentKiB(served.processId()) - before;
+    QVERIFY2(grown < 48 * 1024, qPrintable(QStringLiteral("the server grew by %1 KiB").arg(grown)));
+    QVERIFY(served.isRunning());
+}
+
+QTEST_GUILESS_MAIN(TestRequestGate)
+#include "tst_requestgate.moc"
