@@ -136,7 +136,7 @@ int CtlCommands::run()
          {QStringLiteral("--listen"), QStringLiteral("--generate-key"), QStringLiteral("--dispatch-timeout"),
           QStringLiteral("--idle-timeout"), QStringLiteral("--tls-cert"), QStringLiteral("--tls-key")}},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
-        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
+        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify"), QStringLiteral("--anchor")}},
         {QStringLiteral("token"),
          {QStringLiteral("--audience"), QStringLiteral("--keys"), QStringLiteral("--categories"),
           QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"), QStringLiteral("--fixed-body"),
@@ -410,7 +410,7 @@ int CtlCommands::log()
 {
     if (!openStore())
         return m_exit;
-    return CtlLogCommand(m_args, m_store).run();
+    return CtlLogCommand(m_args, m_store, ledger()).run();
 }
 
 int CtlCommands::lintCommand(int (CtlLintCommands::*command)())
