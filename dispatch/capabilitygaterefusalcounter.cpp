@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-CapabilityGateRefusalCounter::CapabilityGateRefusalCounter(qint64 intervalMs) : m_intervalMs(std::max<qint64>(intervalMs, 0))
-{
-}
+CapabilityGateRefusalCounter::CapabilityGateRefusalCounter(qint64 intervalMs)
+    : m_intervalMs(std::max<qint64>(intervalMs, 0))
+{}
 
 bool CapabilityGateRefusalCounter::count(qint64 nowMs, const QString &at)
 {

@@ -14,11 +14,9 @@ using namespace Qt::StringLiterals;
 
 DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement,
                                  qint64 unknownTokenIntervalMs)
-    : m_store(std::move(store)),
-      m_vault(m_store->database(), m_store->location(), placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
-      m_receipts(m_store->database()),
-      m_tokens(m_store->database()),
-      m_unknownTokens(unknownTokenIntervalMs)
+    : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
+                                         placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+      m_receipts(m_store->database()), m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
 {
     m_clock.start();
 }

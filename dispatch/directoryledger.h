@@ -30,9 +30,9 @@ class DirectoryLedger final
 public:
     enum class KeyPlacement { KeychainOrFile, FileOnly };
 
-    explicit DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store,
-                             KeyPlacement placement = KeyPlacement::KeychainOrFile,
-                             qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs);
+    explicit DirectoryLedger(
+        std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement = KeyPlacement::KeychainOrFile,
+        qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs);
     // Writes the unknown-token refusals still counted.
     ~DirectoryLedger();
     Q_DISABLE_COPY_MOVE(DirectoryLedger)

@@ -23,7 +23,8 @@ QString ReceiptChain::receiptHash(const QByteArray &receiptJson)
     return QString::fromLatin1(QCryptographicHash::hash(receiptJson, QCryptographicHash::Sha256).toHex());
 }
 
-QString ReceiptChain::linkHash(const QString &writer, qint64 seq, const QString &prevHash, const QString &receiptHash)
+QString ReceiptChain::linkHash(const QString &writer, qint64 seq, const QString &prevHash,
+                               const QString &receiptHash)
 {
     const QJsonObject link{{u"writer"_s, writer},
                            {u"seq"_s, seq},

@@ -21,5 +21,6 @@ public:
     // Lowercase hex SHA-256 of the receipt's stored JSON text, byte for byte.
     static QString receiptHash(const QByteArray &receiptJson);
     // Lowercase hex SHA-256 of the canonical JSON of the link's four members.
-    static QString linkHash(const QString &writer, qint64 seq, const QString &prevHash, const QString &receiptHash);
+    static QString linkHash(const QString &writer, qint64 seq, const QString &prevHash,
+                            const QString &receiptHash);
 };

@@ -35,8 +35,11 @@ bool ReceiptChainHead::verifiedBy(const QList<PublicKey> &keys) const
 
 QJsonObject ReceiptChainHead::toJson() const
 {
-    return {{u"writer"_s, writer},         {u"seq"_s, seq},
-            {u"hash"_s, hash},             {u"events_seq"_s, eventsSeq},
-            {u"events_hash"_s, eventsHash}, {u"signed_at"_s, signedAt},
+    return {{u"writer"_s, writer},
+            {u"seq"_s, seq},
+            {u"hash"_s, hash},
+            {u"events_seq"_s, eventsSeq},
+            {u"events_hash"_s, eventsHash},
+            {u"signed_at"_s, signedAt},
             {u"signature"_s, signature}};
 }

@@ -46,10 +46,11 @@ StoreError ReceiptLog::announce(EventLog &events, const QString &writer)
 StoreResult<ReceiptLog::Tip> ReceiptLog::link(const QString &writer, const Tip &tip, qint64 receiptSeq,
                                               const QByteArray &receiptJson)
 {
-    const Tip next{tip.seq + 1,
-                   ReceiptChain::linkHash(writer, tip.seq + 1, tip.hash, ReceiptChain::receiptHash(receiptJson))};
+    const Tip next{tip.seq + 1, ReceiptChain::linkHash(writer, tip.seq + 1, tip.hash,
+                                                       ReceiptChain::receiptHash(receiptJson))};
     QSqlQuery insert(m_db);
-    insert.prepare(u"INSERT INTO receipt_chain_links (receipt_seq, writer, seq, prev_hash, hash) VALUES (?,?,?,?,?)"_s);
+    insert.prepare(
+        u"INSERT INTO receipt_chain_links (receipt_seq, writer, seq, prev_hash, hash) VALUES (?,?,?,?,?)"_s);
     insert.addBindValue(receiptSeq);
     insert.addBindValue(writer);
     insert.addBindValue(next.seq);
@@ -74,12 +75,14 @@ StoreError ReceiptLog::signHead(const QString &writer, const Tip &tip, const Sig
     head.signedAt = IsoTime::nowUtc();
     head.signWith(key);
     QSqlQuery upsert(m_db);
-    upsert.prepare(u"INSERT INTO receipt_chain_heads (writer, seq, hash, events_seq, events_hash, signed_at, signature) "
-                   "VALUES (?,?,?,?,?,?,?) ON CONFLICT (writer) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
-                   "events_seq = excluded.events_seq, events_hash = excluded.events_hash, "
-                   "signed_at = excluded.signed_at, signature = excluded.signature"_s);
-    for (const QVariant &value : {QVariant(head.writer), QVariant(head.seq), QVariant(head.hash), QVariant(head.eventsSeq),
-                                  QVariant(head.eventsHash), QVariant(head.signedAt), QVariant(head.signature)})
+    upsert.prepare(
+        u"INSERT INTO receipt_chain_heads (writer, seq, hash, events_seq, events_hash, signed_at, signature) "
+        "VALUES (?,?,?,?,?,?,?) ON CONFLICT (writer) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+        "events_seq = excluded.events_seq, events_hash = excluded.events_hash, "
+        "signed_at = excluded.signed_at, signature = excluded.signature"_s);
+    for (const QVariant &value :
+         {QVariant(head.writer), QVariant(head.seq), QVariant(head.hash), QVariant(head.eventsSeq),
+          QVariant(head.eventsHash), QVariant(head.signedAt), QVariant(head.signature)})
         upsert.addBindValue(value);
     if (!upsert.exec())
         return sqlError(u"cannot move the receipt chain's head"_s, upsert.lastError());
@@ -114,8 +117,8 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
     insert.addBindValue(QString::fromUtf8(json));
     if (!insert.exec())
         return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, insert.lastError());
-    const StoreResult<Tip> next =
-        link(m_writer, m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash}), insert.lastInsertId().toLongLong(), json);
+    const StoreResult<Tip> next = link(m_writer, m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash}),
+                                       insert.lastInsertId().toLongLong(), json);
     if (!next.ok())
         return next.error();
     if (const StoreError error = signHead(m_writer, next.value(), key); error.isError())
@@ -140,14 +143,16 @@ StoreError ReceiptLog::sealPreChain(const SigningKey &key)
         return StoreError::none();
     QSqlQuery old(m_db);
     old.setForwardOnly(true);
-    if (!old.exec(u"SELECT r.seq, r.receipt_json FROM receipts r LEFT JOIN receipt_chain_links l ON l.receipt_seq = r.seq "
-                  "WHERE l.receipt_seq IS NULL AND r.seq <= (SELECT pre_chain_through FROM receipt_chain_origin "
-                  "WHERE id = 1) ORDER BY r.seq"_s))
+    if (!old.exec(
+            u"SELECT r.seq, r.receipt_json FROM receipts r LEFT JOIN receipt_chain_links l ON l.receipt_seq "
+            u"= r.seq "
+            "WHERE l.receipt_seq IS NULL AND r.seq <= (SELECT pre_chain_through FROM receipt_chain_origin "
+            "WHERE id = 1) ORDER BY r.seq"_s))
         return sqlError(u"cannot read the receipts written before the chains"_s, old.lastError());
     Tip tip{0, ReceiptChain::kGenesisHash};
     while (old.next()) {
-        const StoreResult<Tip> next =
-            link(ReceiptChain::kPreChainWriter, tip, old.value(0).toLongLong(), old.value(1).toString().toUtf8());
+        const StoreResult<Tip> next = link(ReceiptChain::kPreChainWriter, tip, old.value(0).toLongLong(),
+                                           old.value(1).toString().toUtf8());
         if (!next.ok())
             return next.error();
         tip = next.value();
@@ -185,8 +190,9 @@ StoreResult<Receipt> ReceiptLog::find(const QString &invocationId) const
     // The signed JSON is the receipt; the row's own invocation_id column is only an index,
     // which anyone holding the file can point at another receipt.
     if (receipt.ok() && receipt.value().invocationId != invocationId)
-        return StoreError::make(StoreError::Kind::Conflict,
-                                u"the receipt stored for %1 is signed for %2"_s.arg(invocationId, receipt.value().invocationId));
+        return StoreError::make(
+            StoreError::Kind::Conflict,
+            u"the receipt stored for %1 is signed for %2"_s.arg(invocationId, receipt.value().invocationId));
     return receipt;
 }
 

@@ -52,7 +52,8 @@ private:
         QString hash;
     };
 
-    StoreResult<Tip> link(const QString &writer, const Tip &tip, qint64 receiptSeq, const QByteArray &receiptJson);
+    StoreResult<Tip> link(const QString &writer, const Tip &tip, qint64 receiptSeq,
+                          const QByteArray &receiptJson);
     StoreError signHead(const QString &writer, const Tip &tip, const SigningKey &key);
     StoreError announce(EventLog &events, const QString &writer);
 

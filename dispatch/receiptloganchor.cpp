@@ -33,7 +33,8 @@ bool readPosition(const QJsonValue &value, bool withWriter, ReceiptLogAnchor::Po
     const QJsonObject json = value.toObject();
     const QJsonValue seq = json.value(u"seq"_s);
     const double number = seq.toDouble(-1);
-    if (!value.isObject() || !seq.isDouble() || number < 0 || number > 9.0e15 || number != std::floor(number)) {
+    if (!value.isObject() || !seq.isDouble() || number < 0 || number > 9.0e15
+        || number != std::floor(number)) {
         *error = u"'seq' must be a whole number from 0"_s;
         return false;
     }
@@ -62,15 +63,18 @@ StoreResult<ReceiptLogAnchor> ReceiptLogAnchor::make(QSqlDatabase db, const Sign
     anchor.events.hash = EventLog::kGenesisHash;
     QSqlQuery events(db);
     if (!events.exec(u"SELECT seq, hash FROM event_chain_head WHERE id = 1"_s))
-        return StoreError::make(StoreError::Kind::Io, u"cannot read the event log's head: "_s + events.lastError().text());
+        return StoreError::make(StoreError::Kind::Io,
+                                u"cannot read the event log's head: "_s + events.lastError().text());
     if (events.next())
         anchor.events = Position{QString(), events.value(0).toLongLong(), events.value(1).toString()};
     QSqlQuery heads(db);
     heads.setForwardOnly(true);
     if (!heads.exec(u"SELECT writer, seq, hash FROM receipt_chain_heads ORDER BY writer"_s))
-        return StoreError::make(StoreError::Kind::Io, u"cannot read the receipt chains: "_s + heads.lastError().text());
+        return StoreError::make(StoreError::Kind::Io,
+                                u"cannot read the receipt chains: "_s + heads.lastError().text());
     while (heads.next())
-        anchor.receiptChains.append({heads.value(0).toString(), heads.value(1).toLongLong(), heads.value(2).toString()});
+        anchor.receiptChains.append(
+            {heads.value(0).toString(), heads.value(1).toLongLong(), heads.value(2).toString()});
     anchor.publicKeyPem = key.publicKey().pem();
     anchor.signature = QString::fromLatin1(key.sign(anchor.signedBytes()).toBase64());
     return anchor;

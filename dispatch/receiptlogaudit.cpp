@@ -101,9 +101,10 @@ private:
             find(u"event_log_wiped"_s,
                  u"the event log is empty, but %1 shows it reached event #%2"_s.arg(who).arg(attested));
         else
-            find(u"events_missing"_s, u"the event log ends at #%1, but %2 shows it reached event #%3"_s.arg(m_lastEvent)
-                                          .arg(who)
-                                          .arg(attested));
+            find(u"events_missing"_s,
+                 u"the event log ends at #%1, but %2 shows it reached event #%3"_s.arg(m_lastEvent)
+                     .arg(who)
+                     .arg(attested));
     }
 
     StoreError readHeads()
@@ -114,18 +115,23 @@ private:
                         "FROM receipt_chain_heads ORDER BY writer"_s))
             return sqlError(u"cannot read the receipt chain heads"_s, query.lastError());
         while (query.next()) {
-            ReceiptChainHead head{query.value(0).toString(), query.value(1).toLongLong(), query.value(2).toString(),
-                                  query.value(3).toLongLong(), query.value(4).toString(), query.value(5).toString(),
+            ReceiptChainHead head{query.value(0).toString(), query.value(1).toLongLong(),
+                                  query.value(2).toString(), query.value(3).toLongLong(),
+                                  query.value(4).toString(), query.value(5).toString(),
                                   query.value(6).toString()};
             m_heads.insert(head.writer, head);
         }
         m_report.chains = m_heads.size();
         if (!m_heads.isEmpty() && m_keys.isEmpty())
-            find(u"no_trusted_key"_s, u"%1 receipt chain heads are signed, but there is no key to check them with"_s.arg(m_heads.size()));
+            find(u"no_trusted_key"_s,
+                 u"%1 receipt chain heads are signed, but there is no key to check them with"_s.arg(
+                     m_heads.size()));
         for (const ReceiptChainHead &head : std::as_const(m_heads)) {
             if (!m_keys.isEmpty() && !head.verifiedBy(m_keys))
                 find(u"receipt_chain_head_forged"_s,
-                     u"the head of receipt chain %1 (#%2) is not signed by the directory's key"_s.arg(head.writer).arg(head.seq));
+                     u"the head of receipt chain %1 (#%2) is not signed by the directory's key"_s
+                         .arg(head.writer)
+                         .arg(head.seq));
             if (const StoreError error = checkAttestation(head); error.isError())
                 return error;
         }
@@ -143,7 +149,8 @@ private:
         if (!hash.value())
             eventsShort(head.eventsSeq, who);
         else if (*hash.value() != head.eventsHash)
-            find(u"event_log_rewritten"_s, u"event #%1 is not the one %2 attests"_s.arg(head.eventsSeq).arg(who));
+            find(u"event_log_rewritten"_s,
+                 u"event #%1 is not the one %2 attests"_s.arg(head.eventsSeq).arg(who));
         return StoreError::none();
     }
 
@@ -175,9 +182,10 @@ private:
             endChain(writer, tip);
         for (const ReceiptChainHead &head : std::as_const(m_heads)) {
             if (!m_walked.contains(head.writer) && head.seq > 0)
-                find(u"receipt_missing"_s, u"receipt chain %1: its signed head records %2 receipts, and none is left"_s
-                                               .arg(head.writer)
-                                               .arg(head.seq));
+                find(u"receipt_missing"_s,
+                     u"receipt chain %1: its signed head records %2 receipts, and none is left"_s
+                         .arg(head.writer)
+                         .arg(head.seq));
         }
         return StoreError::none();
     }
@@ -189,27 +197,27 @@ private:
         const QString hash = query.value(3).toString();
         const qint64 receiptSeq = query.value(4).toLongLong();
         if (seq != tip.seq + 1)
-            find(u"receipt_missing"_s, u"receipt chain %1: receipt #%2 is missing (the chain goes from #%3 to #%4)"_s
-                                           .arg(writer)
-                                           .arg(tip.seq + 1)
-                                           .arg(tip.seq)
-                                           .arg(seq));
+            find(u"receipt_missing"_s,
+                 u"receipt chain %1: receipt #%2 is missing (the chain goes from #%3 to #%4)"_s.arg(writer)
+                     .arg(tip.seq + 1)
+                     .arg(tip.seq)
+                     .arg(seq));
         else if (prevHash != tip.hash)
             find(u"receipt_chain_broken"_s,
                  u"receipt chain %1: #%2 does not follow #%3"_s.arg(writer).arg(seq).arg(tip.seq));
         if (query.value(5).isNull()) {
-            find(u"receipt_missing"_s, u"receipt chain %1: #%2 links receipt row %3, which was deleted"_s.arg(writer)
-                                           .arg(seq)
-                                           .arg(receiptSeq));
+            find(u"receipt_missing"_s,
+                 u"receipt chain %1: #%2 links receipt row %3, which was deleted"_s.arg(writer).arg(seq).arg(
+                     receiptSeq));
         } else {
             ++m_linkedReceipts;
             const QString recomputed = ReceiptChain::linkHash(
                 writer, seq, prevHash, ReceiptChain::receiptHash(query.value(5).toString().toUtf8()));
             if (recomputed != hash)
-                find(u"receipt_altered"_s, u"receipt chain %1: receipt row %2 (#%3) was altered after it was linked"_s
-                                               .arg(writer)
-                                               .arg(receiptSeq)
-                                               .arg(seq));
+                find(u"receipt_altered"_s,
+                     u"receipt chain %1: receipt row %2 (#%3) was altered after it was linked"_s.arg(writer)
+                         .arg(receiptSeq)
+                         .arg(seq));
         }
         return LinkTip{seq, hash};
     }
@@ -222,15 +230,14 @@ private:
             find(u"receipt_chain_head_missing"_s,
                  u"receipt chain %1 has %2 links and no signed head"_s.arg(writer).arg(tip.seq));
         else if (head->seq > tip.seq)
-            find(u"receipt_missing"_s, u"receipt chain %1: its signed head records #%2, but the chain ends at #%3"_s
-                                           .arg(writer)
-                                           .arg(head->seq)
-                                           .arg(tip.seq));
+            find(u"receipt_missing"_s,
+                 u"receipt chain %1: its signed head records #%2, but the chain ends at #%3"_s.arg(writer)
+                     .arg(head->seq)
+                     .arg(tip.seq));
         else if (head->seq < tip.seq)
-            find(u"receipt_chain_head_mismatch"_s, u"receipt chain %1 goes on to #%2 past its signed head #%3"_s
-                                                       .arg(writer)
-                                                       .arg(tip.seq)
-                                                       .arg(head->seq));
+            find(u"receipt_chain_head_mismatch"_s,
+                 u"receipt chain %1 goes on to #%2 past its signed head #%3"_s.arg(writer).arg(tip.seq).arg(
+                     head->seq));
         else if (head->hash != tip.hash)
             find(u"receipt_chain_head_mismatch"_s,
                  u"receipt chain %1 does not end in the link its signed head names"_s.arg(writer));
@@ -244,7 +251,8 @@ private:
         const bool hasOrigin = origin.next();
         const qint64 preChainThrough = hasOrigin ? origin.value(0).toLongLong() : 0;
         if (!hasOrigin)
-            find(u"receipt_chain_origin_missing"_s, u"the record of where the receipt chains began was deleted"_s);
+            find(u"receipt_chain_origin_missing"_s,
+                 u"the record of where the receipt chains began was deleted"_s);
         const bool sealed = m_heads.contains(ReceiptChain::kPreChainWriter);
         QSqlQuery unlinked(m_db);
         unlinked.setForwardOnly(true);
@@ -258,9 +266,9 @@ private:
             if (seq <= preChainThrough && !sealed)
                 ++m_report.preChainReceipts;
             else
-                find(u"receipt_unchained"_s, u"receipt row %1 (%2) is in no receipt chain: it was added outside Capdesk"_s
-                                                 .arg(seq)
-                                                 .arg(unlinked.value(1).toString()));
+                find(u"receipt_unchained"_s,
+                     u"receipt row %1 (%2) is in no receipt chain: it was added outside Capdesk"_s.arg(seq)
+                         .arg(unlinked.value(1).toString()));
         }
         m_report.receipts = m_linkedReceipts + count;
         return StoreError::none();
@@ -275,11 +283,14 @@ private:
         if (!query.exec())
             return sqlError(u"cannot read the event log"_s, query.lastError());
         while (query.next()) {
-            const QString writer =
-                QJsonDocument::fromJson(query.value(0).toString().toUtf8()).object().value(u"writer"_s).toString();
+            const QString writer = QJsonDocument::fromJson(query.value(0).toString().toUtf8())
+                                       .object()
+                                       .value(u"writer"_s)
+                                       .toString();
             if (!m_heads.contains(writer) && !m_walked.contains(writer))
                 find(u"receipt_chain_missing"_s,
-                     u"receipt chain %1, opened in the event log, is gone with all its receipts"_s.arg(writer));
+                     u"receipt chain %1, opened in the event log, is gone with all its receipts"_s.arg(
+                         writer));
         }
         return StoreError::none();
     }
@@ -295,16 +306,18 @@ private:
         const bool known = std::any_of(m_keys.begin(), m_keys.end(),
                                        [&keyId](const PublicKey &key) { return key.keyId() == keyId; });
         if (!known)
-            find(u"anchor_key_unknown"_s,
-                 u"the anchor was signed with key %1, which this directory does not sign with: the key was replaced"_s.arg(keyId));
+            find(
+                u"anchor_key_unknown"_s,
+                u"the anchor was signed with key %1, which this directory does not sign with: the key was replaced"_s
+                    .arg(keyId));
         if (anchor.events.seq > 0) {
             const StoreResult<std::optional<QString>> hash = eventHash(anchor.events.seq);
             if (!hash.ok())
                 return hash.error();
             if (!hash.value())
-                find(u"anchor_events_truncated"_s, u"the anchor records event #%1, and the log ends at #%2"_s
-                                                        .arg(anchor.events.seq)
-                                                        .arg(m_lastEvent));
+                find(u"anchor_events_truncated"_s,
+                     u"the anchor records event #%1, and the log ends at #%2"_s.arg(anchor.events.seq)
+                         .arg(m_lastEvent));
             else if (*hash.value() != anchor.events.hash)
                 find(u"anchor_events_rewritten"_s,
                      u"event #%1 is not the one the anchor records"_s.arg(anchor.events.seq));
@@ -328,11 +341,12 @@ private:
             return sqlError(u"cannot read the receipt chains"_s, query.lastError());
         if (!query.next())
             find(u"anchor_receipts_truncated"_s,
-                 u"the anchor records receipt chain %1 at #%2, which is gone"_s.arg(chain.writer).arg(chain.seq));
+                 u"the anchor records receipt chain %1 at #%2, which is gone"_s.arg(chain.writer)
+                     .arg(chain.seq));
         else if (query.value(0).toString() != chain.hash)
-            find(u"anchor_receipts_rewritten"_s, u"receipt chain %1: #%2 is not the link the anchor records"_s
-                                                     .arg(chain.writer)
-                                                     .arg(chain.seq));
+            find(u"anchor_receipts_rewritten"_s,
+                 u"receipt chain %1: #%2 is not the link the anchor records"_s.arg(chain.writer)
+                     .arg(chain.seq));
         return StoreError::none();
     }
 
@@ -357,8 +371,9 @@ QJsonObject ReceiptLogAudit::Report::toJson() const
         list.append(QJsonObject{{u"code"_s, finding.code}, {u"message"_s, finding.message}});
     json.insert(u"findings"_s, list);
     json.insert(u"finding_count"_s, findingCount);
-    json.insert(u"receipts"_s,
-                QJsonObject{{u"checked"_s, receipts}, {u"chains"_s, chains}, {u"pre_chain"_s, preChainReceipts}});
+    json.insert(
+        u"receipts"_s,
+        QJsonObject{{u"checked"_s, receipts}, {u"chains"_s, chains}, {u"pre_chain"_s, preChainReceipts}});
     json.insert(u"anchor"_s, anchorChecked);
     return json;
 }
@@ -382,8 +397,8 @@ QString ReceiptLogAudit::Report::summary() const
     return text;
 }
 
-StoreResult<ReceiptLogAudit::Report> ReceiptLogAudit::run(QSqlDatabase db, const QList<PublicKey> &trustedKeys,
-                                                          const ReceiptLogAnchor *anchor)
+StoreResult<ReceiptLogAudit::Report>
+ReceiptLogAudit::run(QSqlDatabase db, const QList<PublicKey> &trustedKeys, const ReceiptLogAnchor *anchor)
 {
     return Auditor(std::move(db), trustedKeys).run(anchor);
 }

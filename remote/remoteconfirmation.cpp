@@ -32,7 +32,8 @@ StoreResult<RemoteConfirmation> RemoteConfirmation::fetch(const ServerConnection
     const QJsonValue receipt = confirmation.answer.value(QStringLiteral("receipt"));
     const bool answersAnother =
         confirmation.answer.value(QStringLiteral("invocation_id")).toString() != invocationId
-        || (receipt.isObject() && receipt.toObject().value(QStringLiteral("invocation_id")).toString() != invocationId);
+        || (receipt.isObject()
+            && receipt.toObject().value(QStringLiteral("invocation_id")).toString() != invocationId);
     if (answersAnother) {
         confirmation.confirmed = false;
         confirmation.reason = QStringLiteral("receipt_mismatch");

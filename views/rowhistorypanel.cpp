@@ -265,8 +265,9 @@ void RowHistoryPanel::showChainState(const ChainCheck &check)
         m_chainState->setText(check.report.summary());
     m_chainState->setStyleSheet(intact ? QString() : kBrokenStyle);
     m_chainState->setToolTip(
-        intact ? tr("Every event's hash matches its content and links to the one before it, and every receipt is "
-                    "in its writer's chain, which ends at its signed head.")
+        intact ? tr(
+            "Every event's hash matches its content and links to the one before it, and every receipt is "
+            "in its writer's chain, which ends at its signed head.")
                : QString());
     emit chainChecked(intact);
 }

@@ -34,8 +34,9 @@ const QSet<QString> &extraValueOptions()
 
 const QSet<QString> &extraFlags()
 {
-    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--anchor"), QStringLiteral("--owner-gate"),
-                                     QStringLiteral("--owner-present"), QStringLiteral("--generate-key")};
+    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--anchor"),
+                                     QStringLiteral("--owner-gate"), QStringLiteral("--owner-present"),
+                                     QStringLiteral("--generate-key")};
     return flags;
 }
 

@@ -5,8 +5,8 @@
 #include "eventlog.h"
 #include "jsontextcheck.h"
 #include "publickey.h"
-#include "receiptlogaudit.h"
 #include "receiptloganchor.h"
+#include "receiptlogaudit.h"
 #include "sqlitedirectorystore.h"
 
 #include <QFile>
@@ -24,14 +24,17 @@ StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return StoreError::make(StoreError::Kind::NotFound, u"cannot read %1: %2"_s.arg(path, file.errorString()));
+        return StoreError::make(StoreError::Kind::NotFound,
+                                u"cannot read %1: %2"_s.arg(path, file.errorString()));
     const QByteArray bytes = file.read(ReceiptLogAnchor::kMaxBytes + 1);
     if (bytes.size() > ReceiptLogAnchor::kMaxBytes)
         return StoreError::make(StoreError::Kind::Invalid,
-                                u"%1 is larger than %2 MiB; it is not an anchor"_s.arg(path).arg(ReceiptLogAnchor::kMaxBytes >> 20));
+                                u"%1 is larger than %2 MiB; it is not an anchor"_s.arg(path).arg(
+                                    ReceiptLogAnchor::kMaxBytes >> 20));
     const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(bytes));
     if (!json.ok || !json.document.isObject())
-        return StoreError::make(StoreError::Kind::Invalid, u"%1 is not a JSON object: %2"_s.arg(path, json.message));
+        return StoreError::make(StoreError::Kind::Invalid,
+                                u"%1 is not a JSON object: %2"_s.arg(path, json.message));
     QString error;
     const std::optional<ReceiptLogAnchor> anchor = ReceiptLogAnchor::fromJson(json.document.object(), &error);
     if (!anchor)
@@ -56,7 +59,9 @@ int CtlLogCommand::run()
     if (verifying)
         return verify();
     if (anchoring)
-        return m_args.has(u"--key"_s) ? CtlOutput::usage(u"--anchor covers the whole log; it takes no --key"_s) : anchor();
+        return m_args.has(u"--key"_s)
+                   ? CtlOutput::usage(u"--anchor covers the whole log; it takes no --key"_s)
+                   : anchor();
     return list();
 }
 
@@ -88,8 +93,8 @@ QList<PublicKey> CtlLogCommand::trustedKeys()
         return {};
     // A key made just now, because none could be found, has signed nothing here.
     const PublicKey held = key.value().publicKey();
-    const bool known =
-        std::any_of(listed.begin(), listed.end(), [&held](const PublicKey &one) { return one.keyId() == held.keyId(); });
+    const bool known = std::any_of(listed.begin(), listed.end(),
+                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); });
     return known ? QList<PublicKey>{held} : QList<PublicKey>{};
 }
 
@@ -112,7 +117,8 @@ int CtlLogCommand::verify()
     const QList<PublicKey> keys = trustedKeys();
     ReceiptLogAudit::Report report;
     const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<ReceiptLogAudit::Report> audited = ReceiptLogAudit::run(db, keys, anchor ? &*anchor : nullptr);
+        const StoreResult<ReceiptLogAudit::Report> audited =
+            ReceiptLogAudit::run(db, keys, anchor ? &*anchor : nullptr);
         if (!audited.ok())
             return audited.error();
         report = audited.value();

@@ -552,8 +552,8 @@ void TestCapdeskctl::logVerifyNamesTamperingAndChecksAnAnchor()
     QCOMPARE(clean.json().value(u"receipts"_s).toObject().value(u"checked"_s).toInteger(), 2);
     QCOMPARE(ctl({u"log"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()}).exitCode, 2);
 
-    const QString failure = RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s, u"DELETE FROM events"_s,
-                                                u"DELETE FROM event_chain_head"_s});
+    const QString failure = RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s,
+                                                u"DELETE FROM events"_s, u"DELETE FROM event_chain_head"_s});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     const auto codes = [](const Run &run) {
         QStringList list;
@@ -587,9 +587,10 @@ void TestCapdeskctl::confirmRefusesARowHoldingAnotherReceipt()
     const QString other = invokeId(u"b"_s);
     QVERIFY(!asked.isEmpty() && !other.isEmpty());
     const QString failure = RawSql::exec(
-        db(), {u"DROP TRIGGER receipts_refuse_update"_s,
-               u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
-               "WHERE invocation_id = '%2'"_s.arg(other, asked)});
+        db(),
+        {u"DROP TRIGGER receipts_refuse_update"_s,
+         u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
+         "WHERE invocation_id = '%2'"_s.arg(other, asked)});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     const Run confirmed = ctl({u"confirm"_s, asked, u"--db"_s, db()});
     QCOMPARE(confirmed.exitCode, 1);

@@ -22,7 +22,8 @@ void TestCapabilityGateRefusalCounter::summariesPerInterval_data()
     QTest::addColumn<int>("writtenAtOnce");
     QTest::addColumn<qint64>("leftPending");
     QTest::addRow("one probe is written at once") << QList<qint64>{0} << 1 << qint64(0);
-    QTest::addRow("a burst: the first, the rest counted") << QList<qint64>{0, 1, 2, 3, 4, 5} << 1 << qint64(5);
+    QTest::addRow("a burst: the first, the rest counted")
+        << QList<qint64>{0, 1, 2, 3, 4, 5} << 1 << qint64(5);
     QTest::addRow("two quiet spells") << QList<qint64>{0, 60'000} << 2 << qint64(0);
     QTest::addRow("a burst over three intervals")
         << QList<qint64>{0, 10, 59'999, 60'000, 60'001, 120'000, 120'500} << 3 << qint64(1);

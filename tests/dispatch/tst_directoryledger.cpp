@@ -118,9 +118,10 @@ void TestDirectoryLedger::aRowHoldingAnotherReceiptIsNotConfirmed()
     const QString path = m_dir->filePath(u"d.db"_s);
     // Another genuine, validly signed receipt copied into the row of the one asked for.
     const QString failure = RawSql::exec(
-        path, {u"DROP TRIGGER receipts_refuse_update"_s,
-               u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
-               "WHERE invocation_id = '%2'"_s.arg(other.invocationId, asked.invocationId)});
+        path,
+        {u"DROP TRIGGER receipts_refuse_update"_s,
+         u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
+         "WHERE invocation_id = '%2'"_s.arg(other.invocationId, asked.invocationId)});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     auto reopened = SqliteDirectoryStore::open(path);
     QVERIFY(reopened.ok());
@@ -144,13 +145,15 @@ void TestDirectoryLedger::unknownTokenRefusalsAreSummarised()
     {
         DirectoryLedger ledger(m_store, DirectoryLedger::KeyPlacement::FileOnly, 200);
         for (int i = 0; i < 500; ++i)
-            QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s).isError());
+            QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s)
+                         .isError());
         // The first at once; the other 499 wait for the interval to end.
         QCOMPARE(refusals().size(), 1);
         QCOMPARE(refusals().first().detail.value(u"count"_s).toInteger(), 1);
         QTRY_COMPARE_WITH_TIMEOUT(refusals().size(), 2, 5000);
         QCOMPARE(refusals().first().detail.value(u"count"_s).toInteger(), 499);
-        QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s).isError());
+        QVERIFY(
+            !ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s).isError());
         QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, u"tok_1"_s, u"revoked"_s, u"token:tok_1"_s).isError());
         QCOMPARE(refusals().size(), 3);
         QCOMPARE(refusals().first().detail.value(u"token_id"_s).toString(), u"tok_1"_s);

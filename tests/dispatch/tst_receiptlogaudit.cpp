@@ -5,8 +5,8 @@
 #include "publickey.h"
 #include "rawsql.h"
 #include "receiptchainhead.h"
-#include "receiptlogaudit.h"
 #include "receiptloganchor.h"
+#include "receiptlogaudit.h"
 #include "signingkey.h"
 #include "signingkeyvault.h"
 #include "sqlitedirectorystore.h"
@@ -137,7 +137,8 @@ void TestReceiptLogAudit::issueFromTwoWriters()
 
 ReceiptLogAudit::Report TestReceiptLogAudit::audit(const ReceiptLogAnchor *anchor)
 {
-    const StoreResult<ReceiptLogAudit::Report> report = ReceiptLogAudit::run(m_store->database(), m_trusted, anchor);
+    const StoreResult<ReceiptLogAudit::Report> report =
+        ReceiptLogAudit::run(m_store->database(), m_trusted, anchor);
     if (!report.ok())
         qWarning("audit failed: %s", qPrintable(report.error().message));
     return report.ok() ? report.value() : ReceiptLogAudit::Report{};
@@ -171,17 +172,15 @@ void TestReceiptLogAudit::tamperingIsNamed_data()
         << QStringList{dropReceiptDelete, dropLinkDelete, u"DELETE FROM receipts WHERE seq = 6"_s,
                        u"DELETE FROM receipt_chain_links WHERE receipt_seq = 6"_s}
         << u"receipt_missing"_s;
-    QTest::addRow("a receipt edited")
-        << QStringList{u"DROP TRIGGER receipts_refuse_update"_s,
-                       u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"cost_usd\":0', '\"cost_usd\":9') "
-                       "WHERE seq = 2"_s}
-        << u"receipt_altered"_s;
-    QTest::addRow("a receipt added outside")
-        << QStringList{u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
-                       "material, status, contract_fingerprint, receipt_json) SELECT 'inv_zzzzzzzzzz', trace, key, parent, "
-                       "actor, runner, started_at, duration_ms, material, status, contract_fingerprint, receipt_json "
-                       "FROM receipts WHERE seq = 1"_s}
-        << u"receipt_unchained"_s;
+    QTest::addRow("a receipt edited") << QStringList{
+        u"DROP TRIGGER receipts_refuse_update"_s,
+        u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"cost_usd\":0', '\"cost_usd\":9') "
+        "WHERE seq = 2"_s} << u"receipt_altered"_s;
+    QTest::addRow("a receipt added outside") << QStringList{
+        u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
+        "material, status, contract_fingerprint, receipt_json) SELECT 'inv_zzzzzzzzzz', trace, key, parent, "
+        "actor, runner, started_at, duration_ms, material, status, contract_fingerprint, receipt_json "
+        "FROM receipts WHERE seq = 1"_s} << u"receipt_unchained"_s;
     QTest::addRow("the event log wiped, events and chain head")
         << QStringList{dropEventDelete, u"DELETE FROM events"_s, u"DELETE FROM event_chain_head"_s}
         << u"event_log_wiped"_s;
@@ -197,7 +196,8 @@ void TestReceiptLogAudit::tamperingIsNamed_data()
     QTest::addRow("a head moved on") << QStringList{u"UPDATE receipt_chain_heads SET seq = seq + 1"_s}
                                      << u"receipt_chain_head_forged"_s;
     QTest::addRow("a head moved back to an earlier link")
-        << QStringList{u"UPDATE receipt_chain_heads SET seq = 1, hash = (SELECT l.hash FROM receipt_chain_links l "
+        << QStringList{u"UPDATE receipt_chain_heads SET seq = 1, hash = (SELECT l.hash FROM "
+                       u"receipt_chain_links l "
                        "WHERE l.writer = receipt_chain_heads.writer AND l.seq = 1)"_s}
         << u"receipt_chain_head_forged"_s;
     QTest::addRow("a head deleted") << QStringList{u"DELETE FROM receipt_chain_heads WHERE rowid = 1"_s}
@@ -209,8 +209,8 @@ void TestReceiptLogAudit::tamperingIsNamed_data()
                        u"DELETE FROM receipt_chain_links WHERE writer = (SELECT MIN(writer) FROM receipt_chain_heads)"_s,
                        u"DELETE FROM receipt_chain_heads WHERE writer = (SELECT MIN(writer) FROM receipt_chain_heads)"_s}
         << u"receipt_chain_missing"_s;
-    QTest::addRow("the chains' origin deleted") << QStringList{u"DELETE FROM receipt_chain_origin"_s}
-                                                << u"receipt_chain_origin_missing"_s;
+    QTest::addRow("the chains' origin deleted")
+        << QStringList{u"DELETE FROM receipt_chain_origin"_s} << u"receipt_chain_origin_missing"_s;
 }
 
 void TestReceiptLogAudit::tamperingIsNamed()
@@ -233,29 +233,36 @@ void TestReceiptLogAudit::aHeadSignedByAnotherKeyIsForged()
 {
     issueFromTwoWriters();
     QSqlQuery read(m_store->database());
-    QVERIFY(read.exec(u"SELECT h.writer, h.seq, h.events_seq, h.events_hash, h.signed_at, l.hash, n.receipt_seq "
-                      "FROM receipt_chain_heads h JOIN receipt_chain_links l ON l.writer = h.writer AND l.seq = h.seq - 1 "
-                      "JOIN receipt_chain_links n ON n.writer = h.writer AND n.seq = h.seq ORDER BY h.writer LIMIT 1"_s));
+    QVERIFY(read.exec(
+        u"SELECT h.writer, h.seq, h.events_seq, h.events_hash, h.signed_at, l.hash, n.receipt_seq "
+        "FROM receipt_chain_heads h JOIN receipt_chain_links l ON l.writer = h.writer AND l.seq = h.seq - 1 "
+        "JOIN receipt_chain_links n ON n.writer = h.writer AND n.seq = h.seq ORDER BY h.writer LIMIT 1"_s));
     QVERIFY(read.next());
     // The newest receipt of one chain cut, and its head signed again one link back with
     // the attacker's own key, whose public half goes into the file's list.
-    ReceiptChainHead head{read.value(0).toString(), read.value(1).toLongLong() - 1, read.value(5).toString(),
-                          read.value(2).toLongLong(), read.value(3).toString(), read.value(4).toString(), QString()};
+    ReceiptChainHead head{read.value(0).toString(),
+                          read.value(1).toLongLong() - 1,
+                          read.value(5).toString(),
+                          read.value(2).toLongLong(),
+                          read.value(3).toString(),
+                          read.value(4).toString(),
+                          QString()};
     const qint64 newest = read.value(6).toLongLong();
     read.finish();
     const SigningKey forger = SigningKey::generate();
     head.signWith(forger);
     close();
     const QString failure = RawSql::exec(
-        path(), {u"DROP TRIGGER receipts_refuse_delete"_s, u"DROP TRIGGER receipt_chain_links_refuse_delete"_s,
-                 u"DELETE FROM receipts WHERE seq = %1"_s.arg(newest),
-                 u"DELETE FROM receipt_chain_links WHERE receipt_seq = %1"_s.arg(newest),
-                 u"UPDATE receipt_chain_heads SET seq = %1, hash = '%2', signature = '%3' WHERE writer = '%4'"_s
-                     .arg(head.seq)
-                     .arg(head.hash, head.signature, head.writer),
-                 u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (%1, %2, "
-                 "'2099-01-01T00:00:00.000Z')"_s.arg(sqlText(forger.publicKey().keyId().toUtf8()),
-                                                     sqlText(forger.publicKey().pem()))});
+        path(),
+        {u"DROP TRIGGER receipts_refuse_delete"_s, u"DROP TRIGGER receipt_chain_links_refuse_delete"_s,
+         u"DELETE FROM receipts WHERE seq = %1"_s.arg(newest),
+         u"DELETE FROM receipt_chain_links WHERE receipt_seq = %1"_s.arg(newest),
+         u"UPDATE receipt_chain_heads SET seq = %1, hash = '%2', signature = '%3' WHERE writer = '%4'"_s
+             .arg(head.seq)
+             .arg(head.hash, head.signature, head.writer),
+         u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (%1, %2, "
+         "'2099-01-01T00:00:00.000Z')"_s.arg(sqlText(forger.publicKey().keyId().toUtf8()),
+                                             sqlText(forger.publicKey().pem()))});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     open();
     const QStringList codes = codesOf(audit());
@@ -273,7 +280,8 @@ void TestReceiptLogAudit::anAnchorCatchesARollBack()
     QVERIFY(QFile::copy(path(), earlier));
     open();
     issueFromTwoWriters();
-    const StoreResult<ReceiptLogAnchor> anchor = ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
+    const StoreResult<ReceiptLogAnchor> anchor =
+        ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
     QVERIFY(anchor.ok());
     QVERIFY(audit(&anchor.value()).intact());
     close();
@@ -290,7 +298,8 @@ void TestReceiptLogAudit::anAnchorCatchesARollBack()
 void TestReceiptLogAudit::anAnchorCatchesAReplacedKey()
 {
     issueFromTwoWriters();
-    const StoreResult<ReceiptLogAnchor> anchor = ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
+    const StoreResult<ReceiptLogAnchor> anchor =
+        ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
     QVERIFY(anchor.ok());
     // Whoever can write the key beside the file can re-sign everything with a key of
     // their own; the anchor still names the key it was made with.
@@ -302,7 +311,8 @@ void TestReceiptLogAudit::anAnchorCatchesAReplacedKey()
 void TestReceiptLogAudit::aTamperedAnchorIsInvalid()
 {
     issueFromTwoWriters();
-    const StoreResult<ReceiptLogAnchor> made = ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
+    const StoreResult<ReceiptLogAnchor> made =
+        ReceiptLogAnchor::make(m_store->database(), m_ledger->signingKey().value());
     QVERIFY(made.ok());
     QJsonObject json = made.value().toJson();
     QJsonObject events = json.value(u"events"_s).toObject();
@@ -334,13 +344,17 @@ void TestReceiptLogAudit::anOldDirectoryMigratesClean()
         receipt.status = Receipt::statusFor(true);
         receipt.material = true;
         receipt.signature = QString::fromLatin1(key.sign(receipt.signedBytes()).toBase64());
-        sql.append(u"INSERT INTO receipts (invocation_id, trace, key, actor, runner, started_at, duration_ms, material, "
-                   "status, contract_fingerprint, receipt_json) VALUES ('%1', '%2', 'SHOUT', 'owner:local', 'fn', '%3', "
-                   "0, 1, '%4', '', %5)"_s.arg(receipt.invocationId, receipt.trace, receipt.startedAt, receipt.status,
-                                               sqlText(QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact))));
+        sql.append(u"INSERT INTO receipts (invocation_id, trace, key, actor, runner, started_at, "
+                   u"duration_ms, material, "
+                   "status, contract_fingerprint, receipt_json) VALUES ('%1', '%2', 'SHOUT', 'owner:local', "
+                   "'fn', '%3', "
+                   "0, 1, '%4', '', %5)"_s.arg(
+                       receipt.invocationId, receipt.trace, receipt.startedAt, receipt.status,
+                       sqlText(QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact))));
     }
-    sql.append(u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (%1, %2, '2026-01-01T00:00:00.000Z')"_s
-                   .arg(sqlText(key.publicKey().keyId().toUtf8()), sqlText(key.publicKey().pem())));
+    sql.append(
+        u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (%1, %2, '2026-01-01T00:00:00.000Z')"_s
+            .arg(sqlText(key.publicKey().keyId().toUtf8()), sqlText(key.publicKey().pem())));
     sql.append(u"PRAGMA user_version = 186"_s);
     QVERIFY(QFile::remove(path() + u".signing-key"_s));
     QFile keyFile(path() + u".signing-key"_s);
@@ -367,7 +381,8 @@ void TestReceiptLogAudit::anOldDirectoryMigratesClean()
 
     // Sealed, a pre-chain receipt is as protected as any other.
     close();
-    const QString deleted = RawSql::exec(path(), {u"DROP TRIGGER receipts_refuse_delete"_s, u"DELETE FROM receipts WHERE seq = 2"_s});
+    const QString deleted = RawSql::exec(
+        path(), {u"DROP TRIGGER receipts_refuse_delete"_s, u"DELETE FROM receipts WHERE seq = 2"_s});
     QVERIFY2(deleted.isEmpty(), qPrintable(deleted));
     open();
     QVERIFY(codesOf(audit()).contains(u"receipt_missing"_s));

@@ -22,9 +22,10 @@ namespace {
 
 // A key for this fuzzer only; it signs nothing else. Fixed, so the committed corpus
 // stays valid from run to run.
-const QByteArray kFuzzKeyPem = QByteArrayLiteral("-----BEGIN PRIVATE KEY-----\n"
-                                                 "MC4CAQAwBQYDK2VwBCIEIMTc1KSyw7jHZjHwLl4IAlqNjyIbKOZwqrXa2j2R+uCQ\n"
-                                                 "-----END PRIVATE KEY-----\n");
+const QByteArray kFuzzKeyPem =
+    QByteArrayLiteral("-----BEGIN PRIVATE KEY-----\n"
+                      "MC4CAQAwBQYDK2VwBCIEIMTc1KSyw7jHZjHwLl4IAlqNjyIbKOZwqrXa2j2R+uCQ\n"
+                      "-----END PRIVATE KEY-----\n");
 
 struct Fixture
 {
