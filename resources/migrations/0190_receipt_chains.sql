@@ -1,6 +1,6 @@
--- Receipts get hash chains of their own, one per writer (a process's DirectoryLedger), so
--- a receipt deleted or edited behind Capdesk's back (DROP TRIGGER first) shows as a gap or
--- a broken link. Writers never wait on one another's chain: each keeps its own head.
+-- Receipts in the directory file get hash chains of their own, one per writer (a
+-- process's DirectoryLedger), so a receipt deleted or edited behind Capdesk's back (DROP
+-- TRIGGER first) shows as a gap or a broken link. Writers never wait on one another's chain: each keeps its own head.
 --
 -- A link hashes {writer, seq, prev_hash, receipt_sha256}, receipt_sha256 being the
 -- SHA-256 of the stored receipt_json. A writer's head is signed with the receipt key and
