@@ -1,20 +1,30 @@
 #include "directoryledger.h"
 
+#include "capabilitygate.h"
 #include "eventlog.h"
+#include "isotime.h"
 #include "receiptverifier.h"
 #include "sqlitedirectorystore.h"
 #include "writetransaction.h"
 
 #include <QPointer>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
-DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement)
-    : m_store(std::move(store)),
-      m_vault(m_store->database(), m_store->location(), placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
-      m_receipts(m_store->database()),
-      m_tokens(m_store->database())
+DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement,
+                                 qint64 unknownTokenIntervalMs)
+    : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
+                                         placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+      m_receipts(m_store->database()), m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
 {
+    m_clock.start();
+}
+
+DirectoryLedger::~DirectoryLedger()
+{
+    if (m_unknownTokens.pending() > 0)
+        writeUnknownTokenSummary();
 }
 
 StoreError DirectoryLedger::unlock()
@@ -79,16 +89,76 @@ StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
     const StoreError locked = unlock();
     if (locked.isError())
         return locked;
+    if (!m_preChainSealed) {
+        if (const StoreError sealed = m_receipts.sealPreChain(m_key->key); sealed.isError())
+            return sealed;
+        m_preChainSealed = true;
+    }
     receipt.signature = QString::fromLatin1(m_key->key.sign(receipt.signedBytes()).toBase64());
-    const StoreError error = m_receipts.append(receipt);
+    const StoreError error = m_receipts.append(receipt, m_key->key);
     if (error.isError())
         return error;
     return receipt;
 }
 
+StoreError DirectoryLedger::sealPreChain()
+{
+    if (const StoreError locked = unlock(); locked.isError())
+        return locked;
+    if (m_preChainSealed)
+        return StoreError::none();
+    const StoreError sealed = m_receipts.sealPreChain(m_key->key);
+    m_preChainSealed = !sealed.isError();
+    return sealed;
+}
+
+StoreResult<SigningKey> DirectoryLedger::signingKey()
+{
+    if (const StoreError locked = unlock(); locked.isError())
+        return locked;
+    return m_key->key;
+}
+
+StoreError DirectoryLedger::writeUnknownTokenSummary()
+{
+    const CapabilityGateRefusalCounter::Summary summary = m_unknownTokens.take(m_clock.elapsed());
+    WriteTransaction transaction(m_store->database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    LogEvent event;
+    event.kind = u"CAPABILITY_REFUSED"_s;
+    event.action = u"invoke"_s;
+    event.actor = u"token:unknown"_s;
+    event.detail = QJsonObject{{u"reason"_s, CapabilityGate::unknownToken().reason},
+                               {u"count"_s, summary.count},
+                               {u"first_at"_s, summary.firstAt},
+                               {u"last_at"_s, summary.lastAt}};
+    if (const StoreError error = EventLog(m_store->database()).append(event); error.isError())
+        return error;
+    return transaction.commit();
+}
+
+void DirectoryLedger::scheduleUnknownTokenSummary()
+{
+    if (m_summaryScheduled)
+        return;
+    m_summaryScheduled = true;
+    QTimer::singleShot(std::chrono::milliseconds(m_unknownTokens.dueIn(m_clock.elapsed())), &m_steps, [this] {
+        m_summaryScheduled = false;
+        if (m_unknownTokens.pending() > 0)
+            writeUnknownTokenSummary();
+    });
+}
+
 StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tokenId, const QString &reason,
                                           const QString &actor)
 {
+    if (tokenId.isEmpty()) {
+        if (m_unknownTokens.count(m_clock.elapsed(), IsoTime::nowUtc()))
+            return writeUnknownTokenSummary();
+        scheduleUnknownTokenSummary();
+        return StoreError::none();
+    }
     WriteTransaction transaction(m_store->database());
     if (transaction.startError().isError())
         return transaction.startError();
@@ -109,6 +179,10 @@ QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
     const StoreResult<Receipt> found = m_receipts.find(invocationId);
     if (!found.ok()) {
         QJsonObject unknown{{u"confirmed"_s, false}, {u"status"_s, u"UNKNOWN_INVOCATION"_s}, {u"invocation_id"_s, invocationId}};
+        if (found.error().kind == StoreError::Kind::Conflict)
+            unknown.insert(u"reason"_s, u"receipt_mismatch"_s);
+        else if (found.error().kind != StoreError::Kind::NotFound)
+            unknown.insert(u"reason"_s, u"unreadable"_s);
         if (found.error().kind != StoreError::Kind::NotFound)
             unknown.insert(u"error"_s, found.error().message);
         return unknown;

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "capabilitygaterefusalcounter.h"
 #include "capabilitytokenstore.h"
 #include "keychainstore.h"
 #include "receiptlog.h"
 #include "signingkeyvault.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
@@ -28,8 +30,11 @@ class DirectoryLedger final
 public:
     enum class KeyPlacement { KeychainOrFile, FileOnly };
 
-    explicit DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store,
-                             KeyPlacement placement = KeyPlacement::KeychainOrFile);
+    explicit DirectoryLedger(
+        std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement = KeyPlacement::KeychainOrFile,
+        qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs);
+    // Writes the unknown-token refusals still counted.
+    ~DirectoryLedger();
     Q_DISABLE_COPY_MOVE(DirectoryLedger)
 
     // Signs `receipt` (filling `signature`) and commits it durably. The signing key is
@@ -41,10 +46,19 @@ public:
     // Finds (or creates) the signing key without blocking this thread; `done` runs later in
     // `context`'s event loop, and not at all once `context` is destroyed.
     void unlockAsync(QObject *context, std::function<void(const StoreError &)> done);
-    // Records a token refusal in the event log (SPEC §7).
+    // Records a refusal of a stored token in the event log (SPEC §7). A refusal with an
+    // empty `tokenId` (the value matched no token) is only counted, and the count goes to
+    // the log as one summary event per interval (CapabilityGateRefusalCounter).
     StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
-    // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}.
+    // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}, or
+    // with "reason" when it cannot confirm a receipt that is there: "receipt_mismatch"
+    // (the row holds a receipt signed for another invocation) or "unreadable".
     QJsonObject confirm(const QString &invocationId) const;
+    // Unlocks the key and seals the receipts written before the chains existed; the
+    // anchor command's first step, and issue()'s.
+    StoreError sealPreChain();
+    // The signing key, unlocked (or created) first.
+    StoreResult<SigningKey> signingKey();
 
     // Where the signing key lives, in words for the UI; unlocks (or creates) it first.
     StoreResult<QString> keyStorage();
@@ -64,6 +78,8 @@ private:
     void whenUnlocked(std::function<void(const StoreError &)> then);
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
+    StoreError writeUnknownTokenSummary();
+    void scheduleUnknownTokenSummary();
 
     std::shared_ptr<SqliteDirectoryStore> m_store;
     KeychainStore m_keychain;
@@ -72,6 +88,10 @@ private:
     ReceiptLog m_receipts;
     CapabilityTokenStore m_tokens;
     QList<std::function<void(const StoreError &)>> m_waitingForKey;
+    bool m_preChainSealed = false;
+    CapabilityGateRefusalCounter m_unknownTokens;
+    QElapsedTimer m_clock;
+    bool m_summaryScheduled = false;
     // The context of the vault's asynchronous steps. Last, so it goes first: no step runs
     // on a ledger being destroyed.
     QObject m_steps;

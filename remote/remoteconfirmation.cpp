@@ -27,5 +27,18 @@ StoreResult<RemoteConfirmation> RemoteConfirmation::fetch(const ServerConnection
     confirmation.answer = document.object();
     confirmation.confirmed = confirmation.answer.value(QStringLiteral("confirmed")).toBool();
     confirmation.status = confirmation.answer.value(QStringLiteral("status")).toString();
+    confirmation.reason = confirmation.answer.value(QStringLiteral("reason")).toString();
+    // A server, or whatever answers in its place, must not confirm one call with another's receipt.
+    const QJsonValue receipt = confirmation.answer.value(QStringLiteral("receipt"));
+    const bool answersAnother =
+        confirmation.answer.value(QStringLiteral("invocation_id")).toString() != invocationId
+        || (receipt.isObject()
+            && receipt.toObject().value(QStringLiteral("invocation_id")).toString() != invocationId);
+    if (answersAnother) {
+        confirmation.confirmed = false;
+        confirmation.reason = QStringLiteral("receipt_mismatch");
+        confirmation.answer.insert(QStringLiteral("confirmed"), false);
+        confirmation.answer.insert(QStringLiteral("reason"), confirmation.reason);
+    }
     return confirmation;
 }

@@ -77,6 +77,11 @@ void attachReceipt(InvocationOutcome &outcome, const ServerResponse &confirm, co
     QString error;
     if (answer.value(QStringLiteral("receipt")).isObject()) {
         outcome.receipt = Receipt::fromJson(answer.value(QStringLiteral("receipt")).toObject(), &error);
+        if (outcome.receipt && outcome.receipt->invocationId != outcome.invocationId) {
+            error = QStringLiteral("it is the receipt of %1, not of %2")
+                        .arg(outcome.receipt->invocationId, outcome.invocationId);
+            outcome.receipt.reset();
+        }
         if (outcome.receipt) {
             outcome.runner = outcome.receipt->runner;
             return;

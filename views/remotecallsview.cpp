@@ -21,8 +21,11 @@ QString confirmationText(const StoreResult<RemoteConfirmation> &answer)
     if (!answer.ok())
         return RemoteCallsView::tr("could not ask: %1").arg(answer.error().message);
     const RemoteConfirmation &confirmation = answer.value();
-    return confirmation.confirmed ? RemoteCallsView::tr("confirmed · %1").arg(confirmation.status)
-                                  : RemoteCallsView::tr("not confirmed · %1").arg(confirmation.status);
+    if (confirmation.confirmed)
+        return RemoteCallsView::tr("confirmed · %1").arg(confirmation.status);
+    if (!confirmation.reason.isEmpty())
+        return RemoteCallsView::tr("not confirmed · %1 · %2").arg(confirmation.status, confirmation.reason);
+    return RemoteCallsView::tr("not confirmed · %1").arg(confirmation.status);
 }
 
 QString resultText(const InvocationOutcome &outcome)

@@ -2,6 +2,7 @@
 
 #include "rowdiffmodel.h"
 #include "rowhistorymodel.h"
+#include "signingkeyvault.h"
 #include "sqlitedirectorystore.h"
 
 #include <QComboBox>
@@ -240,10 +241,13 @@ void RowHistoryPanel::checkChain()
     m_chainWatcher.setFuture(QtConcurrent::run([store] {
         ChainCheck check;
         const StoreError error = store->withReadConnection([&check](QSqlDatabase &db) {
-            const StoreResult<EventLog::Verification> verified = EventLog(db).verify();
-            if (!verified.ok())
-                return verified.error();
-            check.verification = verified.value();
+            // The public keys the file lists: the GUI trusts them, where `capdeskctl log
+            // --verify` trusts only the key whose private half it holds.
+            const QList<PublicKey> keys = SigningKeyVault(db, QString(), nullptr).publicKeys();
+            const StoreResult<ReceiptLogAudit::Report> audited = ReceiptLogAudit::run(db, keys);
+            if (!audited.ok())
+                return audited.error();
+            check.report = audited.value();
             return StoreError::none();
         });
         if (error.isError())
@@ -254,19 +258,16 @@ void RowHistoryPanel::checkChain()
 
 void RowHistoryPanel::showChainState(const ChainCheck &check)
 {
-    const EventLog::Verification &verdict = check.verification;
-    const bool intact = check.readError.isEmpty() && verdict.intact;
+    const bool intact = check.readError.isEmpty() && check.report.intact();
     if (!check.readError.isEmpty())
         m_chainState->setText(tr("Event log cannot be read: %1").arg(check.readError));
-    else if (!intact)
-        m_chainState->setText(
-            tr("Event log broken at #%1: %2").arg(verdict.firstBrokenSeq).arg(verdict.problem));
-    else if (verdict.checked == 1)
-        m_chainState->setText(tr("Event log intact (1 event)"));
     else
-        m_chainState->setText(tr("Event log intact (%1 events)").arg(verdict.checked));
+        m_chainState->setText(check.report.summary());
     m_chainState->setStyleSheet(intact ? QString() : kBrokenStyle);
     m_chainState->setToolTip(
-        intact ? tr("Every event's hash matches its content and links to the one before it.") : QString());
+        intact ? tr(
+            "Every event's hash matches its content and links to the one before it, and every receipt is "
+            "in its writer's chain, which ends at its signed head.")
+               : QString());
     emit chainChecked(intact);
 }

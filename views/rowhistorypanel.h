@@ -1,6 +1,6 @@
 #pragma once
 
-#include "eventlog.h"
+#include "receiptlogaudit.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -48,7 +48,7 @@ protected:
 private:
     struct ChainCheck
     {
-        EventLog::Verification verification;
+        ReceiptLogAudit::Report report;
         QString readError; // set when the log could not be read at all
     };
 

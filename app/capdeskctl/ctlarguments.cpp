@@ -37,8 +37,9 @@ const QSet<QString> &extraValueOptions()
 
 const QSet<QString> &extraFlags()
 {
-    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--owner-gate"),
-                                     QStringLiteral("--owner-present"), QStringLiteral("--generate-key")};
+    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--anchor"),
+                                     QStringLiteral("--owner-gate"), QStringLiteral("--owner-present"),
+                                     QStringLiteral("--generate-key")};
     return flags;
 }
 
@@ -71,7 +72,8 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
         } else if (name == QLatin1String("--shape")) {
             parsed.shape = true;
         } else if (extraFlags().contains(name)) {
-            parsed.extra.insert(name, QString());
+            // `--anchor=FILE` names the file `log --verify --anchor FILE` also takes.
+            parsed.extra.insert(name, equals < 0 ? QString() : arg.mid(equals + 1));
         } else if (QString *slot = valueSlot(parsed, name); slot || extraValueOptions().contains(name)) {
             QString value;
             if (!slot)

@@ -139,7 +139,7 @@ int CtlCommands::run()
           QStringLiteral("--max-connections-per-address"), QStringLiteral("--max-header-bytes"),
           QStringLiteral("--max-body-bytes"), QStringLiteral("--max-unsent-bytes")}},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
-        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},
+        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify"), QStringLiteral("--anchor")}},
         {QStringLiteral("token"),
          {QStringLiteral("--audience"), QStringLiteral("--keys"), QStringLiteral("--categories"),
           QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"), QStringLiteral("--fixed-body"),
@@ -413,7 +413,7 @@ int CtlCommands::log()
 {
     if (!openStore())
         return m_exit;
-    return CtlLogCommand(m_args, m_store).run();
+    return CtlLogCommand(m_args, m_store, ledger()).run();
 }
 
 int CtlCommands::lintCommand(int (CtlLintCommands::*command)())

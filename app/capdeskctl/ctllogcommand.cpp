@@ -1,27 +1,75 @@
 #include "ctllogcommand.h"
 
 #include "ctloutput.h"
+#include "directoryledger.h"
 #include "eventlog.h"
+#include "jsontextcheck.h"
+#include "publickey.h"
+#include "receiptloganchor.h"
+#include "receiptlogaudit.h"
 #include "sqlitedirectorystore.h"
 
+#include <QFile>
 #include <QJsonArray>
 
-CtlLogCommand::CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
-    : m_args(args), m_store(std::move(store))
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kUsage = u"usage: capdeskctl log [--key KEY] | log --verify [--anchor FILE] | log --anchor"_s;
+
+StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return StoreError::make(StoreError::Kind::NotFound,
+                                u"cannot read %1: %2"_s.arg(path, file.errorString()));
+    const QByteArray bytes = file.read(ReceiptLogAnchor::kMaxBytes + 1);
+    if (bytes.size() > ReceiptLogAnchor::kMaxBytes)
+        return StoreError::make(StoreError::Kind::Invalid,
+                                u"%1 is larger than %2 MiB; it is not an anchor"_s.arg(path).arg(
+                                    ReceiptLogAnchor::kMaxBytes >> 20));
+    const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(bytes));
+    if (!json.ok || !json.document.isObject())
+        return StoreError::make(StoreError::Kind::Invalid,
+                                u"%1 is not a JSON object: %2"_s.arg(path, json.message));
+    QString error;
+    const std::optional<ReceiptLogAnchor> anchor = ReceiptLogAnchor::fromJson(json.document.object(), &error);
+    if (!anchor)
+        return StoreError::make(StoreError::Kind::Invalid, u"%1: %2"_s.arg(path, error));
+    return *anchor;
+}
+
+} // namespace
+
+CtlLogCommand::CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store,
+                             std::shared_ptr<DirectoryLedger> ledger)
+    : m_args(args), m_store(std::move(store)), m_ledger(std::move(ledger))
 {}
 
 int CtlLogCommand::run()
 {
-    if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(QStringLiteral("usage: capdeskctl log [--key KEY] [--verify]"));
-    return m_args.has(QStringLiteral("--verify")) ? verify() : list();
+    const bool verifying = m_args.has(u"--verify"_s);
+    const bool anchoring = m_args.has(u"--anchor"_s);
+    // `--verify --anchor FILE`: FILE is the one positional; `--anchor` alone takes none.
+    if (m_args.positional.size() > (verifying && anchoring ? 1 : 0))
+        return CtlOutput::usage(kUsage);
+    if (verifying)
+        return verify();
+    if (anchoring)
+        return m_args.has(u"--key"_s)
+                   ? CtlOutput::usage(u"--anchor covers the whole log; it takes no --key"_s)
+                   : anchor();
+    return list();
 }
 
 int CtlLogCommand::list()
 {
     QJsonArray events;
     const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<QList<LogEvent>> read = EventLog(db).events(m_args.value(QStringLiteral("--key")));
+        const StoreResult<QList<LogEvent>> read = EventLog(db).events(m_args.value(u"--key"_s));
         if (!read.ok())
             return read.error();
         for (const LogEvent &event : read.value())
@@ -30,25 +78,87 @@ int CtlLogCommand::list()
     });
     if (error.isError())
         return CtlOutput::fail(error);
-    CtlOutput::printJson(QJsonObject{{QStringLiteral("events"), events}});
+    CtlOutput::printJson(QJsonObject{{u"events"_s, events}});
     return CtlOutput::Ok;
+}
+
+QList<PublicKey> CtlLogCommand::trustedKeys()
+{
+    const StoreResult<qint64> chains = m_ledger->receipts().chainCount();
+    if (!chains.ok() || chains.value() == 0)
+        return {};
+    const QList<PublicKey> listed = m_ledger->publicKeys();
+    const StoreResult<SigningKey> key = m_ledger->signingKey();
+    if (!key.ok())
+        return {};
+    // A key made just now, because none could be found, has signed nothing here.
+    const PublicKey held = key.value().publicKey();
+    const bool known = std::any_of(listed.begin(), listed.end(),
+                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); });
+    return known ? QList<PublicKey>{held} : QList<PublicKey>{};
 }
 
 int CtlLogCommand::verify()
 {
-    // The chain is one across all keys, so --key does not narrow a verification.
-    if (m_args.has(QStringLiteral("--key")))
-        return CtlOutput::usage(QStringLiteral("--verify checks the whole log; it takes no --key"));
-    EventLog::Verification verification;
+    // The chains are across all keys, so --key does not narrow a verification.
+    if (m_args.has(u"--key"_s))
+        return CtlOutput::usage(u"--verify checks the whole log; it takes no --key"_s);
+    std::optional<ReceiptLogAnchor> anchor;
+    if (m_args.has(u"--anchor"_s)) {
+        const QString path = m_args.positional.value(0, m_args.value(u"--anchor"_s));
+        if (path.isEmpty())
+            return CtlOutput::usage(u"--verify --anchor needs the anchor's FILE"_s);
+        const StoreResult<ReceiptLogAnchor> read = readAnchor(path);
+        if (!read.ok())
+            return read.error().kind == StoreError::Kind::Invalid ? CtlOutput::usage(read.error().message)
+                                                                  : CtlOutput::fail(read.error());
+        anchor = read.value();
+    }
+    const QList<PublicKey> keys = trustedKeys();
+    ReceiptLogAudit::Report report;
     const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<EventLog::Verification> verified = EventLog(db).verify();
-        if (!verified.ok())
-            return verified.error();
-        verification = verified.value();
+        const StoreResult<ReceiptLogAudit::Report> audited =
+            ReceiptLogAudit::run(db, keys, anchor ? &*anchor : nullptr);
+        if (!audited.ok())
+            return audited.error();
+        report = audited.value();
         return StoreError::none();
     });
     if (error.isError())
         return CtlOutput::fail(error);
-    CtlOutput::printJson(verification.toJson());
-    return verification.intact ? CtlOutput::Ok : CtlOutput::Findings;
+    CtlOutput::printJson(report.toJson());
+    return report.intact() ? CtlOutput::Ok : CtlOutput::Findings;
+}
+
+int CtlLogCommand::anchor()
+{
+    if (const StoreError sealed = m_ledger->sealPreChain(); sealed.isError())
+        return CtlOutput::fail(sealed);
+    const StoreResult<SigningKey> key = m_ledger->signingKey();
+    if (!key.ok())
+        return CtlOutput::fail(key.error());
+    const QList<PublicKey> keys{key.value().publicKey()};
+    QJsonObject out;
+    bool intact = false;
+    const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        const StoreResult<ReceiptLogAudit::Report> audited = ReceiptLogAudit::run(db, keys);
+        if (!audited.ok())
+            return audited.error();
+        intact = audited.value().intact();
+        // An anchor of a tampered log would vouch for the tampering.
+        if (!intact) {
+            out = audited.value().toJson();
+            out.insert(u"error"_s, u"the log does not verify, so no anchor was made"_s);
+            return StoreError::none();
+        }
+        const StoreResult<ReceiptLogAnchor> made = ReceiptLogAnchor::make(db, key.value());
+        if (!made.ok())
+            return made.error();
+        out = made.value().toJson();
+        return StoreError::none();
+    });
+    if (error.isError())
+        return CtlOutput::fail(error);
+    CtlOutput::printJson(out);
+    return intact ? CtlOutput::Ok : CtlOutput::Findings;
 }

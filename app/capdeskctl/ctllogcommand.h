@@ -2,23 +2,36 @@
 
 #include "ctlarguments.h"
 
+#include <QList>
+
 #include <memory>
 
+class DirectoryLedger;
+class PublicKey;
 class SqliteDirectoryStore;
 
-// `log [--key K] [--verify]` (SPEC §8, §11): the event log newest first as
-// {"events":[…]}, or with --verify the hash chain's check, exiting 1 when it is broken.
+// `log [--key K]`, `log --verify [--anchor FILE]` and `log --anchor` (SPEC §8, §11): the
+// event log newest first as {"events":[…]}; with --verify the check of the event log and
+// the receipt chains (ReceiptLogAudit), exiting 1 with named findings; with --anchor alone
+// a signed anchor of where the log ends now, to keep outside the directory.
 class CtlLogCommand final
 {
 public:
-    CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+    CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store,
+                  std::shared_ptr<DirectoryLedger> ledger);
 
     int run();
 
 private:
     int list();
     int verify();
+    int anchor();
+    // The key the heads must be signed with: the one whose private half this directory
+    // holds, not whatever public keys the file lists (anyone who can write the file can
+    // add one). Empty when the heads cannot be checked.
+    QList<PublicKey> trustedKeys();
 
     const CtlArguments &m_args;
     std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
 };

@@ -80,6 +80,8 @@ int CtlReceiptCommands::confirm()
         return CtlOutput::usage(u"usage: capdeskctl confirm INV_ID"_s);
     const QJsonObject confirmation = m_ledger->confirm(m_args.positional.at(0));
     CtlOutput::printJson(confirmation);
+    if (confirmation.contains(u"reason"_s))
+        return CtlOutput::Findings;
     if (confirmation.value(u"status"_s).toString() == "UNKNOWN_INVOCATION"_L1)
         return CtlOutput::NotFound;
     return confirmation.value(u"confirmed"_s).toBool() ? CtlOutput::Ok : CtlOutput::Findings;

@@ -76,6 +76,8 @@ int CtlServerCommands::confirm()
     if (!confirmation.ok())
         return CtlOutput::fail(confirmation.error());
     CtlOutput::printJson(confirmation.value().answer);
+    if (!confirmation.value().reason.isEmpty())
+        return CtlOutput::Findings;
     if (confirmation.value().status == "UNKNOWN_INVOCATION"_L1)
         return CtlOutput::NotFound;
     return confirmation.value().confirmed ? CtlOutput::Ok : CtlOutput::Findings;

@@ -1,5 +1,6 @@
 #include "fixturegenerator.h"
 #include "processrun.h"
+#include "rawsql.h"
 #include "serveprocess.h"
 #include "sqlitedirectorystore.h"
 #include "testcertificates.h"
@@ -66,6 +67,8 @@ private slots:
     void receiptsConfirmAndVerifyOffline();
     void tokensGateInvocations();
     void logRecordsMutationsAndVerifies();
+    void logVerifyNamesTamperingAndChecksAnAnchor();
+    void confirmRefusesARowHoldingAnotherReceipt();
     void flowPlanPrintsTheParsedFlow();
     void lintContractAndMcpTools();
     void serverModeRunsTheRowCommands();
@@ -528,6 +531,72 @@ void TestCapdeskctl::logRecordsMutationsAndVerifies()
     const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
     QCOMPARE(verified.exitCode, 0);
     QCOMPARE(verified.json().value(u"intact"_s).toBool(), true);
+}
+
+void TestCapdeskctl::logVerifyNamesTamperingAndChecksAnAnchor()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    QCOMPARE(anchored.json().value(u"type"_s).toString(), u"capdesk.log_anchor"_s);
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(anchored.out);
+    file.close();
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"ho"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run clean = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(clean.exitCode, 0);
+    QCOMPARE(clean.json().value(u"anchor"_s).toBool(), true);
+    QCOMPARE(clean.json().value(u"receipts"_s).toObject().value(u"checked"_s).toInteger(), 2);
+    QCOMPARE(ctl({u"log"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()}).exitCode, 2);
+
+    const QString failure = RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s,
+                                                u"DELETE FROM events"_s, u"DELETE FROM event_chain_head"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const auto codes = [](const Run &run) {
+        QStringList list;
+        for (const QJsonValue &finding : run.json().value(u"findings"_s).toArray())
+            list.append(finding.toObject().value(u"code"_s).toString());
+        return list;
+    };
+    const Run wiped = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
+    QCOMPARE(wiped.exitCode, 1);
+    QCOMPARE(wiped.json().value(u"intact"_s).toBool(true), false);
+    QVERIFY2(codes(wiped).contains(u"event_log_wiped"_s), wiped.out.constData());
+    const Run pastAnchor = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(pastAnchor.exitCode, 1);
+    QVERIFY2(codes(pastAnchor).contains(u"anchor_events_truncated"_s), pastAnchor.out.constData());
+    // A log that does not verify gets no anchor.
+    QCOMPARE(ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()}).exitCode, 1);
+}
+
+void TestCapdeskctl::confirmRefusesARowHoldingAnotherReceipt()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const auto invokeId = [this](const QString &body) {
+        return ctl({u"invoke"_s, u"BASE64_ENCODE"_s, body, u"--db"_s, db()})
+            .json()
+            .value(u"proof"_s)
+            .toObject()
+            .value(u"invocation_id"_s)
+            .toString();
+    };
+    const QString asked = invokeId(u"a"_s);
+    const QString other = invokeId(u"b"_s);
+    QVERIFY(!asked.isEmpty() && !other.isEmpty());
+    const QString failure = RawSql::exec(
+        db(),
+        {u"DROP TRIGGER receipts_refuse_update"_s,
+         u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
+         "WHERE invocation_id = '%2'"_s.arg(other, asked)});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const Run confirmed = ctl({u"confirm"_s, asked, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 1);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(true), false);
+    QCOMPARE(confirmed.json().value(u"reason"_s).toString(), u"receipt_mismatch"_s);
+    QCOMPARE(ctl({u"confirm"_s, other, u"--db"_s, db()}).exitCode, 0);
 }
 
 void TestCapdeskctl::flowPlanPrintsTheParsedFlow()

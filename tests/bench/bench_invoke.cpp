@@ -90,10 +90,10 @@ bool benchIn(const QString &folder, const char *label)
     int n = 0;
     const Percentiles append = measure(500, [&] {
         receipt.invocationId = QStringLiteral("inv_b%1").arg(++n, 9, 10, QLatin1Char('0'));
-        return !log.append(receipt).isError();
+        return !log.append(receipt, key).isError();
     });
     std::printf("  parts, %s: contract fingerprint p50 %.1f us; canonical JSON + Ed25519 sign p50 %.1f us; "
-                "receipt INSERT + durable commit p50 %.1f us, p99 %.1f us\n",
+                "receipt INSERT, chain link, signed head + durable commit p50 %.1f us, p99 %.1f us\n",
                 label, fingerprint.p50, sign.p50, append.p50, append.p99);
     return invoke.p50 >= 0 && append.p50 >= 0;
 }

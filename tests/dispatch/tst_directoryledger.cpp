@@ -1,5 +1,6 @@
 #include "contractfingerprint.h"
 #include "directoryledger.h"
+#include "eventlog.h"
 #include "fnrunner.h"
 #include "invocationhandle.h"
 #include "invocationids.h"
@@ -49,6 +50,8 @@ class TestDirectoryLedger : public QObject
 private slots:
     void init();
     void confirmReportsTheThreeStatuses();
+    void aRowHoldingAnotherReceiptIsNotConfirmed();
+    void unknownTokenRefusalsAreSummarised();
     void receiptsSurviveTheRowsDeletion();
     void sqlCannotUpdateOrDeleteAReceipt_data();
     void sqlCannotUpdateOrDeleteAReceipt();
@@ -103,6 +106,62 @@ void TestDirectoryLedger::confirmReportsTheThreeStatuses()
     confirmation = m_ledger->confirm(u"inv_0000000000"_s);
     QCOMPARE(confirmation.value(u"confirmed"_s).toBool(true), false);
     QCOMPARE(confirmation.value(u"status"_s).toString(), u"UNKNOWN_INVOCATION"_s);
+}
+
+void TestDirectoryLedger::aRowHoldingAnotherReceiptIsNotConfirmed()
+{
+    const Receipt asked = invoke(u"SHOUT"_s, u"x"_s);
+    const Receipt other = invoke(u"BOOM"_s, u"y"_s);
+    m_dispatcher.reset();
+    m_ledger.reset();
+    m_store.reset();
+    const QString path = m_dir->filePath(u"d.db"_s);
+    // Another genuine, validly signed receipt copied into the row of the one asked for.
+    const QString failure = RawSql::exec(
+        path,
+        {u"DROP TRIGGER receipts_refuse_update"_s,
+         u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
+         "WHERE invocation_id = '%2'"_s.arg(other.invocationId, asked.invocationId)});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    auto reopened = SqliteDirectoryStore::open(path);
+    QVERIFY(reopened.ok());
+    DirectoryLedger ledger(reopened.value(), DirectoryLedger::KeyPlacement::FileOnly);
+    const QJsonObject confirmation = ledger.confirm(asked.invocationId);
+    QCOMPARE(confirmation.value(u"confirmed"_s).toBool(true), false);
+    QCOMPARE(confirmation.value(u"reason"_s).toString(), u"receipt_mismatch"_s);
+    QCOMPARE(confirmation.value(u"invocation_id"_s).toString(), asked.invocationId);
+    QVERIFY(!confirmation.contains(u"receipt"_s));
+    QVERIFY(confirmation.value(u"error"_s).toString().contains(other.invocationId));
+    QCOMPARE(ledger.confirm(other.invocationId).value(u"confirmed"_s).toBool(), true);
+}
+
+void TestDirectoryLedger::unknownTokenRefusalsAreSummarised()
+{
+    const auto refusals = [this] {
+        QList<LogEvent> events = EventLog(m_store->database()).events().value();
+        events.removeIf([](const LogEvent &event) { return event.kind != u"CAPABILITY_REFUSED"_s; });
+        return events;
+    };
+    {
+        DirectoryLedger ledger(m_store, DirectoryLedger::KeyPlacement::FileOnly, 200);
+        for (int i = 0; i < 500; ++i)
+            QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s)
+                         .isError());
+        // The first at once; the other 499 wait for the interval to end.
+        QCOMPARE(refusals().size(), 1);
+        QCOMPARE(refusals().first().detail.value(u"count"_s).toInteger(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(refusals().size(), 2, 5000);
+        QCOMPARE(refusals().first().detail.value(u"count"_s).toInteger(), 499);
+        QVERIFY(
+            !ledger.recordRefusal(u"SHOUT"_s, QString(), u"unknown_token"_s, u"token:unknown"_s).isError());
+        QVERIFY(!ledger.recordRefusal(u"SHOUT"_s, u"tok_1"_s, u"revoked"_s, u"token:tok_1"_s).isError());
+        QCOMPARE(refusals().size(), 3);
+        QCOMPARE(refusals().first().detail.value(u"token_id"_s).toString(), u"tok_1"_s);
+    }
+    // What was still counted is written when the ledger goes.
+    QCOMPARE(refusals().size(), 4);
+    QCOMPARE(refusals().first().actor, u"token:unknown"_s);
+    QCOMPARE(refusals().first().detail.value(u"count"_s).toInteger(), 1);
 }
 
 void TestDirectoryLedger::receiptsSurviveTheRowsDeletion()
