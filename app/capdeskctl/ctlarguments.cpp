@@ -27,7 +27,9 @@ const QSet<QString> &extraValueOptions()
         QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"),     QStringLiteral("--label"),
         QStringLiteral("--token"),       QStringLiteral("--parent"),          QStringLiteral("--listen"),
         QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"), QStringLiteral("--ca-file"),
-        QStringLiteral("--tls-cert"),    QStringLiteral("--tls-key"),
+        QStringLiteral("--tls-cert"),    QStringLiteral("--tls-key"),         QStringLiteral("--max-output-bytes"),
+        QStringLiteral("--max-tree-calls"), QStringLiteral("--max-tree-bytes"), QStringLiteral("--max-fan-out"),
+        QStringLiteral("--call-timeout"),
     };
     return options;
 }
