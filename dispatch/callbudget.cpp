@@ -14,11 +14,10 @@ constexpr qint64 largestValue = qint64(1) << 53;
 CallBudget::CallBudget(const DispatchLimits &limits)
     : m_limits(limits), m_callsLeft(limits.maxTreeCalls), m_bytesLeft(limits.maxTreeBytes),
       m_deadline(qMax(0, limits.timeoutMs))
-{
-}
+{}
 
-std::optional<std::shared_ptr<CallBudget>> CallBudget::fromHeader(const QByteArray &header,
-                                                                  const DispatchLimits &limits, QString *error)
+std::optional<std::shared_ptr<CallBudget>>
+CallBudget::fromHeader(const QByteArray &header, const DispatchLimits &limits, QString *error)
 {
     auto budget = std::make_shared<CallBudget>(limits);
     if (header.trimmed().isEmpty())
@@ -66,7 +65,8 @@ std::optional<QString> CallBudget::takeCalls(int count)
     if (expired())
         return u"dispatch_timeout: the call tree ran past its %1 ms"_s.arg(m_limits.timeoutMs);
     if (count > m_callsLeft) {
-        return u"call_budget: the call tree may make %1 calls in all, and %2 are left"_s.arg(m_limits.maxTreeCalls)
+        return u"call_budget: the call tree may make %1 calls in all, and %2 are left"_s
+            .arg(m_limits.maxTreeCalls)
             .arg(m_callsLeft);
     }
     m_callsLeft -= count;
@@ -77,7 +77,8 @@ std::optional<QString> CallBudget::takeBytes(qint64 bytes)
 {
     if (bytes > m_bytesLeft) {
         m_bytesLeft = 0;
-        return u"call_budget: the call tree's outputs passed the %1 bytes allowed in all"_s.arg(m_limits.maxTreeBytes);
+        return u"call_budget: the call tree's outputs passed the %1 bytes allowed in all"_s.arg(
+            m_limits.maxTreeBytes);
     }
     m_bytesLeft -= bytes;
     return std::nullopt;

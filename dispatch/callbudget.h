@@ -24,8 +24,8 @@ public:
 
     // The budget `limits` give, lowered by a Capdesk-Call-Budget header's values, or the
     // reason the header is refused. An empty header lowers nothing.
-    static std::optional<std::shared_ptr<CallBudget>> fromHeader(const QByteArray &header, const DispatchLimits &limits,
-                                                                 QString *error);
+    static std::optional<std::shared_ptr<CallBudget>>
+    fromHeader(const QByteArray &header, const DispatchLimits &limits, QString *error);
     // "calls=N; bytes=N; ms=N; depth=D": what a nested call made at `depth` may still use.
     QByteArray header(int depth) const;
     // The depth a header's call runs at (0 without a header): nested flows count from it.

@@ -111,9 +111,10 @@ void FlowExecutor::begin()
     for (int i = m_first; i < m_plan.steps.size(); ++i) {
         const qsizetype width = m_plan.steps[i].calls.size();
         if (width > m_budget->limits().maxFanOutWidth)
-            return finish(u"ERR: call_budget: step %1 fans out to %2 branches, more than the %3 allowed"_s.arg(i + 1)
-                              .arg(width)
-                              .arg(m_budget->limits().maxFanOutWidth));
+            return finish(
+                u"ERR: call_budget: step %1 fans out to %2 branches, more than the %3 allowed"_s.arg(i + 1)
+                    .arg(width)
+                    .arg(m_budget->limits().maxFanOutWidth));
     }
     m_budgetMs = m_limits.timeoutMs;
     prepare(m_first);

@@ -35,9 +35,10 @@ FnArgs resolveArgs(const RunContext &context)
 
     TemplateContext templateContext;
     templateContext.args = context.args;
-    const TemplateResult substituted = TemplateSubstitution::apply(
-        payload, templateContext, TemplateMode::Json,
-        context.request.budget ? context.request.budget->limits().maxOutputBytes : DispatchLimits{}.maxOutputBytes);
+    const TemplateResult substituted =
+        TemplateSubstitution::apply(payload, templateContext, TemplateMode::Json,
+                                    context.request.budget ? context.request.budget->limits().maxOutputBytes
+                                                           : DispatchLimits{}.maxOutputBytes);
     if (!substituted.ok())
         return {{}, substituted.error, substituted.text};
 
@@ -117,9 +118,9 @@ void FnRunner::run(const RunContext &context, std::function<void(RunResult)> don
         return deliverNow(RunResult{call.error, {}, {}}, std::move(done));
 
     // A context built without a cancel flag still gets one, so the runner can stop the call.
-    const BuiltinCall builtinCall{call.args,
-                                  context.cancelled ? context.cancelled : std::make_shared<std::atomic_bool>(false),
-                                  context.request.budget ? context.request.budget->limits() : DispatchLimits{}};
+    const BuiltinCall builtinCall{
+        call.args, context.cancelled ? context.cancelled : std::make_shared<std::atomic_bool>(false),
+        context.request.budget ? context.request.budget->limits() : DispatchLimits{}};
     if (m_registry.timing(name) == BuiltinRegistry::Timing::Instant) {
         const QString output = builtinCall.isCancelled() ? u"ERR: cancelled"_s : (*function)(builtinCall);
         return deliverNow(RunResult{output, {}, {}}, std::move(done));

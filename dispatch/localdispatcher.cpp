@@ -6,10 +6,10 @@
 #include "contractfingerprint.h"
 #include "directoryledger.h"
 #include "directorystore.h"
-#include "isotime.h"
-#include "outputlimit.h"
 #include "invocationhandle.h"
 #include "invocationids.h"
+#include "isotime.h"
+#include "outputlimit.h"
 #include "resolvedsecret.h"
 #include "templatecontext.h"
 
@@ -134,8 +134,8 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 
     m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
     m_open.append(handle);
-    Call call{runner, std::move(context), std::move(outcome), std::move(receipt), handle, {}, {}, *budget,
-              !request.budget};
+    Call call{runner,  std::move(context), std::move(outcome), std::move(receipt), handle, {}, {},
+              *budget, !request.budget};
     call.timer.start();
     cancelAtDeadline(call);
     const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
@@ -168,8 +168,9 @@ void LocalDispatcher::cancelAtDeadline(const Call &call)
         return;
     // On the dispatcher's own context, not the handle's: a caller that drops its handle
     // leaves the work running, and the deadline must still stop it.
-    QTimer::singleShot(int(qBound(qint64(0), call.budget->remainingMs(), qint64(std::numeric_limits<int>::max()))),
-                       &m_lookups, [cancelled = call.context.cancelled] { cancelled->store(true); });
+    QTimer::singleShot(
+        int(qBound(qint64(0), call.budget->remainingMs(), qint64(std::numeric_limits<int>::max()))),
+        &m_lookups, [cancelled = call.context.cancelled] { cancelled->store(true); });
 }
 
 // The byte cap and the tree's budgets, applied to a finished call's output.
@@ -178,7 +179,8 @@ void LocalDispatcher::bound(Call &call)
     QString &output = call.outcome.result.output;
     const DispatchLimits &limits = call.budget->limits();
     if (call.topLevel && call.budget->expired() && output.startsWith(QLatin1String("ERR:"))) {
-        output = u"ERR: dispatch_timeout: the call ran past its %1 ms and was stopped"_s.arg(limits.timeoutMs);
+        output =
+            u"ERR: dispatch_timeout: the call ran past its %1 ms and was stopped"_s.arg(limits.timeoutMs);
         return;
     }
     if (const std::optional<QString> over =

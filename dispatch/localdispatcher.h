@@ -61,7 +61,8 @@ private:
     std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row, QString *actor);
     void start(Call call);
     // The call tree's budget for `request`, or the refusal of its inherited header.
-    std::optional<std::shared_ptr<CallBudget>> budgetFor(const InvocationRequest &request, QString *error) const;
+    std::optional<std::shared_ptr<CallBudget>> budgetFor(const InvocationRequest &request,
+                                                         QString *error) const;
     void cancelAtDeadline(const Call &call);
     static void bound(Call &call);
 

@@ -11,7 +11,8 @@ qint64 OutputLimit::utf8Size(QStringView text)
             bytes += 1;
         } else if (unit < 0x800) {
             bytes += 2;
-        } else if (QChar::isHighSurrogate(unit) && i + 1 < text.size() && QChar::isLowSurrogate(text[i + 1].unicode())) {
+        } else if (QChar::isHighSurrogate(unit) && i + 1 < text.size()
+                   && QChar::isLowSurrogate(text[i + 1].unicode())) {
             bytes += 4;
             ++i;
         } else {

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "agentendpoints.h"
-#include "dispatchlimits.h"
 #include "dispatcher.h"
+#include "dispatchlimits.h"
 #include "environmentkeychainsecrets.h"
 #include "httpclient.h"
 #include "keychainstore.h"
@@ -21,7 +21,8 @@ class StandardDispatcher final : public Dispatcher
 {
 public:
     StandardDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
-                       AgentEndpoints endpoints = AgentEndpoints::defaults(), const DispatchLimits &limits = {});
+                       AgentEndpoints endpoints = AgentEndpoints::defaults(),
+                       const DispatchLimits &limits = {});
     ~StandardDispatcher() override;
     Q_DISABLE_COPY_MOVE(StandardDispatcher)
 

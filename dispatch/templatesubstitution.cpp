@@ -321,7 +321,8 @@ TemplateResult TemplateSubstitution::apply(QStringView tmpl, const TemplateConte
     qsizetype copied = 0; // template text before this offset is in the output already
 
     if (mode != TemplateMode::Json) {
-        for (qsizetype at = tmpl.indexOf(u'$'); at >= 0 && !writer.overflowed(); at = tmpl.indexOf(u'$', at)) {
+        for (qsizetype at = tmpl.indexOf(u'$'); at >= 0 && !writer.overflowed();
+             at = tmpl.indexOf(u'$', at)) {
             if (!scan(tmpl, at, &token)) {
                 ++at;
                 continue;

@@ -137,8 +137,9 @@ int CtlCommands::run()
         {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
         {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
         {QStringLiteral("serve"),
-         QStringList{QStringLiteral("--listen"), QStringLiteral("--generate-key"), QStringLiteral("--dispatch-timeout"),
-                     QStringLiteral("--idle-timeout"), QStringLiteral("--tls-cert"), QStringLiteral("--tls-key")}
+         QStringList{QStringLiteral("--listen"), QStringLiteral("--generate-key"),
+                     QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"),
+                     QStringLiteral("--tls-cert"), QStringLiteral("--tls-key")}
              + CtlDispatchLimits::options()},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
         {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify")}},

@@ -22,10 +22,10 @@ CtlServeCommand::CtlServeCommand(const CtlArguments &args) : m_args(args) {}
 int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(
-            QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
-                           "[--dispatch-timeout MS] [--idle-timeout MS] [--tls-cert FILE --tls-key FILE] "
-                           "[--max-output-bytes N] [--max-tree-calls N] [--max-tree-bytes N] [--max-fan-out N]"));
+        return CtlOutput::usage(QStringLiteral(
+            "usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
+            "[--dispatch-timeout MS] [--idle-timeout MS] [--tls-cert FILE --tls-key FILE] "
+            "[--max-output-bytes N] [--max-tree-calls N] [--max-tree-bytes N] [--max-fan-out N]"));
     QString error;
     std::optional<QSslConfiguration> tls;
     if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))

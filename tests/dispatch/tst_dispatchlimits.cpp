@@ -41,8 +41,9 @@ void TestDispatchLimits::init()
     m_directory = std::make_unique<FlowTestDirectory>();
     QVERIFY(m_directory->open());
     QVERIFY(!m_directory->store
-                 ->importRows({flowTestRow(u"TEXT_REPLACE"_s, u"fn"_s, u"replace"_s, u"[\"$3+\",\"$1\",\"$2\"]"_s),
-                               flowTestRow(u"MATCH"_s, u"fn"_s, u"regex_extract"_s, u"[\"$1\",\"$2\"]"_s)})
+                 ->importRows(
+                     {flowTestRow(u"TEXT_REPLACE"_s, u"fn"_s, u"replace"_s, u"[\"$3+\",\"$1\",\"$2\"]"_s),
+                      flowTestRow(u"MATCH"_s, u"fn"_s, u"regex_extract"_s, u"[\"$1\",\"$2\"]"_s)})
                  .isError());
 }
 
@@ -58,7 +59,8 @@ void TestDispatchLimits::replaceGrowthStopsAtTheCap_data()
     QTest::addColumn<int>("replacementLength");
     QTest::addColumn<bool>("refused");
     // The red team's row: a 52 KB body whose every character becomes 2,000 (about 100 MB).
-    QTest::addRow("52 KB × 2,000 under the default cap") << DispatchLimits{}.maxOutputBytes << 52000 << 2000 << true;
+    QTest::addRow("52 KB × 2,000 under the default cap")
+        << DispatchLimits{}.maxOutputBytes << 52000 << 2000 << true;
     QTest::addRow("just over a 1 MiB cap") << qint64(1 << 20) << 1025 << 1024 << true;
     QTest::addRow("exactly a 1 MiB cap") << qint64(1 << 20) << 1024 << 1024 << false;
 }
@@ -93,7 +95,8 @@ void TestDispatchLimits::prevDoublingStopsAtTheCap()
     setLimits(limits);
     QVERIFY(m_directory->addFlow(u"DOUBLING"_s, QStringList(40, u"ECHO: $PREV$PREV"_s).join(u" > "_s)));
     const InvocationOutcome outcome = m_directory->invoke(u"DOUBLING"_s, QString(1000, u'x'));
-    QCOMPARE(outcome.result.output, u"ERR: output_limit: the substituted text is more than the 1048576 bytes allowed"_s);
+    QCOMPARE(outcome.result.output,
+             u"ERR: output_limit: the substituted text is more than the 1048576 bytes allowed"_s);
     // 1,000 bytes doubled ten times is 1,024,000; the eleventh step's body is refused unsent.
     QCOMPARE(m_directory->receipts(u"ECHO"_s).size(), 10);
 }
@@ -105,7 +108,8 @@ void TestDispatchLimits::fanOutObjectIsCapped()
     setLimits(limits);
     QVERIFY(m_directory->addFlow(u"WIDE"_s, u"{ ECHO: $1 | ECHO: $1 } > SHOUT"_s));
     const InvocationOutcome outcome = m_directory->invoke(u"WIDE"_s, QString(600, u'x'));
-    QCOMPARE(outcome.result.output, u"ERR: output_limit: step 1's fan-out object is more than the 1000 bytes allowed"_s);
+    QCOMPARE(outcome.result.output,
+             u"ERR: output_limit: step 1's fan-out object is more than the 1000 bytes allowed"_s);
     QVERIFY(m_directory->receipts(u"SHOUT"_s).isEmpty());
 }
 
@@ -133,7 +137,9 @@ void TestDispatchLimits::theDeadlineStopsTheWork()
 void TestDispatchLimits::nestedFanOutsRunOutOfTheTreeBudget()
 {
     // The red team's tree: 8-wide fan-outs nested 4 deep, 4,681 calls before the budget.
-    const auto fanOut = [](const QString &key) { return u"{ "_s + QStringList(8, key).join(u" | "_s) + u" }"_s; };
+    const auto fanOut = [](const QString &key) {
+        return u"{ "_s + QStringList(8, key).join(u" | "_s) + u" }"_s;
+    };
     QVERIFY(m_directory->addFlow(u"LEVEL3"_s, fanOut(u"ECHO: x"_s)));
     QVERIFY(m_directory->addFlow(u"LEVEL2"_s, fanOut(u"LEVEL3: x"_s)));
     QVERIFY(m_directory->addFlow(u"LEVEL1"_s, fanOut(u"LEVEL2: x"_s)));
@@ -147,9 +153,11 @@ void TestDispatchLimits::nestedFanOutsRunOutOfTheTreeBudget()
 
 void TestDispatchLimits::fanOutWidthIsLimited()
 {
-    QVERIFY(m_directory->addFlow(u"TOO_WIDE"_s, u"{ "_s + QStringList(17, u"ECHO: x"_s).join(u" | "_s) + u" }"_s));
+    QVERIFY(m_directory->addFlow(u"TOO_WIDE"_s,
+                                 u"{ "_s + QStringList(17, u"ECHO: x"_s).join(u" | "_s) + u" }"_s));
     const InvocationOutcome outcome = m_directory->invoke(u"TOO_WIDE"_s, QString());
-    QCOMPARE(outcome.result.output, u"ERR: call_budget: step 1 fans out to 17 branches, more than the 16 allowed"_s);
+    QCOMPARE(outcome.result.output,
+             u"ERR: call_budget: step 1 fans out to 17 branches, more than the 16 allowed"_s);
     QVERIFY(m_directory->receipts(u"ECHO"_s).isEmpty());
 }
 
@@ -160,7 +168,8 @@ void TestDispatchLimits::treeBytesAreLimited()
     setLimits(limits);
     QVERIFY(m_directory->addFlow(u"CHATTY"_s, QStringList(20, u"ECHO"_s).join(u" > "_s)));
     const InvocationOutcome outcome = m_directory->invoke(u"CHATTY"_s, QString(1000, u'x'));
-    QCOMPARE(outcome.result.output, u"ERR: call_budget: the call tree's outputs passed the 10000 bytes allowed in all"_s);
+    QCOMPARE(outcome.result.output,
+             u"ERR: call_budget: the call tree's outputs passed the 10000 bytes allowed in all"_s);
     // Ten outputs fill the 10,000 bytes; the eleventh is the one refused.
     QCOMPARE(m_directory->receipts(u"ECHO"_s).size(), 11);
 }
@@ -172,7 +181,8 @@ void TestDispatchLimits::regexCaps_data()
     QTest::addColumn<QString>("output");
     const DispatchLimits limits;
     QTest::addRow("within both caps") << u"order 1234"_s << u"(\\d+)"_s << u"1234"_s;
-    QTest::addRow("a pattern at the cap") << u"a"_s << QString(limits.maxRegexPatternChars, u'a') << u"ERR: regex_extract: no match"_s;
+    QTest::addRow("a pattern at the cap")
+        << u"a"_s << QString(limits.maxRegexPatternChars, u'a') << u"ERR: regex_extract: no match"_s;
     QTest::addRow("a pattern over the cap")
         << u"a"_s << QString(limits.maxRegexPatternChars + 1, u'a')
         << u"ERR: regex_extract: pattern_limit: the pattern is 1025 characters, more than the 1024 allowed"_s;
@@ -202,14 +212,16 @@ void TestDispatchLimits::budgetHeaderOnlyLowers_data()
     QTest::addColumn<bool>("refused");
     const DispatchLimits limits;
     QTest::addRow("no header") << QByteArray() << limits.maxTreeCalls << limits.maxTreeBytes << 0 << false;
-    QTest::addRow("lowers") << QByteArray("calls=5; bytes=100; ms=50; depth=3") << 5 << qint64(100) << 3 << false;
+    QTest::addRow("lowers") << QByteArray("calls=5; bytes=100; ms=50; depth=3") << 5 << qint64(100) << 3
+                            << false;
     QTest::addRow("cannot raise") << QByteArray("calls=99999; bytes=999999999999") << limits.maxTreeCalls
                                   << limits.maxTreeBytes << 0 << false;
     QTest::addRow("nothing left") << QByteArray("calls=0") << 0 << limits.maxTreeBytes << 0 << false;
     QTest::addRow("no calls field") << QByteArray("bytes=5") << 0 << qint64(0) << 0 << true;
     QTest::addRow("negative") << QByteArray("calls=-1") << 0 << qint64(0) << 0 << true;
     QTest::addRow("not a number") << QByteArray("calls=lots") << 0 << qint64(0) << 0 << true;
-    QTest::addRow("overflowing") << QByteArray("calls=99999999999999999999999") << 0 << qint64(0) << 0 << true;
+    QTest::addRow("overflowing") << QByteArray("calls=99999999999999999999999") << 0 << qint64(0) << 0
+                                 << true;
 }
 
 void TestDispatchLimits::budgetHeaderOnlyLowers()
@@ -220,7 +232,8 @@ void TestDispatchLimits::budgetHeaderOnlyLowers()
     QFETCH(int, depth);
     QFETCH(bool, refused);
     QString error;
-    const std::optional<std::shared_ptr<CallBudget>> budget = CallBudget::fromHeader(header, DispatchLimits{}, &error);
+    const std::optional<std::shared_ptr<CallBudget>> budget =
+        CallBudget::fromHeader(header, DispatchLimits{}, &error);
     QCOMPARE(!budget, refused);
     if (refused) {
         QVERIFY(error.startsWith(u"call_budget: "_s));

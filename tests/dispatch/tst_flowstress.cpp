@@ -41,8 +41,8 @@ void TestFlowStress::fanOutsFinishEveryTime_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("output");
     QTest::addColumn<int>("concurrent");
-    QTest::addRow("one fan-out") << u"FAN"_s
-                                 << u"{\"SHOUT\":\"A\",\"ECHO\":\"b\",\"NAP\":\"slept 1 ms\",\"ECHO\":\"c\"}"_s << 40;
+    QTest::addRow("one fan-out")
+        << u"FAN"_s << u"{\"SHOUT\":\"A\",\"ECHO\":\"b\",\"NAP\":\"slept 1 ms\",\"ECHO\":\"c\"}"_s << 40;
     QTest::addRow("nested fan-outs") << u"NESTED"_s << u"{\"ECHO\":\"1\",\"SHOUT\":\"2\"}"_s << 12;
 }
 

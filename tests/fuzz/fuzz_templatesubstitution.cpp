@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const TemplateResult result = TemplateSubstitution::apply(tmpl, context, mode, cap);
     if (result.error.startsWith(QLatin1String("ERR: output_limit: "))) {
-        FUZZ_CHECK(result.text.isEmpty(), QStringLiteral("an over-cap result kept %1 characters").arg(result.text.size()));
+        FUZZ_CHECK(result.text.isEmpty(),
+                   QStringLiteral("an over-cap result kept %1 characters").arg(result.text.size()));
         return 0;
     }
     const qint64 bytes = result.text.toUtf8().size();

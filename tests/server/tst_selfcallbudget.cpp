@@ -35,11 +35,12 @@ void TestSelfCallBudget::aSelfCallingRowRunsOutOfOneBudget()
     QTemporaryDir dir;
     const QString db = dir.filePath(u"self.db"_s);
     QCOMPARE(ProcessRun::run(ServeProcess::program(), {u"init"_s, u"--db"_s, db}).exitCode, 0);
-    const ProcessRun::Result token = ProcessRun::run(
-        ServeProcess::program(), {u"token"_s, u"create"_s, u"--audience"_s, u"self"_s, u"--keys"_s, u"SELF"_s,
-                                  u"--db"_s, db});
+    const ProcessRun::Result token =
+        ProcessRun::run(ServeProcess::program(), {u"token"_s, u"create"_s, u"--audience"_s, u"self"_s,
+                                                  u"--keys"_s, u"SELF"_s, u"--db"_s, db});
     QCOMPARE(token.exitCode, 0);
-    qputenv("CAPDESK_TEST_SELF_TOKEN", QJsonDocument::fromJson(token.out).object().value(u"value"_s).toString().toUtf8());
+    qputenv("CAPDESK_TEST_SELF_TOKEN",
+            QJsonDocument::fromJson(token.out).object().value(u"value"_s).toString().toUtf8());
 
     ServeProcess served;
     QString error;
@@ -63,7 +64,8 @@ void TestSelfCallBudget::aSelfCallingRowRunsOutOfOneBudget()
     QNetworkRequest request(QUrl(served.baseUrl().toString() + u"/api/dispatch"_s));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("x-terminal-key", ownerKey);
-    std::unique_ptr<QNetworkReply> reply(network.post(request, QByteArrayLiteral(R"({"key":"SELF","body":"go"})")));
+    std::unique_ptr<QNetworkReply> reply(
+        network.post(request, QByteArrayLiteral(R"({"key":"SELF","body":"go"})")));
     QSignalSpy finished(reply.get(), &QNetworkReply::finished);
     QVERIFY(finished.wait(20000));
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
