@@ -1,7 +1,9 @@
 #include "flowexecutor.h"
 
+#include "callbudget.h"
 #include "dispatcher.h"
 #include "invocationhandle.h"
+#include "outputlimit.h"
 #include "templatecontext.h"
 #include "templatesubstitution.h"
 
@@ -22,9 +24,16 @@ bool isFailure(const QString &output)
     return output.startsWith(QLatin1String("ERR:"));
 }
 
-// SPEC §4: {KEY: output, …} in branch order, which a QJsonObject would sort away.
-QString fanOutObject(const QList<FlowStepState::Call> &calls)
+// SPEC §4: {KEY: output, …} in branch order, which a QJsonObject would sort away. Not
+// built when the outputs alone pass the cap, so the object never needs more than it allows.
+QString fanOutObject(const QList<FlowStepState::Call> &calls, qint64 maxBytes, int step)
 {
+    const QString what = u"step %1's fan-out object"_s.arg(step + 1);
+    qint64 units = 2;
+    for (const FlowStepState::Call &call : calls)
+        units += call.key.size() + call.output.size() + 6;
+    if (!OutputLimit::mayFit(units, maxBytes))
+        return OutputLimit::error(what, maxBytes);
     QString json = u"{"_s;
     for (const FlowStepState::Call &call : calls) {
         if (json.size() > 1)
@@ -32,7 +41,8 @@ QString fanOutObject(const QList<FlowStepState::Call> &calls)
         json += u'"' + TemplateSubstitution::escapeJsonString(call.key) + u"\":\""_s
                 + TemplateSubstitution::escapeJsonString(call.output) + u'"';
     }
-    return json + u'}';
+    json += u'}';
+    return OutputLimit::check(json, maxBytes, what).value_or(json);
 }
 
 } // namespace
@@ -40,8 +50,10 @@ QString fanOutObject(const QList<FlowStepState::Call> &calls)
 FlowExecutor::FlowExecutor(Dispatcher &dispatcher, FlowPlan plan, QString body, InvocationRequest stepRequest,
                            QObject *parent)
     : QObject(parent), m_dispatcher(dispatcher), m_plan(std::move(plan)), m_body(std::move(body)),
-      m_args(TemplateContext::splitBody(m_body)), m_stepRequest(std::move(stepRequest))
+      m_args(TemplateContext::splitBody(m_body)), m_stepRequest(std::move(stepRequest)),
+      m_budget(m_stepRequest.budget ? m_stepRequest.budget : std::make_shared<CallBudget>(DispatchLimits{}))
 {
+    m_stepRequest.budget = m_budget;
     for (int i = 0; i < m_plan.steps.size(); ++i) {
         FlowStepState state;
         state.index = i;
@@ -96,6 +108,14 @@ void FlowExecutor::begin()
     if (calls > m_limits.maxSteps)
         return finish(u"ERR: flow_step_limit: %1 calls, more than the %2 one flow may make"_s.arg(calls).arg(
             m_limits.maxSteps));
+    for (int i = m_first; i < m_plan.steps.size(); ++i) {
+        const qsizetype width = m_plan.steps[i].calls.size();
+        if (width > m_budget->limits().maxFanOutWidth)
+            return finish(
+                u"ERR: call_budget: step %1 fans out to %2 branches, more than the %3 allowed"_s.arg(i + 1)
+                    .arg(width)
+                    .arg(m_budget->limits().maxFanOutWidth));
+    }
     m_budgetMs = m_limits.timeoutMs;
     prepare(m_first);
 }
@@ -127,6 +147,12 @@ void FlowExecutor::prepare(int index)
     state.bindings = m_bindings;
     for (int b = 0; b < state.calls.size(); ++b)
         state.calls[b] = prepareCall(m_plan.steps[index].calls[b]);
+    for (const FlowStepState::Call &call : std::as_const(state.calls)) {
+        if (call.phase == FlowStepState::Phase::Failed) {
+            state.phase = FlowStepState::Phase::Failed;
+            return finish(call.output);
+        }
+    }
     emit stepPrepared(index);
     if (m_state != State::Running)
         return; // a slot aborted the run
@@ -140,14 +166,42 @@ FlowStepState::Call FlowExecutor::prepareCall(const FlowCall &call) const
     FlowStepState::Call prepared;
     prepared.key = call.key;
     const TemplateContext context{m_args, m_prev, m_bindings};
-    prepared.resolvedBody = TemplateSubstitution::apply(call.body, context, TemplateMode::Raw).text;
+    const TemplateResult body =
+        TemplateSubstitution::apply(call.body, context, TemplateMode::Raw, m_budget->limits().maxOutputBytes);
+    prepared.resolvedBody = body.text;
+    if (!body.ok()) {
+        prepared.phase = FlowStepState::Phase::Failed;
+        prepared.output = body.error;
+    }
     if (m_rowLookup)
         prepared.row = m_rowLookup(call.key);
     return prepared;
 }
 
+// Why the step may not start: the tree is cancelled, past its deadline, or cannot pay for
+// every branch (checked before any starts, so a refused fan-out leaves no receipts).
+std::optional<QString> FlowExecutor::refusal(const FlowStep &step) const
+{
+    if (isCancelled())
+        return u"ERR: cancelled"_s;
+    if (m_budget->expired())
+        return u"ERR: dispatch_timeout: the call tree ran past its %1 ms"_s.arg(m_budget->limits().timeoutMs);
+    if (step.calls.size() > m_budget->callsLeft()) {
+        return u"ERR: call_budget: the call tree may make %1 calls in all; step %2 needs %3 and %4 are left"_s
+            .arg(m_budget->limits().maxTreeCalls)
+            .arg(m_current + 1)
+            .arg(step.calls.size())
+            .arg(m_budget->callsLeft());
+    }
+    return std::nullopt;
+}
+
 void FlowExecutor::launch()
 {
+    if (const std::optional<QString> refused = refusal(m_plan.steps[m_current])) {
+        m_steps[m_current].phase = FlowStepState::Phase::Failed;
+        return finish(*refused);
+    }
     m_state = State::Running;
     m_runningFor.start();
     m_timeout.start(int(qMax<qint64>(0, m_budgetMs)));
@@ -196,7 +250,8 @@ void FlowExecutor::completeStep()
     m_budgetMs -= m_runningFor.elapsed();
     FlowStepState &state = m_steps[m_current];
     const FlowStep &planned = m_plan.steps[m_current];
-    state.output = planned.fanOut ? fanOutObject(state.calls) : state.calls.value(0).output;
+    state.output = planned.fanOut ? fanOutObject(state.calls, m_budget->limits().maxOutputBytes, m_current)
+                                  : state.calls.value(0).output;
     for (const FlowStepState::Call &call : std::as_const(state.calls)) {
         if (call.phase == FlowStepState::Phase::Failed) {
             state.output = call.output; // the first failing branch, in branch order

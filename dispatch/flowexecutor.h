@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 
+class CallBudget;
 class Dispatcher;
 class InvocationHandle;
 
@@ -28,6 +29,11 @@ class InvocationHandle;
 // breakpoints) and may start it part-way with earlier steps' outputs pinned. Both see the
 // same signals. Lives on the thread that started it; finished() is emitted exactly once,
 // always from the event loop.
+//
+// Every step body, $PREV and fan-out object is held to the call tree's byte cap, each
+// step is checked against the tree's CallBudget (calls left, fan-out width, deadline)
+// before any of its calls starts, and a step whose calls the budget cannot pay for does
+// not start at all.
 class FlowExecutor final : public QObject
 {
     Q_OBJECT
@@ -38,8 +44,9 @@ public:
     using RowLookup = std::function<std::optional<Row>(const QString &key)>;
 
     // `stepRequest` is what every step's request is made from: the caller's actor, token,
-    // audience and owner presence, the flow's invocation as parent, its trace, and the
-    // depth the steps run at. Key and body are the step's own.
+    // audience and owner presence, the flow's invocation as parent, its trace, the depth
+    // the steps run at and the call tree's budget (a new one from DispatchLimits' defaults
+    // when it has none). Key and body are the step's own.
     FlowExecutor(Dispatcher &dispatcher, FlowPlan plan, QString body, InvocationRequest stepRequest,
                  QObject *parent = nullptr);
     ~FlowExecutor() override;
@@ -81,6 +88,7 @@ private:
     bool pin(const QList<FlowStepState> &pinned);
     void prepare(int index);
     FlowStepState::Call prepareCall(const FlowCall &call) const;
+    std::optional<QString> refusal(const FlowStep &step) const;
     void launch();
     void onCallFinished(int branch, InvocationHandle *handle);
     void completeStep();
@@ -95,6 +103,7 @@ private:
     QString m_body;
     QStringList m_args;
     InvocationRequest m_stepRequest;
+    std::shared_ptr<CallBudget> m_budget;
     FlowLimits m_limits;
     std::shared_ptr<std::atomic_bool> m_cancelled;
     RowLookup m_rowLookup;

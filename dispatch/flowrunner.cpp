@@ -30,7 +30,7 @@ QStringList unknownKeyNotes(const FlowPlan &plan, const DirectoryStore *store)
     return notes;
 }
 
-// The caller's identity, with this flow's invocation as the steps' parent. Nothing else
+// The caller's identity and call tree budget, with this flow's invocation as the steps' parent. Nothing else
 // of the caller's request (its draft row, above all) carries over to a step.
 InvocationRequest stepRequest(const RunContext &context)
 {
@@ -42,6 +42,7 @@ InvocationRequest stepRequest(const RunContext &context)
     request.parentInvocationId = context.invocationId;
     request.trace = context.trace;
     request.depth = context.depth + 1;
+    request.budget = context.request.budget;
     return request;
 }
 

@@ -1,5 +1,6 @@
 #include "fnrunner.h"
 
+#include "callbudget.h"
 #include "doclines.h"
 #include "jsonvaluetext.h"
 #include "templatesubstitution.h"
@@ -35,7 +36,9 @@ FnArgs resolveArgs(const RunContext &context)
     TemplateContext templateContext;
     templateContext.args = context.args;
     const TemplateResult substituted =
-        TemplateSubstitution::apply(payload, templateContext, TemplateMode::Json);
+        TemplateSubstitution::apply(payload, templateContext, TemplateMode::Json,
+                                    context.request.budget ? context.request.budget->limits().maxOutputBytes
+                                                           : DispatchLimits{}.maxOutputBytes);
     if (!substituted.ok())
         return {{}, substituted.error, substituted.text};
 
@@ -115,8 +118,9 @@ void FnRunner::run(const RunContext &context, std::function<void(RunResult)> don
         return deliverNow(RunResult{call.error, {}, {}}, std::move(done));
 
     // A context built without a cancel flag still gets one, so the runner can stop the call.
-    const BuiltinCall builtinCall{call.args, context.cancelled ? context.cancelled
-                                                               : std::make_shared<std::atomic_bool>(false)};
+    const BuiltinCall builtinCall{
+        call.args, context.cancelled ? context.cancelled : std::make_shared<std::atomic_bool>(false),
+        context.request.budget ? context.request.budget->limits() : DispatchLimits{}};
     if (m_registry.timing(name) == BuiltinRegistry::Timing::Instant) {
         const QString output = builtinCall.isCancelled() ? u"ERR: cancelled"_s : (*function)(builtinCall);
         return deliverNow(RunResult{output, {}, {}}, std::move(done));

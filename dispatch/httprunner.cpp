@@ -1,5 +1,6 @@
 #include "httprunner.h"
 
+#include "callbudget.h"
 #include "httpclient.h"
 #include "httprequestbuilder.h"
 #include "redactor.h"
@@ -8,7 +9,7 @@ HttpRunner::HttpRunner(HttpClient &client) : m_client(client) {}
 
 void HttpRunner::run(const RunContext &context, std::function<void(RunResult)> done)
 {
-    const HttpCallPlan plan = HttpRequestBuilder::build(context);
+    HttpCallPlan plan = HttpRequestBuilder::build(context);
     if (context.shape) {
         done(shapeFor(plan));
         return;
@@ -17,6 +18,12 @@ void HttpRunner::run(const RunContext &context, std::function<void(RunResult)> d
         done({plan.error, {}, plan.notes});
         return;
     }
+    // The rest of this call tree's budget goes with every request: a Capdesk server the
+    // row reaches (itself included, under any name or behind any proxy) lowers the tree it
+    // starts to it, so a row calling its own /api/dispatch cannot start afresh. Shape mode
+    // leaves it out: its values are the moment's, not part of the row's request.
+    if (context.request.budget)
+        plan.headers.append({CallBudget::headerName, context.request.budget->header(context.depth + 1)});
     m_client.send(plan, context.cancelled, [plan, done = std::move(done)](const HttpResponse &response) {
         done(outputFor(response, plan));
     });

@@ -3,12 +3,16 @@
 #include "receipt.h"
 #include "row.h"
 
+#include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+
+class CallBudget;
 
 // One call: `(key, body)`, and whether to build the request without sending it.
 struct InvocationRequest
@@ -32,6 +36,12 @@ struct InvocationRequest
     QString parentInvocationId = {};
     QString trace = {};
     int depth = 0; // 0 at the top level; a flow refuses to nest deeper than its limit
+
+    // The call tree's budget, shared by every call in it; empty at the top level, where the
+    // dispatcher makes one from its limits, lowered by `inheritedBudget`: the
+    // Capdesk-Call-Budget header of an http call from another Capdesk dispatch.
+    std::shared_ptr<CallBudget> budget = {};
+    QByteArray inheritedBudget = {};
 };
 
 // What a runner hands back. A real call gives `output` (an output starting with "ERR:"

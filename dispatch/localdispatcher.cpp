@@ -1,17 +1,21 @@
 #include "localdispatcher.h"
 
 #include "authspec.h"
+#include "callbudget.h"
 #include "capabilitygate.h"
 #include "contractfingerprint.h"
 #include "directoryledger.h"
 #include "directorystore.h"
-#include "isotime.h"
 #include "invocationhandle.h"
 #include "invocationids.h"
+#include "isotime.h"
+#include "outputlimit.h"
 #include "resolvedsecret.h"
 #include "templatecontext.h"
 
 #include <QTimer>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -87,6 +91,14 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     const std::shared_ptr<Runner> runner = m_runners.value(row.value().type);
     if (!runner)
         return refuse(u"no %1 runner in this build"_s.arg(row.value().type), 501);
+    QString budgetError;
+    const std::optional<std::shared_ptr<CallBudget>> budget = budgetFor(request, &budgetError);
+    if (!budget)
+        return refuse(budgetError, 400);
+    if (!request.shape) {
+        if (const std::optional<QString> spent = (*budget)->takeCalls(1))
+            return refuse(*spent, 429);
+    }
 
     outcome.runner = row.value().type;
     if (!request.shape)
@@ -102,9 +114,10 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     context.cancelled = handle->cancelFlag();
     context.invocationId = outcome.invocationId;
     context.trace = outcome.trace;
-    context.depth = request.depth;
+    context.depth = qMax(request.depth, (*budget)->inheritedDepth());
     context.dispatcher = this;
     context.request = request;
+    context.request.budget = *budget;
 
     Receipt receipt;
     if (!request.shape) {
@@ -121,8 +134,10 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 
     m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
     m_open.append(handle);
-    Call call{runner, std::move(context), std::move(outcome), std::move(receipt), handle, {}, {}};
+    Call call{runner,  std::move(context), std::move(outcome), std::move(receipt), handle, {}, {},
+              *budget, !request.budget};
     call.timer.start();
+    cancelAtDeadline(call);
     const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
     if (!auth) {
         start(std::move(call));
@@ -139,6 +154,44 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     return handle;
 }
 
+std::optional<std::shared_ptr<CallBudget>> LocalDispatcher::budgetFor(const InvocationRequest &request,
+                                                                      QString *error) const
+{
+    if (request.budget)
+        return request.budget;
+    return CallBudget::fromHeader(request.inheritedBudget, m_limits, error);
+}
+
+void LocalDispatcher::cancelAtDeadline(const Call &call)
+{
+    if (!call.topLevel || call.context.shape)
+        return;
+    // On the dispatcher's own context, not the handle's: a caller that drops its handle
+    // leaves the work running, and the deadline must still stop it.
+    QTimer::singleShot(
+        int(qBound(qint64(0), call.budget->remainingMs(), qint64(std::numeric_limits<int>::max()))),
+        &m_lookups, [cancelled = call.context.cancelled] { cancelled->store(true); });
+}
+
+// The byte cap and the tree's budgets, applied to a finished call's output.
+void LocalDispatcher::bound(Call &call)
+{
+    QString &output = call.outcome.result.output;
+    const DispatchLimits &limits = call.budget->limits();
+    if (call.topLevel && call.budget->expired() && output.startsWith(QLatin1String("ERR:"))) {
+        output =
+            u"ERR: dispatch_timeout: the call ran past its %1 ms and was stopped"_s.arg(limits.timeoutMs);
+        return;
+    }
+    if (const std::optional<QString> over =
+            OutputLimit::check(output, limits.maxOutputBytes, u"the output of "_s + call.context.row.key)) {
+        output = *over;
+        return;
+    }
+    if (const std::optional<QString> spent = call.budget->takeBytes(OutputLimit::utf8Size(output)))
+        output = u"ERR: "_s + *spent;
+}
+
 void LocalDispatcher::start(Call call)
 {
     const std::shared_ptr<Runner> runner = call.runner;
@@ -149,6 +202,8 @@ void LocalDispatcher::start(Call call)
         InvocationOutcome &outcome = call.outcome;
         outcome.result = std::move(result);
         outcome.durationMs = call.timer.elapsed();
+        if (!outcome.shape)
+            bound(call);
         if (outcome.shape) {
             if (call.handle)
                 call.handle->finish(std::move(outcome));

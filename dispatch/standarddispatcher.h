@@ -2,6 +2,7 @@
 
 #include "agentendpoints.h"
 #include "dispatcher.h"
+#include "dispatchlimits.h"
 #include "environmentkeychainsecrets.h"
 #include "httpclient.h"
 #include "keychainstore.h"
@@ -15,12 +16,13 @@ class DirectoryStore;
 // The dispatcher the GUI and capdeskctl use for a local directory: the fn, http and agent
 // runners over one HttpClient (which trusts the CA file CAPDESK_CA_FILE names, beside the
 // system roots), secrets from the environment first, then the keychain, receipts and
-// token checks through the directory's ledger.
+// token checks through the directory's ledger, every call under `limits`.
 class StandardDispatcher final : public Dispatcher
 {
 public:
     StandardDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
-                       AgentEndpoints endpoints = AgentEndpoints::defaults());
+                       AgentEndpoints endpoints = AgentEndpoints::defaults(),
+                       const DispatchLimits &limits = {});
     ~StandardDispatcher() override;
     Q_DISABLE_COPY_MOVE(StandardDispatcher)
 

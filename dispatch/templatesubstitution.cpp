@@ -1,6 +1,7 @@
 #include "templatesubstitution.h"
 
 #include "jsonsyntaxcheck.h"
+#include "outputlimit.h"
 
 #include <limits>
 
@@ -198,9 +199,19 @@ void appendJsonStringContent(QString &out, QStringView value)
 class Writer final
 {
 public:
-    Writer(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode, QString &out)
-        : m_tmpl(tmpl), m_ctx(ctx), m_mode(mode), m_out(out)
+    Writer(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode, qint64 maxBytes, QString &out)
+        : m_tmpl(tmpl), m_ctx(ctx), m_mode(mode), m_maxBytes(maxBytes), m_out(out)
     {}
+
+    // Once set, nothing more is written: the output would pass the cap.
+    bool overflowed() const { return m_overflowed; }
+
+    // Template text between placeholders.
+    void copy(QStringView text)
+    {
+        if (fits(text.size()))
+            m_out.append(text);
+    }
 
     void insert(const Token &token, bool inJsonString)
     {
@@ -217,7 +228,7 @@ public:
             if (m_ctx.prev)
                 appendValue(*m_ctx.prev, token.raw, inJsonString);
             else
-                m_out.append(m_tmpl.mid(token.start, token.length));
+                copy(m_tmpl.mid(token.start, token.length));
             return;
         case Kind::Name: {
             // A non-owning QString: the lookup must not allocate (QHash in Qt 6.4 takes no view).
@@ -226,7 +237,7 @@ public:
             if (it != m_ctx.bindings.cend())
                 appendValue(*it, token.raw, inJsonString);
             else
-                m_out.append(m_tmpl.mid(token.start, token.length));
+                copy(m_tmpl.mid(token.start, token.length));
             return;
         }
         }
@@ -252,8 +263,19 @@ private:
         }
     }
 
+    // Escaping never shortens a value and a UTF-16 unit is at least one UTF-8 byte, so a
+    // value whose raw length already passes the cap is refused before it is escaped.
+    bool fits(qsizetype units)
+    {
+        if (!m_overflowed && !OutputLimit::mayFit(qint64(m_out.size()) + units, m_maxBytes))
+            m_overflowed = true;
+        return !m_overflowed;
+    }
+
     void appendValue(QStringView value, bool raw, bool inJsonString)
     {
+        if (!fits(value.size()))
+            return;
         if (raw || m_mode == TemplateMode::Raw) {
             m_out.append(value);
         } else if (m_mode == TemplateMode::Url) {
@@ -272,36 +294,47 @@ private:
     QStringView m_tmpl;
     const TemplateContext &m_ctx;
     TemplateMode m_mode;
+    qint64 m_maxBytes;
     QString &m_out;
+    bool m_overflowed = false;
 };
+
+TemplateResult overLimit(qint64 maxBytes)
+{
+    return {{}, OutputLimit::error(QStringLiteral("the substituted text"), maxBytes)};
+}
 
 } // namespace
 
-TemplateResult TemplateSubstitution::apply(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode)
+TemplateResult TemplateSubstitution::apply(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode,
+                                           qint64 maxBytes)
 {
     TemplateResult result;
     QString &out = result.text;
     qsizetype valueSize = 0;
     for (const QString &arg : ctx.args)
         valueSize += arg.size();
-    out.reserve(tmpl.size() + (mode == TemplateMode::Url ? 3 : 1) * valueSize + 8);
+    out.reserve(qMin<qint64>(maxBytes, tmpl.size() + (mode == TemplateMode::Url ? 3 : 1) * valueSize) + 8);
 
-    Writer writer(tmpl, ctx, mode, out);
+    Writer writer(tmpl, ctx, mode, maxBytes, out);
     Token token;
     qsizetype copied = 0; // template text before this offset is in the output already
 
     if (mode != TemplateMode::Json) {
-        for (qsizetype at = tmpl.indexOf(u'$'); at >= 0; at = tmpl.indexOf(u'$', at)) {
+        for (qsizetype at = tmpl.indexOf(u'$'); at >= 0 && !writer.overflowed();
+             at = tmpl.indexOf(u'$', at)) {
             if (!scan(tmpl, at, &token)) {
                 ++at;
                 continue;
             }
-            out.append(tmpl.mid(copied, at - copied));
+            writer.copy(tmpl.mid(copied, at - copied));
             writer.insert(token, false);
             at += token.length;
             copied = at;
         }
-        out.append(tmpl.mid(copied));
+        writer.copy(tmpl.mid(copied));
+        if (writer.overflowed() || OutputLimit::utf8Size(out) > maxBytes)
+            return overLimit(maxBytes);
         return result;
     }
 
@@ -311,10 +344,10 @@ TemplateResult TemplateSubstitution::apply(QStringView tmpl, const TemplateConte
     // character, and the final check decides whether that is valid.
     bool inString = false;
     bool escaped = false;
-    for (qsizetype at = 0; at < tmpl.size(); ++at) {
+    for (qsizetype at = 0; at < tmpl.size() && !writer.overflowed(); ++at) {
         const char16_t c = tmpl[at].unicode();
         if (c == u'$' && scan(tmpl, at, &token)) {
-            out.append(tmpl.mid(copied, at - copied));
+            writer.copy(tmpl.mid(copied, at - copied));
             writer.insert(token, inString);
             at += token.length - 1;
             copied = at + 1;
@@ -327,7 +360,9 @@ TemplateResult TemplateSubstitution::apply(QStringView tmpl, const TemplateConte
             inString = !inString;
         }
     }
-    out.append(tmpl.mid(copied));
+    writer.copy(tmpl.mid(copied));
+    if (writer.overflowed() || OutputLimit::utf8Size(out) > maxBytes)
+        return overLimit(maxBytes);
 
     if (!JsonSyntaxCheck::isValid(out)) {
         result.error = QStringLiteral("ERR: template: payload is not valid JSON after substitution: ")

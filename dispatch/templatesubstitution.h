@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatchlimits.h"
 #include "templatecontext.h"
 
 #include <QList>
@@ -35,7 +36,7 @@ struct TemplatePlaceholder
 struct TemplateResult
 {
     QString text;  // on a JSON error still the substituted text, for shape mode and the editor
-    QString error; // "ERR: template: …"; when set, nothing may be sent
+    QString error; // "ERR: template: …" or "ERR: output_limit: …"; when set, nothing may be sent
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -51,10 +52,15 @@ struct TemplateResult
 //   binding PREVIOUS) and stays as written when unbound.
 // - $$ before any of these inserts the same value unescaped; a placeholder that stays as
 //   written keeps its "$$". Any other '$' is literal text.
+//
+// The result is at most `maxBytes` UTF-8 bytes: a template and args that would give more
+// stop being substituted there (so n×m growth never happens in memory) and fail with
+// "ERR: output_limit: …", the text then empty.
 class TemplateSubstitution final
 {
 public:
-    static TemplateResult apply(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode);
+    static TemplateResult apply(QStringView tmpl, const TemplateContext &ctx, TemplateMode mode,
+                                qint64 maxBytes = DispatchLimits{}.maxOutputBytes);
     static QList<TemplatePlaceholder> placeholders(QStringView tmpl);
     // Json when the first non-blank character is '{' or '[', Raw otherwise.
     static TemplateMode modeForPayload(QStringView payload);

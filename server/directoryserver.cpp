@@ -285,7 +285,8 @@ void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocke
     const Exchange exchange = exchangeOf(request, socket);
     const DispatchApi::Caller caller{
         owner, bearerTokenOf(request),
-        QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience")))};
+        QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience"))),
+        request.value(QByteArrayLiteral("capdesk-call-budget"))};
     auto started = m_dispatch.start(request.body(), caller);
     auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
     if (auto *reply = std::get_if<ServerReply>(&started)) {

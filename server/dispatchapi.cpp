@@ -95,6 +95,7 @@ std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArra
     request.audience =
         caller.audience.isEmpty() ? object.value(QStringLiteral("audience")).toString() : caller.audience;
     request.ownerPresent = caller.owner;
+    request.inheritedBudget = caller.callBudget;
     if (caller.token.isEmpty())
         request.actor = QStringLiteral("owner:terminal-key");
     return m_dispatcher.invoke(request);

@@ -25,6 +25,9 @@ public:
         bool owner = false; // a valid x-terminal-key
         QString token; // the capability token of `Authorization: Bearer …`
         QString audience; // x-capability-audience (the body's "audience" otherwise)
+        // Capdesk-Call-Budget: what is left of the call tree of a Capdesk http row that
+        // calls here, which the call tree started here may not exceed.
+        QByteArray callBudget = {};
     };
 
     DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,

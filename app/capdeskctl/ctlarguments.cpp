@@ -31,6 +31,8 @@ const QSet<QString> &extraValueOptions()
         QStringLiteral("--request-timeout"), QStringLiteral("--max-connections"),
         QStringLiteral("--max-connections-per-address"), QStringLiteral("--max-header-bytes"),
         QStringLiteral("--max-body-bytes"), QStringLiteral("--max-unsent-bytes"),
+        QStringLiteral("--max-output-bytes"), QStringLiteral("--max-tree-calls"), QStringLiteral("--max-tree-bytes"),
+        QStringLiteral("--max-fan-out"), QStringLiteral("--call-timeout"),
     };
     return options;
 }

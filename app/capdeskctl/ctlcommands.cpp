@@ -1,5 +1,7 @@
 #include "ctlcommands.h"
 
+#include "ctldispatchlimits.h"
+
 #include "ctlflowplancommand.h"
 #include "ctlkeycommands.h"
 #include "ctllintcommands.h"
@@ -129,15 +131,19 @@ int CtlCommands::run()
         {QStringLiteral("init"), {QStringLiteral("--sample")}},
         {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
         {QStringLiteral("invoke"),
-         {QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"), QStringLiteral("--owner-present")}},
+         QStringList{QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"),
+                     QStringLiteral("--owner-present")}
+             + CtlDispatchLimits::options()},
         {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
         {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
         {QStringLiteral("serve"),
-         {QStringLiteral("--listen"), QStringLiteral("--generate-key"), QStringLiteral("--dispatch-timeout"),
-          QStringLiteral("--idle-timeout"), QStringLiteral("--tls-cert"), QStringLiteral("--tls-key"),
-          QStringLiteral("--request-timeout"), QStringLiteral("--max-connections"),
-          QStringLiteral("--max-connections-per-address"), QStringLiteral("--max-header-bytes"),
-          QStringLiteral("--max-body-bytes"), QStringLiteral("--max-unsent-bytes")}},
+         QStringList{QStringLiteral("--listen"), QStringLiteral("--generate-key"),
+                     QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"),
+                     QStringLiteral("--tls-cert"), QStringLiteral("--tls-key"), QStringLiteral("--request-timeout"),
+                     QStringLiteral("--max-connections"), QStringLiteral("--max-connections-per-address"),
+                     QStringLiteral("--max-header-bytes"), QStringLiteral("--max-body-bytes"),
+                     QStringLiteral("--max-unsent-bytes")}
+             + CtlDispatchLimits::options()},
         {QStringLiteral("public-key"), {QStringLiteral("--out")}},
         {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify"), QStringLiteral("--anchor")}},
         {QStringLiteral("token"),
@@ -360,10 +366,16 @@ int CtlCommands::invoke()
     }
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
+    QString limitsError;
+    const std::optional<DispatchLimits> limits = CtlDispatchLimits::parse(m_args, &limitsError);
+    if (!limits) {
+        m_exit = CtlOutput::usage(limitsError);
+        return m_exit;
+    }
     if (!openStore())
         return m_exit;
     QSettings settings;
-    StandardDispatcher dispatcher(m_store, ledger(), AgentEndpoints::fromSettings(settings));
+    StandardDispatcher dispatcher(m_store, ledger(), AgentEndpoints::fromSettings(settings), *limits);
     InvocationRequest request;
     request.key = m_args.positional.at(0);
     request.body = m_args.positional.value(1);

@@ -1,5 +1,6 @@
 #include "ctlservecommand.h"
 
+#include "ctldispatchlimits.h"
 #include "ctloutput.h"
 #include "defaultlocations.h"
 #include "directoryledger.h"
@@ -65,7 +66,8 @@ int CtlServeCommand::run()
             QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
                            "[--dispatch-timeout MS] [--idle-timeout MS] [--request-timeout MS] [--max-connections N] "
                            "[--max-connections-per-address N] [--max-header-bytes N] [--max-body-bytes N] "
-                           "[--max-unsent-bytes N] [--tls-cert FILE --tls-key FILE]"));
+                           "[--max-unsent-bytes N] [--tls-cert FILE --tls-key FILE] "
+                           "[--max-output-bytes N] [--max-tree-calls N] [--max-tree-bytes N] [--max-fan-out N]"));
     QString error;
     std::optional<QSslConfiguration> tls;
     if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))
@@ -85,6 +87,12 @@ int CtlServeCommand::run()
     ServeOptions served = options;
     if (const QString bad = readLimits(&served); !bad.isEmpty())
         return CtlOutput::usage(bad);
+
+    std::optional<DispatchLimits> limits = CtlDispatchLimits::parse(m_args, &error);
+    if (!limits)
+        return CtlOutput::usage(error);
+    // A dispatch's work stops when its 504 is sent, not only its answer.
+    limits->timeoutMs = served.dispatchTimeoutMs;
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
     QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");
@@ -114,7 +122,7 @@ int CtlServeCommand::run()
     const std::shared_ptr<SqliteDirectoryStore> store = opened.value();
     const auto ledger = std::make_shared<DirectoryLedger>(store);
     QSettings settings;
-    StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings));
+    StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings), *limits);
 
     DirectoryServer server(served, OwnerKey(key), store, ledger, dispatcher);
     if (!server.start(&error))

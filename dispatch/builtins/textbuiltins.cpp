@@ -1,6 +1,7 @@
 #include "textbuiltins.h"
 
 #include "builtinregistry.h"
+#include "outputlimit.h"
 #include "templatesubstitution.h"
 
 #include <QRegularExpression>
@@ -42,6 +43,12 @@ QString concat(const BuiltinCall &call)
     return call.args.join(QString());
 }
 
+// How many matches a long loop handles between looks at the cancel flag.
+constexpr int cancelCheckEvery = 4096;
+
+// Replacing n occurrences with m characters each grows the text by n×m: the size is known
+// from the count before anything is built, so a replacement over the byte cap is refused
+// without allocating it, and a long text is given up on as soon as the call is cancelled.
 QString replace(const BuiltinCall &call)
 {
     const QString from = call.arg(1);
@@ -49,12 +56,44 @@ QString replace(const BuiltinCall &call)
     // which is never what a row author meant.
     if (from.isEmpty())
         return u"ERR: replace: the text to replace is empty"_s;
-    QString text = call.arg(0);
-    return text.replace(from, call.arg(2));
+    const QString text = call.arg(0);
+    const QString to = call.arg(2);
+    qint64 count = 0;
+    for (qsizetype at = text.indexOf(from); at >= 0; at = text.indexOf(from, at + from.size())) {
+        if (++count % cancelCheckEvery == 0 && call.isCancelled())
+            return u"ERR: cancelled"_s;
+    }
+    const qint64 units = text.size() + count * (to.size() - from.size());
+    if (!OutputLimit::mayFit(units, call.limits.maxOutputBytes))
+        return OutputLimit::error(u"replace's result"_s, call.limits.maxOutputBytes);
+    QString out;
+    out.reserve(units);
+    qsizetype copied = 0;
+    for (qsizetype at = text.indexOf(from); at >= 0; at = text.indexOf(from, copied)) {
+        if (--count % cancelCheckEvery == 0 && call.isCancelled())
+            return u"ERR: cancelled"_s;
+        out.append(QStringView(text).mid(copied, at - copied));
+        out.append(to);
+        copied = at + from.size();
+    }
+    out.append(QStringView(text).mid(copied));
+    return out;
 }
 
+// PCRE2 cannot be interrupted once a match runs, so what a match may cost is bounded by
+// refusing long patterns and subjects before compiling.
 QString regexExtract(const BuiltinCall &call)
 {
+    if (call.arg(1).size() > call.limits.maxRegexPatternChars) {
+        return u"ERR: regex_extract: pattern_limit: the pattern is %1 characters, more than the %2 allowed"_s
+            .arg(call.arg(1).size())
+            .arg(call.limits.maxRegexPatternChars);
+    }
+    if (call.arg(0).size() > call.limits.maxRegexSubjectChars) {
+        return u"ERR: regex_extract: subject_limit: the text is %1 characters, more than the %2 allowed"_s
+            .arg(call.arg(0).size())
+            .arg(call.limits.maxRegexSubjectChars);
+    }
     const QRegularExpression pattern(call.arg(1));
     if (!pattern.isValid()) {
         return u"ERR: regex_extract: bad pattern: %1 at offset %2"_s.arg(pattern.errorString())

@@ -44,6 +44,32 @@ QList<LintHit> httpTarget(const LintContext &context)
     return {};
 }
 
+// A placeholder in the URL's authority (host, port or user info) lets whoever calls the row
+// choose where the request, and the row's credential, goes: the caller's text should only
+// ever land in the path, query or body.
+QList<LintHit> urlHostTemplate(const LintContext &context)
+{
+    if (context.row.type != QLatin1String("http"))
+        return {};
+    const QString target = context.row.target.trimmed();
+    const QString url = target.mid(target.indexOf(QLatin1Char(' ')) + 1).trimmed();
+    const qsizetype scheme = url.indexOf(QLatin1String("://"));
+    if (scheme < 0)
+        return {};
+    const qsizetype start = scheme + 3;
+    qsizetype end = start;
+    while (end < url.size() && url[end] != QLatin1Char('/') && url[end] != QLatin1Char('?')
+           && url[end] != QLatin1Char('#'))
+        ++end;
+    const QStringView authority = QStringView(url).mid(start, end - start);
+    if (TemplateSubstitution::placeholders(authority).isEmpty())
+        return {};
+    return {{QStringLiteral(
+                 "Write the host as text: \"%1\" takes it from the caller's arguments, so a caller chooses "
+                 "where the request and its credential go. Put arguments in the path or query.")
+                 .arg(authority)}};
+}
+
 QList<LintHit> agentModel(const LintContext &context)
 {
     if (context.row.type != QLatin1String("agent"))
@@ -82,6 +108,11 @@ void add(QList<LintRule> &rules)
     rules.append(rule("H020", "http_target", "http target is METHOD URL, known method, absolute http(s) URL",
                       httpTarget));
     rules.append(rule("H021", "agent_model", "agent target names a model", agentModel));
+    rules.append(
+        rule("H026", "url_host_template",
+             "no $N, $NAME or $PREV in an http target's host, port or user info (the caller would choose "
+             "the host)",
+             urlHostTemplate));
     rules.append(rule("H022", "fn_builtin", "fn target names a known builtin (local engine only)", fnBuiltin));
 }
 

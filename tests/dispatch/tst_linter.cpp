@@ -173,6 +173,25 @@ void TestLinter::rules_data()
                               << true;
     QTest::addRow("H021 ok") << agentRow() << "H021" << false;
     QTest::addRow("H021 empty") << with(agentRow(), QStringLiteral("target"), QString()) << "H021" << true;
+    QTest::addRow("H026 host written out")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET https://api.example.com/$1?q=$2"))
+        << "H026" << false;
+    QTest::addRow("H026 host from an arg")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET https://$1/x")) << "H026" << true;
+    QTest::addRow("H026 subdomain from an arg")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET https://$1.example.com/x")) << "H026"
+        << true;
+    QTest::addRow("H026 port from an arg")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET http://127.0.0.1:$2/x")) << "H026"
+        << true;
+    QTest::addRow("H026 raw rest as host")
+        << with(http, QStringLiteral("target"), QStringLiteral("POST https://$$1+")) << "H026" << true;
+    QTest::addRow("H026 binding as host")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET https://$TARGET_HOST/x")) << "H026"
+        << true;
+    QTest::addRow("H026 arg in the query only")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET https://a.example?u=https://$1"))
+        << "H026" << false;
     QTest::addRow("H022 ok") << fn << "H022" << false;
     QTest::addRow("H022 unknown") << with(fn, QStringLiteral("target"), QStringLiteral("no_such_fn")) << "H022" << true;
 
@@ -268,8 +287,9 @@ void TestLinter::everyRuleIsListedOnce()
         QVERIFY(rule.severity == QLatin1String("error") || rule.severity == QLatin1String("warning"));
         codes.append(rule.code);
     }
-    for (const char *code : {"H001", "H010", "H011", "H012", "H013", "H014", "H015", "H020", "H021", "H022", "H023",
-                             "H024", "H025", "H030", "H031", "H040", "H041", "H050", "H051", "H052", "H060", "H061"})
+    for (const char *code :
+         {"H001", "H010", "H011", "H012", "H013", "H014", "H015", "H020", "H021", "H022", "H023", "H024",
+          "H025", "H026", "H030", "H031", "H040", "H041", "H050", "H051", "H052", "H060", "H061"})
         QVERIFY2(codes.contains(QLatin1String(code)), code);
 }
 

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "ctlarguments.h"
+#include "dispatchlimits.h"
+
+#include <QStringList>
+
+#include <optional>
+
+// The DispatchLimits options `invoke` and `serve` share: --max-output-bytes,
+// --max-tree-calls, --max-tree-bytes, --max-fan-out and --call-timeout (ms), each a
+// positive whole number; the rest keep DispatchLimits' defaults.
+class CtlDispatchLimits final
+{
+public:
+    static QStringList options();
+    // The limits the line gives, or nullopt with `error` naming the bad option.
+    static std::optional<DispatchLimits> parse(const CtlArguments &args, QString *error);
+};
