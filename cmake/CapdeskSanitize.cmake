@@ -32,7 +32,7 @@ if(CAPDESK_SANITIZE STREQUAL "address")
 elseif(CAPDESK_SANITIZE STREQUAL "thread")
   set(sanitize_flags -fsanitize=thread)
   set(CAPDESK_SANITIZER_ENVIRONMENT
-      "TSAN_OPTIONS=halt_on_error=1:exitcode=86:second_deadlock_stack=1:suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp")
+      "TSAN_OPTIONS=halt_on_error=1:exitcode=86:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp")
 elseif(NOT CAPDESK_SANITIZE STREQUAL "")
   message(FATAL_ERROR "CAPDESK_SANITIZE must be empty, 'address' or 'thread', not '${CAPDESK_SANITIZE}'")
 endif()
