@@ -141,7 +141,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     if (hasLoneSurrogate(value))
         return 0;
     FUZZ_CHECK(CanonicalJson::serialize(rereadValue) == canonical,
-               QStringLiteral("not a fixed point: ") + canonicalText);
+               QStringLiteral("not a fixed point: ") + canonicalText + QStringLiteral(" became ")
+                   + QString::fromUtf8(CanonicalJson::serialize(rereadValue)));
     FUZZ_CHECK(sameValue(value, rereadValue), QStringLiteral("the value changed: ") + canonicalText);
     checkKeyOrder(value);
     return 0;
