@@ -48,19 +48,26 @@ void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
     }
     case QJsonValue::Object: {
         const QJsonObject object = value.toObject();
-        QStringList keys = object.keys();
+        // Members are taken by iterating, not looked up by key: Qt 6.4's lookup misses a
+        // key stored beside one holding U+0000 after a non-BMP character, and answers
+        // null for it.
+        QList<std::pair<QString, QJsonValue>> members;
+        members.reserve(object.size());
+        for (auto it = object.begin(); it != object.end(); ++it)
+            members.append({it.key(), it.value()});
         // QString's operator< compares UTF-16 code units, which is the documented order;
         // QJsonObject's own key order is not relied on.
-        std::sort(keys.begin(), keys.end());
+        std::sort(members.begin(), members.end(),
+                  [](const auto &a, const auto &b) { return a.first < b.first; });
         out->append('{');
         bool first = true;
-        for (const QString &key : std::as_const(keys)) {
+        for (const auto &[key, member] : std::as_const(members)) {
             if (!first)
                 out->append(',');
             first = false;
             appendString(key, out);
             out->append(':');
-            write(object.value(key), out);
+            write(member, out);
         }
         out->append('}');
         return;

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-    cmake ninja-build g++
+    cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache
     qt6-base-dev libqt6sql6-sqlite qt6-httpserver-dev qt6-websockets-dev qt6-tools-dev qt6-svg-dev
     qtkeychain-qt6-dev nlohmann-json3-dev libssl-dev libsqlite3-dev
     xvfb xauth xdotool imagemagick
