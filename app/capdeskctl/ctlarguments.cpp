@@ -35,7 +35,8 @@ const QSet<QString> &extraValueOptions()
 const QSet<QString> &extraFlags()
 {
     static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--owner-gate"),
-                                     QStringLiteral("--owner-present"), QStringLiteral("--generate-key")};
+                                     QStringLiteral("--owner-present"), QStringLiteral("--generate-key"),
+                                     QStringLiteral("--allow-noncompliant"), QStringLiteral("--restamp")};
     return flags;
 }
 
