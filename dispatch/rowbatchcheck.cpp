@@ -2,6 +2,8 @@
 
 #include "rowvalidator.h"
 
+#include <algorithm>
+
 RowBatchCheck::RowBatchCheck(QSet<QString> takenKeys) : m_takenKeys(std::move(takenKeys)) {}
 
 StoreError RowBatchCheck::add(const Row &row, int line)
@@ -13,8 +15,11 @@ StoreError RowBatchCheck::add(const Row &row, int line)
     };
     const QList<FieldProblem> problems = RowValidator::checkValidity(row);
     if (!problems.isEmpty()) {
-        const QString which = row.key.isEmpty() ? QStringLiteral("row %1").arg(index)
-                                                : QStringLiteral("row %1 ('%2')").arg(index).arg(row.key);
+        // A key that breaks a rule itself is not repeated: it may be huge or hold a line break.
+        const bool keyIsText = std::none_of(problems.cbegin(), problems.cend(),
+                                            [](const FieldProblem &found) { return found.field == QLatin1String("key"); });
+        const QString which = keyIsText ? QStringLiteral("row %1 ('%2')").arg(index).arg(row.key)
+                                        : QStringLiteral("row %1").arg(index);
         return refuse(which + QStringLiteral(": ") + RowValidator::describe(problems),
                       RowValidator::toJson(row.key, problems));
     }

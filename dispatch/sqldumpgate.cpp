@@ -29,6 +29,7 @@ void SqlDumpGate::startStatement(bool valuesForm)
     m_valuesForm = valuesForm;
     m_selects = 0;
     m_progressCalls = 0;
+    m_analyze = false;
 }
 
 int SqlDumpGate::authorize(void *gate, int action, const char *a, const char *b, const char *, const char *)
@@ -67,6 +68,9 @@ void SqlDumpGate::classify(Kind kind, const QString &object, const QString &name
 
 int SqlDumpGate::check(int action, const QString &a, const QString &b)
 {
+    // ANALYZE reads and rewrites the statistics as it compiles; it is never run.
+    if (m_analyze)
+        return SQLITE_OK;
     switch (action) {
     case SQLITE_PRAGMA:
         if (a.compare(QLatin1String("defer_foreign_keys"), Qt::CaseInsensitive) == 0
@@ -111,6 +115,15 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
             return SQLITE_OK;
         return deny(QStringLiteral("reading table '%1' is not allowed in a dump (only INSERT … VALUES)").arg(a));
     case SQLITE_DELETE:
+        if (isSchemaTable(a))
+            return deny(QStringLiteral("DROP is not allowed in a dump"));
+        // ANALYZE (which sqlite3 .dump writes before refilling sqlite_stat1) starts by
+        // emptying the statistics; it is never run.
+        if (a.startsWith(QLatin1String("sqlite_stat")) && m_kind == Kind::None) {
+            classify(Kind::Ignored, QString());
+            m_analyze = true;
+            return SQLITE_OK;
+        }
         // sqlite3 .dump empties its AUTOINCREMENT bookkeeping before refilling it.
         if (a == QLatin1String("sqlite_sequence")) {
             classify(Kind::Ignored, QString());

@@ -47,4 +47,5 @@ private:
     int m_selects = 0;
     int m_progressCalls = 0;
     bool m_internal = false;
+    bool m_analyze = false;
 };
