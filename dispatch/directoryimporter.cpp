@@ -50,10 +50,12 @@ char firstCharacter(QIODevice &device)
 StoreResult<SqlDump> readJson(QIODevice &device)
 {
     if (device.size() > DirectoryImporter::maxJsonBytes)
-        return invalid(QStringLiteral("the JSON file is larger than %1 MiB").arg(DirectoryImporter::maxJsonBytes >> 20));
+        return invalid(
+            QStringLiteral("the JSON file is larger than %1 MiB").arg(DirectoryImporter::maxJsonBytes >> 20));
     const QByteArray bytes = device.read(DirectoryImporter::maxJsonBytes + 1);
     if (bytes.size() > DirectoryImporter::maxJsonBytes)
-        return invalid(QStringLiteral("the JSON file is larger than %1 MiB").arg(DirectoryImporter::maxJsonBytes >> 20));
+        return invalid(
+            QStringLiteral("the JSON file is larger than %1 MiB").arg(DirectoryImporter::maxJsonBytes >> 20));
     if (const StoreError encoding = Utf8Text::check(bytes); encoding.isError())
         return encoding;
     SqlDump dump;
@@ -81,8 +83,9 @@ void restamp(QList<Row> &rows, QStringList &restamped)
             if (stamp->isEmpty() || RowValidator::isStoreTimestamp(*stamp))
                 continue;
             *stamp = now;
-            restamped.append(row.key + (stamp == &row.updatedAt ? QStringLiteral(" updated_at")
-                                                                 : QStringLiteral(" created_at")));
+            restamped.append(
+                row.key
+                + (stamp == &row.updatedAt ? QStringLiteral(" updated_at") : QStringLiteral(" created_at")));
         }
     }
 }
@@ -101,10 +104,11 @@ StoreError hygieneRefusal(const QList<LintFinding> &errors, const QList<Row> &ro
         codes[finding.key].append(finding.code + u' ' + finding.name);
         details.append(finding.toJson());
     }
-    QStringList message{hygieneLead + QStringLiteral("%1 of the %2 rows are not compliant, so nothing was imported; "
-                                       "fix them, or import them as they are with --allow-noncompliant:")
-                            .arg(keys.size())
-                            .arg(rows.size())};
+    QStringList message{hygieneLead
+                        + QStringLiteral("%1 of the %2 rows are not compliant, so nothing was imported; "
+                                         "fix them, or import them as they are with --allow-noncompliant:")
+                              .arg(keys.size())
+                              .arg(rows.size())};
     for (qsizetype i = 0; i < std::min<qsizetype>(keys.size(), listedRows); ++i)
         message.append(QStringLiteral("line %1: %2: %3")
                            .arg(lineOf.value(keys.at(i)))
@@ -165,7 +169,8 @@ StoreResult<ImportReport> DirectoryImporter::importDevice(DirectoryStore &store,
 
 bool DirectoryImporter::isHygieneRefusal(const StoreError &error)
 {
-    return error.kind == StoreError::Kind::Invalid && error.message.startsWith(hygieneLead) && !error.details.isEmpty();
+    return error.kind == StoreError::Kind::Invalid && error.message.startsWith(hygieneLead)
+           && !error.details.isEmpty();
 }
 
 StoreResult<ImportReport> DirectoryImporter::importBytes(DirectoryStore &store, const QByteArray &bytes,

@@ -10,14 +10,15 @@ StoreError RowBatchCheck::add(const Row &row, int line)
 {
     const int index = ++m_rowCount;
     auto refuse = [line](const QString &message, const QJsonArray &details = {}) {
-        return StoreError::make(StoreError::Kind::Invalid, QStringLiteral("line %1: %2").arg(line).arg(message),
-                                details);
+        return StoreError::make(StoreError::Kind::Invalid,
+                                QStringLiteral("line %1: %2").arg(line).arg(message), details);
     };
     const QList<FieldProblem> problems = RowValidator::checkValidity(row);
     if (!problems.isEmpty()) {
         // A key that breaks a rule itself is not repeated: it may be huge or hold a line break.
-        const bool keyIsText = std::none_of(problems.cbegin(), problems.cend(),
-                                            [](const FieldProblem &found) { return found.field == QLatin1String("key"); });
+        const bool keyIsText =
+            std::none_of(problems.cbegin(), problems.cend(),
+                         [](const FieldProblem &found) { return found.field == QLatin1String("key"); });
         const QString which = keyIsText ? QStringLiteral("row %1 ('%2')").arg(index).arg(row.key)
                                         : QStringLiteral("row %1").arg(index);
         return refuse(which + QStringLiteral(": ") + RowValidator::describe(problems),

@@ -38,21 +38,25 @@ std::optional<FieldProblem> jsonProblem(const Row &row, const QString &field)
     if (field == QLatin1String("input_schema") && !row.inputSchema.trimmed().isEmpty()) {
         const JsonTextCheck json = JsonTextCheck::parse(row.inputSchema);
         if (!json.ok)
-            return problem(field, "H050", "input_schema_json", QStringLiteral("input_schema is not JSON: ") + json.message);
+            return problem(field, "H050", "input_schema_json",
+                           QStringLiteral("input_schema is not JSON: ") + json.message);
         if (!json.document.isObject())
-            return problem(field, "H050", "input_schema_json", QStringLiteral("input_schema must be a JSON Schema object"));
+            return problem(field, "H050", "input_schema_json",
+                           QStringLiteral("input_schema must be a JSON Schema object"));
     }
     if (field == QLatin1String("examples") && !row.examples.trimmed().isEmpty()) {
         const JsonTextCheck json = JsonTextCheck::parse(row.examples);
         if (!json.ok)
-            return problem(field, "H051", "examples_json", QStringLiteral("examples is not JSON: ") + json.message);
+            return problem(field, "H051", "examples_json",
+                           QStringLiteral("examples is not JSON: ") + json.message);
         if (!json.document.isArray())
             return problem(field, "H051", "examples_json",
                            QStringLiteral("examples must be a JSON array of body strings"));
         const QJsonArray items = json.document.array();
         for (qsizetype i = 0; i < items.size(); ++i) {
             if (!items.at(i).isString())
-                return problem(field, "H051", "examples_json", QStringLiteral("examples[%1] must be a string").arg(i));
+                return problem(field, "H051", "examples_json",
+                               QStringLiteral("examples[%1] must be a string").arg(i));
         }
     }
     return std::nullopt;
@@ -64,17 +68,19 @@ std::optional<FieldProblem> validityProblem(const Row &row, const QString &field
         return problem(field, "V001", "type_known",
                        QStringLiteral("type %1 is not one of fn, http, agent, flow")
                            .arg(row.type.isNull() ? QStringLiteral("NULL") : u'\'' + row.type + u'\''));
-    if (field == QLatin1String("runner") && !row.runner.isEmpty() && !RowValidator::knownRunners().contains(row.runner))
+    if (field == QLatin1String("runner") && !row.runner.isEmpty()
+        && !RowValidator::knownRunners().contains(row.runner))
         return problem(field, "V002", "runner_known",
                        QStringLiteral("runner '%1' is not empty or one of %2")
                            .arg(row.runner, RowValidator::knownRunners().join(QStringLiteral(", "))));
     if (field == QLatin1String("updated_at") || field == QLatin1String("created_at")) {
         const QString stamp = row.value(field).toString();
         if (!stamp.isEmpty() && !RowValidator::isStoreTimestamp(stamp))
-            return problem(field, "V003", "timestamp_form",
-                           QStringLiteral("%1 must be ISO-8601 UTC with milliseconds, like 2026-07-26T04:36:19.832Z "
-                                          "(or import with --restamp)")
-                               .arg(field));
+            return problem(
+                field, "V003", "timestamp_form",
+                QStringLiteral("%1 must be ISO-8601 UTC with milliseconds, like 2026-07-26T04:36:19.832Z "
+                               "(or import with --restamp)")
+                    .arg(field));
     }
     return sizeProblem(row, field);
 }
@@ -126,8 +132,9 @@ QList<FieldProblem> RowValidator::checkValidity(const Row &row)
     QList<FieldProblem> problems;
     static const QRegularExpression badKeyText(QStringLiteral(R"([\s\x00-\x1f\x7f])"));
     if (row.key.isEmpty() || row.key.contains(badKeyText))
-        problems.append(problem(QStringLiteral("key"), "V005", "key_text",
-                                QStringLiteral("the key must not be empty or hold spaces or control characters")));
+        problems.append(
+            problem(QStringLiteral("key"), "V005", "key_text",
+                    QStringLiteral("the key must not be empty or hold spaces or control characters")));
     for (const QString &field : validityFields()) {
         if (std::optional<FieldProblem> found = validityProblem(row, field))
             problems.append(*found);
@@ -138,7 +145,8 @@ QList<FieldProblem> RowValidator::checkValidity(const Row &row)
 bool RowValidator::isValidKey(const QString &key)
 {
     // Anchored on the whole text: a PCRE `$` would also accept a key ending in "\n".
-    static const QRegularExpression form(QRegularExpression::anchoredPattern(QStringLiteral("[A-Z][A-Z0-9_]{1,63}")));
+    static const QRegularExpression form(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Z][A-Z0-9_]{1,63}")));
     return form.match(key).hasMatch();
 }
 
@@ -185,7 +193,8 @@ QString RowValidator::describe(const QList<FieldProblem> &problems)
 {
     QStringList lines;
     for (const FieldProblem &found : problems)
-        lines.append(QStringLiteral("%1 %2 (%3): %4").arg(found.code, found.name, found.field, found.message));
+        lines.append(
+            QStringLiteral("%1 %2 (%3): %4").arg(found.code, found.name, found.field, found.message));
     return lines.join(QStringLiteral("; "));
 }
 

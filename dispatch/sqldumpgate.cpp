@@ -81,7 +81,8 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
         return deny(QStringLiteral("PRAGMA %1 is not allowed in a dump").arg(a));
     case SQLITE_TRANSACTION:
         if (a == QLatin1String("ROLLBACK"))
-            return deny(QStringLiteral("the dump ends in ROLLBACK: it was exported from a database with errors"));
+            return deny(
+                QStringLiteral("the dump ends in ROLLBACK: it was exported from a database with errors"));
         classify(Kind::Ignored, QString());
         return SQLITE_OK;
     case SQLITE_CREATE_TABLE:
@@ -97,7 +98,8 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
         classify(Kind::CreateView, QString(), a);
         return SQLITE_OK;
     case SQLITE_REINDEX:
-        return m_kind == Kind::CreateIndex ? SQLITE_OK : deny(QStringLiteral("REINDEX is not allowed in a dump"));
+        return m_kind == Kind::CreateIndex ? SQLITE_OK
+                                           : deny(QStringLiteral("REINDEX is not allowed in a dump"));
     case SQLITE_INSERT:
         // Creating anything writes the schema table; writing it any other way needs
         // PRAGMA writable_schema, which is refused above.
@@ -111,9 +113,11 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
         return deny(QStringLiteral("UPDATE of table '%1' is not allowed in a dump").arg(a));
     case SQLITE_READ:
         // Creating an index (a UNIQUE column's too) reads the columns it covers.
-        if (isSchemaTable(a) || m_kind == Kind::CreateIndex || (m_kind == Kind::CreateTable && a.toLower() == m_object))
+        if (isSchemaTable(a) || m_kind == Kind::CreateIndex
+            || (m_kind == Kind::CreateTable && a.toLower() == m_object))
             return SQLITE_OK;
-        return deny(QStringLiteral("reading table '%1' is not allowed in a dump (only INSERT … VALUES)").arg(a));
+        return deny(
+            QStringLiteral("reading table '%1' is not allowed in a dump (only INSERT … VALUES)").arg(a));
     case SQLITE_DELETE:
         if (isSchemaTable(a))
             return deny(QStringLiteral("DROP is not allowed in a dump"));
@@ -142,7 +146,8 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
         if (b.compare(QLatin1String("replace"), Qt::CaseInsensitive) == 0
             || b.compare(QLatin1String("char"), Qt::CaseInsensitive) == 0)
             return SQLITE_OK;
-        return deny(QStringLiteral("function %1() is not allowed in a dump (only replace() and char())").arg(b));
+        return deny(
+            QStringLiteral("function %1() is not allowed in a dump (only replace() and char())").arg(b));
     case SQLITE_RECURSIVE:
         // Named even when the SELECT inside it was refused first: it is what the dump tried.
         m_refusal.clear();
@@ -156,6 +161,7 @@ int SqlDumpGate::check(int action, const QString &a, const QString &b)
         classify(Kind::Ignored, QString());
         return SQLITE_OK;
     default:
-        return deny(QStringLiteral("the statement is not allowed in a dump (authorizer action %1)").arg(action));
+        return deny(
+            QStringLiteral("the statement is not allowed in a dump (authorizer action %1)").arg(action));
     }
 }

@@ -27,7 +27,7 @@ public:
 
     Kind kind() const { return m_kind; }
     QString object() const { return m_object; } // the table created, indexed or written
-    QString name() const { return m_name; }     // the index, trigger or view created
+    QString name() const { return m_name; } // the index, trigger or view created
     // Why the statement was refused; empty when it was not. Checked after a successful
     // prepare too: a SELECT is refused there, once everything in it has been named.
     QString refusal() const { return m_refusal; }

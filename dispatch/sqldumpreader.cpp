@@ -12,14 +12,15 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace {
 
 const QLatin1String directoryTable("directory");
-// readLine() hands the file over in pieces of at most this size, so one long line never
-// arrives whole before the statement limit is checked.
-constexpr qint64 readPiece = 1024 * 1024;
+// The file is read in pieces of at most this size, so one long line never arrives whole
+// before the statement limit is checked.
+constexpr qint64 readPiece = 64 * 1024;
 
 StoreError refuse(int line, const QString &message)
 {
@@ -40,7 +41,8 @@ using Statement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 Database openScratch()
 {
     sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr)
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr)
         != SQLITE_OK) {
         sqlite3_close(db);
         return nullptr;
@@ -93,7 +95,8 @@ const char *skipBlank(const char *at, const char *end, int &line)
 bool isValuesForm(const char *at, const char *end)
 {
     static const QRegularExpression form(
-        QStringLiteral(R"(^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:NAME\s*\.\s*)?NAME\s*(?:\([^()]*\)\s*)?VALUES\b)")
+        QStringLiteral(
+            R"(^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:NAME\s*\.\s*)?NAME\s*(?:\([^()]*\)\s*)?VALUES\b)")
             .replace(QStringLiteral("NAME"),
                      QStringLiteral(R"((?:"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|[A-Za-z_][A-Za-z0-9_$]*))")),
         QRegularExpression::CaseInsensitiveOption);
@@ -141,7 +144,8 @@ public:
     void finishSkipped()
     {
         for (const QString &table : std::as_const(m_skippedTables))
-            m_dump.skipped.append(QStringLiteral("table '%1' (%2 INSERTs)").arg(table).arg(m_inserts.value(table)));
+            m_dump.skipped.append(
+                QStringLiteral("table '%1' (%2 INSERTs)").arg(table).arg(m_inserts.value(table)));
         m_dump.skipped.append(m_skippedOthers);
     }
 
@@ -174,7 +178,8 @@ private:
         if (!m_gate.refusal().isEmpty())
             return refuse(line, m_gate.refusal());
         if (sqlite3_bind_parameter_count(prepared.get()) > 0)
-            return refuse(line, QStringLiteral("the statement holds a parameter (?, :name); a dump holds values"));
+            return refuse(line,
+                          QStringLiteral("the statement holds a parameter (?, :name); a dump holds values"));
         switch (m_gate.kind()) {
         case SqlDumpGate::Kind::CreateTable:
             return createTable(std::move(prepared), line);
@@ -188,7 +193,8 @@ private:
             m_skippedOthers.append(QStringLiteral("index '%1' on '%2'").arg(m_gate.name(), m_gate.object()));
             return StoreError::none();
         case SqlDumpGate::Kind::CreateTrigger:
-            m_skippedOthers.append(QStringLiteral("trigger '%1' on '%2'").arg(m_gate.name(), m_gate.object()));
+            m_skippedOthers.append(
+                QStringLiteral("trigger '%1' on '%2'").arg(m_gate.name(), m_gate.object()));
             return StoreError::none();
         case SqlDumpGate::Kind::CreateView:
             m_skippedOthers.append(QStringLiteral("view '%1'").arg(m_gate.name()));
@@ -198,8 +204,9 @@ private:
         case SqlDumpGate::Kind::None:
             break;
         }
-        return refuse(line, QStringLiteral("unknown statement '%1'")
-                                .arg(QString::fromUtf8(at, std::min<qsizetype>(*tail - at, 60)).simplified()));
+        return refuse(line,
+                      QStringLiteral("unknown statement '%1'")
+                          .arg(QString::fromUtf8(at, std::min<qsizetype>(*tail - at, 60)).simplified()));
     }
 
     Statement prepare(const char *at, const char *end, const char **tail)
@@ -228,7 +235,8 @@ private:
         const StoreError created = step(prepared.get(), line);
         if (created.isError() || m_gate.object() == directoryTable)
             return created.isError() ? created : adoptDirectory(line);
-        if (!m_gate.object().startsWith(QLatin1String("sqlite_")) && !m_skippedTables.contains(m_gate.object()))
+        if (!m_gate.object().startsWith(QLatin1String("sqlite_"))
+            && !m_skippedTables.contains(m_gate.object()))
             m_skippedTables.append(m_gate.object());
         return StoreError::none();
     }
@@ -245,7 +253,8 @@ private:
         sqlite3_prepare_v2(m_db.get(), "SELECT name FROM pragma_table_info('directory')", -1, &info, nullptr);
         const Statement owned(info);
         while (info && sqlite3_step(info) == SQLITE_ROW)
-            columns.append(QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(info, 0))).toLower());
+            columns.append(
+                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(info, 0))).toLower());
         m_gate.setInternal(false);
         for (const QString &column : std::as_const(columns)) {
             if (!RowSchema::columns().contains(column))
@@ -259,8 +268,9 @@ private:
     {
         QStringList definitions;
         for (const QString &column : columns)
-            definitions.append(column + (RowSchema::isIntegerColumn(column) ? QStringLiteral(" INTEGER")
-                                                                             : QStringLiteral(" TEXT")));
+            definitions.append(column
+                               + (RowSchema::isIntegerColumn(column) ? QStringLiteral(" INTEGER")
+                                                                     : QStringLiteral(" TEXT")));
         m_columns = columns;
         m_read.reset();
         m_clear.reset();
@@ -271,9 +281,10 @@ private:
         m_gate.setInternal(true);
         sqlite3_stmt *read = nullptr;
         sqlite3_stmt *clear = nullptr;
-        sqlite3_prepare_v2(m_db.get(),
-                           QStringLiteral("SELECT %1 FROM directory ORDER BY rowid").arg(columns.join(u',')).toUtf8(),
-                           -1, &read, nullptr);
+        sqlite3_prepare_v2(
+            m_db.get(),
+            QStringLiteral("SELECT %1 FROM directory ORDER BY rowid").arg(columns.join(u',')).toUtf8(), -1,
+            &read, nullptr);
         sqlite3_prepare_v2(m_db.get(), "DELETE FROM directory", -1, &clear, nullptr);
         m_gate.setInternal(false);
         m_read.reset(read);
@@ -302,7 +313,9 @@ private:
     StoreError takeRow(int line)
     {
         if (m_dump.rows.size() >= SqlDumpLimits::maxRows)
-            return refuse(line, QStringLiteral("the dump holds more than %1 directory rows").arg(SqlDumpLimits::maxRows));
+            return refuse(
+                line,
+                QStringLiteral("the dump holds more than %1 directory rows").arg(SqlDumpLimits::maxRows));
         Row row;
         QString message;
         for (int i = 0; i < int(m_columns.size()); ++i) {
@@ -312,17 +325,19 @@ private:
             case SQLITE_NULL:
                 break;
             case SQLITE_INTEGER:
-                value = RowSchema::isIntegerColumn(column) ? QVariant(qint64(sqlite3_column_int64(m_read.get(), i)))
-                                                           : QVariant(text(i));
+                value = RowSchema::isIntegerColumn(column)
+                            ? QVariant(qint64(sqlite3_column_int64(m_read.get(), i)))
+                            : QVariant(text(i));
                 break;
             case SQLITE_FLOAT:
                 value = RowSchema::isIntegerColumn(column) ? QVariant(sqlite3_column_double(m_read.get(), i))
                                                            : QVariant(text(i));
                 break;
             case SQLITE_BLOB:
-                return refuse(line, QStringLiteral("column '%1': holds a blob (X'…'); directory columns hold only "
-                                                   "text and integers")
-                                        .arg(column));
+                return refuse(line,
+                              QStringLiteral("column '%1': holds a blob (X'…'); directory columns hold only "
+                                             "text and integers")
+                                  .arg(column));
             default: {
                 const QByteArray bytes(reinterpret_cast<const char *>(sqlite3_column_text(m_read.get(), i)),
                                        sqlite3_column_bytes(m_read.get(), i));
@@ -356,8 +371,9 @@ private:
 
     StoreError scratchError() const
     {
-        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot read the dump: %1")
-                                                          .arg(QString::fromUtf8(sqlite3_errmsg(m_db.get()))));
+        return StoreError::make(
+            StoreError::Kind::Io,
+            QStringLiteral("cannot read the dump: %1").arg(QString::fromUtf8(sqlite3_errmsg(m_db.get()))));
     }
 
     Database m_db;
@@ -388,14 +404,18 @@ StoreResult<SqlDump> SqlDumpReader::read(QIODevice &device)
     int pendingLine = 1;
     int line = 1;
     bool first = true;
+    // One buffer for every line: readLine() into it allocates nothing per line.
+    QByteArray buffer(readPiece + 1, Qt::Uninitialized);
     while (!device.atEnd()) {
-        QByteArray piece = device.readLine(readPiece);
-        if (piece.isEmpty() && !device.atEnd())
-            return StoreError::make(StoreError::Kind::Io,
-                                    QStringLiteral("line %1: cannot read the dump: %2").arg(line).arg(device.errorString()));
+        const qint64 length = device.readLine(buffer.data(), buffer.size());
+        if (length < 0)
+            return StoreError::make(
+                StoreError::Kind::Io,
+                QStringLiteral("line %1: cannot read the dump: %2").arg(line).arg(device.errorString()));
+        QByteArrayView piece(buffer.constData(), length);
         // A byte-order mark is legal UTF-8 but no part of the dump.
         if (first && piece.startsWith("\xEF\xBB\xBF"))
-            piece.remove(0, 3);
+            piece = piece.sliced(3);
         first = false;
         if (pending.isEmpty())
             pendingLine = line;
@@ -403,8 +423,9 @@ StoreResult<SqlDump> SqlDumpReader::read(QIODevice &device)
         if (piece.endsWith('\n'))
             ++line;
         if (pending.size() > SqlDumpLimits::maxStatementBytes)
-            return refuse(pendingLine, QStringLiteral("a statement longer than %1 MiB (no dump row is that long)")
-                                           .arg(SqlDumpLimits::maxStatementBytes / (1024 * 1024)));
+            return refuse(pendingLine,
+                          QStringLiteral("a statement longer than %1 MiB (no dump row is that long)")
+                              .arg(SqlDumpLimits::maxStatementBytes / (1024 * 1024)));
         if (!piece.contains(';') || !sqlite3_complete(pending.constData()))
             continue;
         if (const StoreError error = session.statements(pending, pendingLine); error.isError())
