@@ -52,6 +52,17 @@ StoreError HygieneGate::checkPatch(const Row &before, const Row &after, const Di
                    errors);
 }
 
+QList<LintFinding> HygieneGate::importFindings(QList<Row> existing, const QList<Row> &imported, bool localEngine)
+{
+    existing.append(imported);
+    const DirectoryIndex index = DirectoryIndex::build(existing);
+    const Linter linter(index, localEngine);
+    QList<LintFinding> errors;
+    for (const Row &row : imported)
+        errors.append(errorsOf(linter.lint(row)));
+    return errors;
+}
+
 QList<LintFinding> HygieneGate::refusalFindings(const Row &row, const DirectoryIndex &index)
 {
     return errorsOf(Linter(index).lint(row));

@@ -20,6 +20,11 @@ public:
     // is not, so rows older than the rules stay editable.
     static StoreError checkPatch(const Row &before, const Row &after, const DirectoryIndex &index);
 
+    // An import: the error findings of every imported row, judged against the directory as
+    // it would be after the import (`existing` plus `imported`), so rows may name each other.
+    // `localEngine` as for Linter.
+    static QList<LintFinding> importFindings(QList<Row> existing, const QList<Row> &imported, bool localEngine);
+
     // The error findings that refuse `row` (empty when it is compliant).
     static QList<LintFinding> refusalFindings(const Row &row, const DirectoryIndex &index);
 };

@@ -1,23 +1,28 @@
 #include "rowbatchcheck.h"
 
-#include "rowschema.h"
+#include "rowvalidator.h"
+
+#include <algorithm>
 
 RowBatchCheck::RowBatchCheck(QSet<QString> takenKeys) : m_takenKeys(std::move(takenKeys)) {}
 
 StoreError RowBatchCheck::add(const Row &row, int line)
 {
     const int index = ++m_rowCount;
-    auto refuse = [line](const QString &message) {
+    auto refuse = [line](const QString &message, const QJsonArray &details = {}) {
         return StoreError::make(StoreError::Kind::Invalid,
-                                QStringLiteral("line %1: %2").arg(line).arg(message));
+                                QStringLiteral("line %1: %2").arg(line).arg(message), details);
     };
-    if (row.key.isEmpty())
-        return refuse(QStringLiteral("row %1 has no key").arg(index));
-    if (!RowSchema::isKnownType(row.type)) {
-        const QString type = row.type.isNull() ? QStringLiteral("NULL") : u'\'' + row.type + u'\'';
-        return refuse(QStringLiteral("row %1 ('%2') has type %3, not one of fn, http, agent, flow")
-                          .arg(index)
-                          .arg(row.key, type));
+    const QList<FieldProblem> problems = RowValidator::checkValidity(row);
+    if (!problems.isEmpty()) {
+        // A key that breaks a rule itself is not repeated: it may be huge or hold a line break.
+        const bool keyIsText =
+            std::none_of(problems.cbegin(), problems.cend(),
+                         [](const FieldProblem &found) { return found.field == QLatin1String("key"); });
+        const QString which = keyIsText ? QStringLiteral("row %1 ('%2')").arg(index).arg(row.key)
+                                        : QStringLiteral("row %1").arg(index);
+        return refuse(which + QStringLiteral(": ") + RowValidator::describe(problems),
+                      RowValidator::toJson(row.key, problems));
     }
     const auto first = m_lineOfKey.constFind(row.key);
     if (first != m_lineOfKey.constEnd())

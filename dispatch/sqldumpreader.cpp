@@ -1,574 +1,453 @@
 #include "sqldumpreader.h"
 
-#include "rowbatchcheck.h"
 #include "rowschema.h"
-#include "sqlstatementsplitter.h"
+#include "sqldumpgate.h"
+#include "sqldumplimits.h"
+#include "utf8text.h"
+
+#include <QBuffer>
+#include <QHash>
+#include <QIODevice>
+#include <QRegularExpression>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <memory>
 
 namespace {
 
 const QLatin1String directoryTable("directory");
+// The file is read in pieces of at most this size, so one long line never arrives whole
+// before the statement limit is checked.
+constexpr qint64 readPiece = 64 * 1024;
 
 StoreError refuse(int line, const QString &message)
 {
     return StoreError::make(StoreError::Kind::Invalid, QStringLiteral("line %1: %2").arg(line).arg(message));
 }
 
-bool isWordChar(QChar c)
+struct DatabaseCloser
 {
-    const char16_t u = c.unicode();
-    if (u < 0x80)
-        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'_'
-               || u == u'$';
-    return c.isLetterOrNumber();
-}
-
-// sqlite3 keeps its own bookkeeping (sqlite_sequence, sqlite_stat1) in a dump; it says
-// nothing about the directory.
-bool isInternalTable(const QString &table)
-{
-    return table.startsWith(QLatin1String("sqlite_"));
-}
-
-struct SqlValue
-{
-    enum class Kind { Null, Text, Integer, Real };
-    Kind kind = Kind::Null;
-    QString text; // the text, or a number as the dump spells it
-    qint64 integer = 0;
-    double real = 0;
+    void operator()(sqlite3 *db) const { sqlite3_close(db); }
 };
+struct StatementFinalizer
+{
+    void operator()(sqlite3_stmt *statement) const { sqlite3_finalize(statement); }
+};
+using Database = std::unique_ptr<sqlite3, DatabaseCloser>;
+using Statement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 
-// Reads one statement token by token, counting the lines it passes so that an error in
-// the third row of a multi-row INSERT names that row's line, not the statement's.
-class StatementCursor
+Database openScratch()
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr)
+        != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, SqlDumpLimits::maxStatementBytes);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, SqlDumpLimits::maxValueBytes);
+    sqlite3_limit(db, SQLITE_LIMIT_COLUMN, SqlDumpLimits::maxColumns);
+    sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, SqlDumpLimits::maxExpressionDepth);
+    sqlite3_limit(db, SQLITE_LIMIT_FUNCTION_ARG, SqlDumpLimits::maxFunctionArguments);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 0);
+    sqlite3_limit(db, SQLITE_LIMIT_WORKER_THREADS, 0);
+    sqlite3_limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 64);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    return Database(db);
+}
+
+// Where the next statement starts: past blanks and comments, counting the lines passed.
+const char *skipBlank(const char *at, const char *end, int &line)
+{
+    while (at < end) {
+        if (*at == '\n') {
+            ++line;
+            ++at;
+        } else if (*at == ' ' || *at == '\t' || *at == '\r' || *at == '\f' || *at == '\v') {
+            ++at;
+        } else if (*at == '-' && at + 1 < end && at[1] == '-') {
+            while (at < end && *at != '\n')
+                ++at;
+        } else if (*at == '/' && at + 1 < end && at[1] == '*') {
+            const char *close = at + 2;
+            while (close + 1 < end && !(close[0] == '*' && close[1] == '/'))
+                ++close;
+            if (close + 1 >= end)
+                return at; // SQLite names the unterminated comment
+            line += int(std::count(at, close, '\n'));
+            at = close + 2;
+        } else {
+            return at;
+        }
+    }
+    return at;
+}
+
+// INSERT … VALUES may hold one SELECT: the one SQLite compiles a multi-row VALUES into.
+bool isValuesForm(const char *at, const char *end)
+{
+    static const QRegularExpression form(
+        QStringLiteral(
+            R"(^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(?:NAME\s*\.\s*)?NAME\s*(?:\([^()]*\)\s*)?VALUES\b)")
+            .replace(QStringLiteral("NAME"),
+                     QStringLiteral(R"((?:"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|[A-Za-z_][A-Za-z0-9_$]*))")),
+        QRegularExpression::CaseInsensitiveOption);
+    const qsizetype head = std::min<qsizetype>(end - at, 4096);
+    return form.match(QString::fromUtf8(at, head)).hasMatch();
+}
+
+// Reads the statements one by one into an empty in-memory database and collects the rows
+// of `directory`; any other table is created (so its INSERTs can be checked) but never filled.
+class DumpSession
 {
 public:
-    StatementCursor(QStringView text, int line) : m_text(text), m_line(line) {}
+    explicit DumpSession(Database db) : m_db(std::move(db)), m_gate(m_db.get()) {}
 
-    int line() const { return m_line; }
-
-    qsizetype position() const { return m_pos; }
-    QStringView textSince(qsizetype start) const { return m_text.mid(start, m_pos - start); }
-
-    // Consumes `text` when the statement continues with exactly it.
-    bool skipText(QStringView text)
+    StoreError start()
     {
-        if (text.isEmpty() || !m_text.mid(m_pos).startsWith(text))
-            return false;
-        m_line += int(text.count(u'\n'));
-        m_pos += text.size();
-        return true;
+        // sqlite3 .dump refills sqlite_stat1 after ANALYZE; the table must exist for that.
+        const StoreError analyzed = internal("ANALYZE");
+        return analyzed.isError() ? analyzed : createDirectory(RowSchema::columns());
     }
 
-    bool atEnd()
+    // `text` holds one or more whole statements, starting on `line`.
+    StoreError statements(const QByteArray &text, int line)
     {
-        skipBlank();
-        return m_pos >= m_text.size();
-    }
-
-    bool symbol(QChar c)
-    {
-        skipBlank();
-        if (m_pos >= m_text.size() || m_text[m_pos] != c)
-            return false;
-        ++m_pos;
-        return true;
-    }
-
-    // Consumes `word` when it stands next, whole and in any case.
-    bool keyword(QLatin1String word)
-    {
-        skipBlank();
-        const qsizetype end = m_pos + word.size();
-        if (end > m_text.size() || (end < m_text.size() && isWordChar(m_text[end]))
-            || m_text.mid(m_pos, word.size()).compare(word, Qt::CaseInsensitive) != 0)
-            return false;
-        m_pos = end;
-        return true;
-    }
-
-    // A bare or quoted ("…", `…`, […], and '…' where SQLite takes it) name, lowercased
-    // because SQL names ignore case; empty when no name stands next.
-    QString name()
-    {
-        skipBlank();
-        if (m_pos >= m_text.size())
-            return {};
-        const QChar open = m_text[m_pos];
-        if (open == u'"' || open == u'`' || open == u'[' || open == u'\'')
-            return quoted(open == u'[' ? QChar(u']') : open).toLower();
-        const qsizetype start = m_pos;
-        while (m_pos < m_text.size() && isWordChar(m_text[m_pos]))
-            ++m_pos;
-        return m_text.mid(start, m_pos - start).toString().toLower();
-    }
-
-    // A table name, with a schema prefix ("main"."directory") dropped.
-    QString tableName()
-    {
-        QString table = name();
-        if (symbol(u'.'))
-            table = name();
-        return table;
-    }
-
-    void skipIfNotExists()
-    {
-        const qsizetype start = m_pos;
-        const int line = m_line;
-        if (keyword(QLatin1String("if")) && keyword(QLatin1String("not")) && keyword(QLatin1String("exists")))
-            return;
-        m_pos = start;
-        m_line = line;
-    }
-
-    // Skips the rest of one column definition or table constraint, up to the ',' or ')'
-    // that ends it.
-    void skipDefinition()
-    {
-        int depth = 0;
-        while (!atEnd()) {
-            const QChar c = m_text[m_pos];
-            if (c == u'\'' || c == u'"' || c == u'`' || c == u'[') {
-                quoted(c == u'[' ? QChar(u']') : c);
-                continue;
-            }
-            if ((c == u',' || c == u')') && depth == 0)
-                return;
-            if (c == u'(')
-                ++depth;
-            else if (c == u')')
-                --depth;
-            ++m_pos;
+        if (const qsizetype bad = Utf8Text::firstInvalidByte(text); bad >= 0)
+            return refuse(line + int(std::count(text.cbegin(), text.cbegin() + bad, '\n')),
+                          QStringLiteral("invalid UTF-8"));
+        const char *at = text.constData();
+        const char *end = at + text.size();
+        for (;;) {
+            at = skipBlank(at, end, line);
+            if (at >= end)
+                return StoreError::none();
+            const char *tail = nullptr;
+            const StoreError error = statement(at, end, line, &tail);
+            if (error.isError())
+                return error;
+            line += int(std::count(at, tail, '\n'));
+            at = tail;
         }
     }
 
-    // A literal, or the replace()/char() calls `sqlite3 .dump` wraps around text that
-    // holds line breaks. `column` names the value in errors.
-    StoreResult<SqlValue> value(const QString &column)
-    {
-        skipBlank();
-        const int line = m_line;
-        auto bad = [&](const QString &why) {
-            return refuse(line, QStringLiteral("column '%1': %2").arg(column, why));
-        };
-        if (m_pos >= m_text.size())
-            return bad(QStringLiteral("the value is missing"));
-        const QChar c = m_text[m_pos];
-        if (c == u'\'') {
-            SqlValue text;
-            text.kind = SqlValue::Kind::Text;
-            text.text = quoted(c);
-            return text;
-        }
-        if ((c == u'x' || c == u'X') && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == u'\'')
-            return bad(QStringLiteral("holds a blob (X'…'); directory columns hold only text and integers"));
-        if (c.isDigit() || c == u'-' || c == u'+' || c == u'.')
-            return number(bad);
+    SqlDump &dump() { return m_dump; }
 
-        if (keyword(QLatin1String("null")))
-            return SqlValue();
-        if (keyword(QLatin1String("true")))
-            return SqlValue{SqlValue::Kind::Integer, QStringLiteral("1"), 1, 0};
-        if (keyword(QLatin1String("false")))
-            return SqlValue{SqlValue::Kind::Integer, QStringLiteral("0"), 0, 0};
-        const qsizetype start = m_pos;
-        if (keyword(QLatin1String("replace")) && symbol(u'('))
-            return replaceCall(column, bad);
-        m_pos = start;
-        if (keyword(QLatin1String("char")) && symbol(u'('))
-            return charCall(column, bad);
-        m_pos = start;
-        return bad(QStringLiteral("cannot read the value '%1'").arg(m_text.mid(start, 24)));
-    }
-
-    // The first line of what is left, for naming a statement or stray text.
-    QString snippet()
+    void finishSkipped()
     {
-        skipBlank();
-        QStringView rest = m_text.mid(m_pos);
-        const qsizetype newline = rest.indexOf(u'\n');
-        if (newline >= 0)
-            rest = rest.left(newline);
-        return rest.left(60).trimmed().toString();
+        for (const QString &table : std::as_const(m_skippedTables))
+            m_dump.skipped.append(
+                QStringLiteral("table '%1' (%2 INSERTs)").arg(table).arg(m_inserts.value(table)));
+        m_dump.skipped.append(m_skippedOthers);
     }
 
 private:
-    void skipBlank()
+    StoreError statement(const char *at, const char *end, int line, const char **tail)
     {
-        const qsizetype n = m_text.size();
-        while (m_pos < n) {
-            const QChar c = m_text[m_pos];
-            if (c == u'\n') {
-                ++m_line;
-                ++m_pos;
-            } else if (c.isSpace()) {
-                ++m_pos;
-            } else if (c == u'-' && m_pos + 1 < n && m_text[m_pos + 1] == u'-') {
-                while (m_pos < n && m_text[m_pos] != u'\n')
-                    ++m_pos;
-            } else if (c == u'/' && m_pos + 1 < n && m_text[m_pos + 1] == u'*') {
-                // The splitter has already refused a comment that never closes.
-                const qsizetype end = m_text.indexOf(u"*/", m_pos + 2);
-                m_line += int(m_text.mid(m_pos, end - m_pos).count(u'\n'));
-                m_pos = end + 2;
-            } else {
-                return;
+        Statement prepared = prepare(at, end, tail);
+        if (m_gate.kind() == SqlDumpGate::Kind::CreateTable && m_gate.object() == directoryTable) {
+            if (m_sawCreate)
+                return refuse(line, QStringLiteral("the dump creates table 'directory' twice"));
+            if (m_defaultTable) {
+                // Rows read so far came in production column order; the dump's own table
+                // takes over from here.
+                prepared.reset();
+                m_defaultTable = false;
+                const StoreError dropped = internal("DROP TABLE directory");
+                if (dropped.isError())
+                    return dropped;
+                prepared = prepare(at, end, tail);
             }
         }
-    }
-
-    // The text between quotes, a doubled closing quote standing for one. Never null, so
-    // '' stays an empty string and NULL stays NULL.
-    QString quoted(QChar close)
-    {
-        QString text;
-        ++m_pos;
-        for (;;) {
-            // The splitter has already refused a quote that never closes.
-            const qsizetype end = m_text.indexOf(close, m_pos);
-            const QStringView piece = m_text.mid(m_pos, end - m_pos);
-            m_line += int(piece.count(u'\n'));
-            m_pos = end + 1;
-            const bool doubled = close != u']' && m_pos < m_text.size() && m_text[m_pos] == close;
-            if (text.isNull() && !doubled)
-                return piece.isEmpty() ? QStringLiteral("") : piece.toString();
-            text += piece;
-            if (!doubled)
-                return text;
-            text += close;
-            ++m_pos;
-        }
-    }
-
-    template<typename Bad>
-    StoreResult<SqlValue> number(const Bad &bad)
-    {
-        const qsizetype start = m_pos;
-        const qsizetype n = m_text.size();
-        auto digits = [&] {
-            const qsizetype from = m_pos;
-            while (m_pos < n && m_text[m_pos].isDigit())
-                ++m_pos;
-            return m_pos > from;
-        };
-        if (m_text[m_pos] == u'-' || m_text[m_pos] == u'+')
-            ++m_pos;
-        bool real = false;
-        bool any = digits();
-        if (m_pos < n && m_text[m_pos] == u'.') {
-            ++m_pos;
-            real = true;
-            any = digits() || any;
-        }
-        if (any && m_pos < n && (m_text[m_pos] == u'e' || m_text[m_pos] == u'E')) {
-            ++m_pos;
-            real = true;
-            if (m_pos < n && (m_text[m_pos] == u'-' || m_text[m_pos] == u'+'))
-                ++m_pos;
-            any = digits();
-        }
-        while (m_pos < n && isWordChar(m_text[m_pos]))
-            ++m_pos;
-        const QStringView token = m_text.mid(start, m_pos - start);
-        SqlValue value;
-        value.text = token.toString();
-        bool ok = false;
-        if (any && !real) {
-            value.integer = token.toLongLong(&ok);
-            value.kind = SqlValue::Kind::Integer;
-        }
-        if (any && !ok) {
-            // An integer too wide for 64 bits is a REAL to SQLite too.
-            value.real = token.toDouble(&ok);
-            value.kind = SqlValue::Kind::Real;
-        }
-        if (!ok)
-            return bad(QStringLiteral("cannot read the number '%1'").arg(token));
-        return value;
-    }
-
-    template<typename Bad>
-    StoreResult<QList<SqlValue>> arguments(const QString &column, const Bad &bad)
-    {
-        QList<SqlValue> values;
-        if (symbol(u')'))
-            return values;
-        do {
-            StoreResult<SqlValue> argument = value(column);
-            if (!argument.ok())
-                return argument.error();
-            values.append(std::move(argument.value()));
-        } while (symbol(u','));
-        if (!symbol(u')'))
-            return bad(QStringLiteral("expected ')' after the function's arguments"));
-        return values;
-    }
-
-    template<typename Bad>
-    StoreResult<SqlValue> replaceCall(const QString &column, const Bad &bad)
-    {
-        const StoreResult<QList<SqlValue>> args = arguments(column, bad);
-        if (!args.ok())
-            return args.error();
-        if (args.value().size() != 3)
-            return bad(QStringLiteral("replace() takes 3 arguments"));
-        SqlValue result;
-        for (const SqlValue &arg : args.value()) {
-            if (arg.kind == SqlValue::Kind::Null)
-                return result;
-        }
-        result.kind = SqlValue::Kind::Text;
-        result.text = args.value().at(0).text;
-        if (!args.value().at(1).text.isEmpty())
-            result.text.replace(args.value().at(1).text, args.value().at(2).text);
-        return result;
-    }
-
-    template<typename Bad>
-    StoreResult<SqlValue> charCall(const QString &column, const Bad &bad)
-    {
-        const StoreResult<QList<SqlValue>> args = arguments(column, bad);
-        if (!args.ok())
-            return args.error();
-        SqlValue result;
-        result.kind = SqlValue::Kind::Text;
-        result.text = QStringLiteral("");
-        for (const SqlValue &arg : args.value()) {
-            if (arg.kind != SqlValue::Kind::Integer || arg.integer < 0 || arg.integer > 0x10FFFF)
-                return bad(QStringLiteral("char() takes code points"));
-            const char32_t codePoint = char32_t(arg.integer);
-            result.text += QString::fromUcs4(&codePoint, 1);
-        }
-        return result;
-    }
-
-    QStringView m_text;
-    qsizetype m_pos = 0;
-    int m_line;
-};
-
-// What Row::setValue should see. A text column takes a number as text, spelled as in the
-// dump (SQLite's TEXT affinity stores it as text too); an integer column checks the number.
-QVariant columnValue(const QString &column, const SqlValue &value)
-{
-    switch (value.kind) {
-    case SqlValue::Kind::Null:
-        return {};
-    case SqlValue::Kind::Text:
-        return value.text;
-    case SqlValue::Kind::Integer:
-        return RowSchema::isIntegerColumn(column) ? QVariant(value.integer) : QVariant(value.text);
-    case SqlValue::Kind::Real:
-        return RowSchema::isIntegerColumn(column) ? QVariant(value.real) : QVariant(value.text);
-    }
-    return {};
-}
-
-// Turns a dump's statements into rows, in order, refusing at the first problem.
-class DumpParser
-{
-public:
-    explicit DumpParser(qsizetype statementCount)
-    {
-        // Nearly every statement of a dump is one row.
-        m_rows.reserve(statementCount);
-        m_lines.reserve(statementCount);
-    }
-
-    QList<Row> &rows() { return m_rows; }
-    QList<int> &lines() { return m_lines; }
-
-    StoreError statement(const SqlStatement &statement)
-    {
-        StatementCursor cursor(statement.text, statement.line);
-        const int line = statement.line;
-        if (cursor.keyword(QLatin1String("pragma")) || cursor.keyword(QLatin1String("begin"))
-            || cursor.keyword(QLatin1String("commit")) || cursor.keyword(QLatin1String("end"))
-            || cursor.keyword(QLatin1String("analyze")))
+        if (!prepared) {
+            if (!m_gate.refusal().isEmpty())
+                return refuse(line, m_gate.refusal());
+            if (sqlite3_errcode(m_db.get()) != SQLITE_OK)
+                return refuse(line, QString::fromUtf8(sqlite3_errmsg(m_db.get())));
+            *tail = end; // only a comment was left
             return StoreError::none();
-        if (cursor.keyword(QLatin1String("rollback")))
+        }
+        if (!m_gate.refusal().isEmpty())
+            return refuse(line, m_gate.refusal());
+        if (sqlite3_bind_parameter_count(prepared.get()) > 0)
+            return refuse(line,
+                          QStringLiteral("the statement holds a parameter (?, :name); a dump holds values"));
+        switch (m_gate.kind()) {
+        case SqlDumpGate::Kind::CreateTable:
+            return createTable(std::move(prepared), line);
+        case SqlDumpGate::Kind::Insert:
+            if (m_gate.object() == directoryTable)
+                return insertRows(std::move(prepared), line);
+            if (!m_gate.object().startsWith(QLatin1String("sqlite_")))
+                ++m_inserts[m_gate.object()];
+            return StoreError::none();
+        case SqlDumpGate::Kind::CreateIndex:
+            m_skippedOthers.append(QStringLiteral("index '%1' on '%2'").arg(m_gate.name(), m_gate.object()));
+            return StoreError::none();
+        case SqlDumpGate::Kind::CreateTrigger:
+            m_skippedOthers.append(
+                QStringLiteral("trigger '%1' on '%2'").arg(m_gate.name(), m_gate.object()));
+            return StoreError::none();
+        case SqlDumpGate::Kind::CreateView:
+            m_skippedOthers.append(QStringLiteral("view '%1'").arg(m_gate.name()));
+            return StoreError::none();
+        case SqlDumpGate::Kind::Ignored:
+            return StoreError::none();
+        case SqlDumpGate::Kind::None:
+            break;
+        }
+        return refuse(line,
+                      QStringLiteral("unknown statement '%1'")
+                          .arg(QString::fromUtf8(at, std::min<qsizetype>(*tail - at, 60)).simplified()));
+    }
+
+    Statement prepare(const char *at, const char *end, const char **tail)
+    {
+        m_gate.startStatement(isValuesForm(at, end));
+        sqlite3_stmt *prepared = nullptr;
+        *tail = end;
+        sqlite3_prepare_v2(m_db.get(), at, int(end - at), &prepared, tail);
+        return Statement(prepared);
+    }
+
+    StoreError step(sqlite3_stmt *statement, int line)
+    {
+        int code = SQLITE_ROW;
+        while (code == SQLITE_ROW)
+            code = sqlite3_step(statement);
+        if (code == SQLITE_DONE)
+            return StoreError::none();
+        if (!m_gate.refusal().isEmpty())
+            return refuse(line, m_gate.refusal());
+        return refuse(line, QString::fromUtf8(sqlite3_errmsg(m_db.get())));
+    }
+
+    StoreError createTable(Statement prepared, int line)
+    {
+        const StoreError created = step(prepared.get(), line);
+        if (created.isError() || m_gate.object() == directoryTable)
+            return created.isError() ? created : adoptDirectory(line);
+        if (!m_gate.object().startsWith(QLatin1String("sqlite_"))
+            && !m_skippedTables.contains(m_gate.object()))
+            m_skippedTables.append(m_gate.object());
+        return StoreError::none();
+    }
+
+    // The dump's own CREATE TABLE directory names the columns and their order; the table is
+    // then rebuilt with production's column types and no constraints, so a value is judged
+    // by the importer's rules, not by whatever the dump's CHECK clauses say.
+    StoreError adoptDirectory(int line)
+    {
+        m_sawCreate = true;
+        QStringList columns;
+        m_gate.setInternal(true);
+        sqlite3_stmt *info = nullptr;
+        sqlite3_prepare_v2(m_db.get(), "SELECT name FROM pragma_table_info('directory')", -1, &info, nullptr);
+        const Statement owned(info);
+        while (info && sqlite3_step(info) == SQLITE_ROW)
+            columns.append(
+                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(info, 0))).toLower());
+        m_gate.setInternal(false);
+        for (const QString &column : std::as_const(columns)) {
+            if (!RowSchema::columns().contains(column))
+                return refuse(line, QStringLiteral("unknown column '%1' in table 'directory'").arg(column));
+        }
+        const StoreError dropped = internal("DROP TABLE directory");
+        return dropped.isError() ? dropped : createDirectory(columns);
+    }
+
+    StoreError createDirectory(const QStringList &columns)
+    {
+        QStringList definitions;
+        for (const QString &column : columns)
+            definitions.append(column
+                               + (RowSchema::isIntegerColumn(column) ? QStringLiteral(" INTEGER")
+                                                                     : QStringLiteral(" TEXT")));
+        m_columns = columns;
+        m_read.reset();
+        m_clear.reset();
+        const StoreError created =
+            internal(QStringLiteral("CREATE TABLE directory (%1)").arg(definitions.join(u',')).toUtf8());
+        if (created.isError())
+            return created;
+        m_gate.setInternal(true);
+        sqlite3_stmt *read = nullptr;
+        sqlite3_stmt *clear = nullptr;
+        sqlite3_prepare_v2(
+            m_db.get(),
+            QStringLiteral("SELECT %1 FROM directory ORDER BY rowid").arg(columns.join(u',')).toUtf8(), -1,
+            &read, nullptr);
+        sqlite3_prepare_v2(m_db.get(), "DELETE FROM directory", -1, &clear, nullptr);
+        m_gate.setInternal(false);
+        m_read.reset(read);
+        m_clear.reset(clear);
+        if (!m_read || !m_clear)
+            return scratchError();
+        return StoreError::none();
+    }
+
+    StoreError insertRows(Statement prepared, int line)
+    {
+        const StoreError inserted = step(prepared.get(), line);
+        if (inserted.isError())
+            return inserted;
+        m_gate.setInternal(true);
+        StoreError error = StoreError::none();
+        while (!error.isError() && sqlite3_step(m_read.get()) == SQLITE_ROW)
+            error = takeRow(line);
+        sqlite3_reset(m_read.get());
+        sqlite3_step(m_clear.get());
+        sqlite3_reset(m_clear.get());
+        m_gate.setInternal(false);
+        return error;
+    }
+
+    StoreError takeRow(int line)
+    {
+        if (m_dump.rows.size() >= SqlDumpLimits::maxRows)
             return refuse(
                 line,
-                QStringLiteral("the dump ends in ROLLBACK: it was exported from a database with errors"));
-        if (cursor.keyword(QLatin1String("create"))) {
-            if (!cursor.keyword(QLatin1String("temp")))
-                cursor.keyword(QLatin1String("temporary"));
-            if (cursor.keyword(QLatin1String("table")))
-                return createTable(cursor, line);
-            cursor.keyword(QLatin1String("unique"));
-            if (cursor.keyword(QLatin1String("index")))
-                return createIndex(cursor, line);
-        } else if (cursor.keyword(QLatin1String("insert"))) {
-            if (cursor.keyword(QLatin1String("into")))
-                return insert(cursor, line);
-        } else if (cursor.keyword(QLatin1String("delete"))) {
-            if (cursor.keyword(QLatin1String("from")) && isInternalTable(cursor.tableName())
-                && cursor.atEnd())
-                return StoreError::none();
-        }
-        StatementCursor whole(statement.text, statement.line);
-        return refuse(line, QStringLiteral("unknown statement '%1'").arg(whole.snippet()));
-    }
-
-private:
-    StoreError createTable(StatementCursor &cursor, int line)
-    {
-        cursor.skipIfNotExists();
-        const QString table = cursor.tableName();
-        if (table != directoryTable)
-            return refuse(line, QStringLiteral("the dump creates table '%1', not 'directory'").arg(table));
-        if (m_sawCreate)
-            return refuse(line, QStringLiteral("the dump creates table 'directory' twice"));
-        const QString unreadable = QStringLiteral("cannot read the columns of table 'directory'");
-        if (!cursor.symbol(u'('))
-            return refuse(line, unreadable);
-        QStringList columns;
-        do {
-            const bool constraint =
-                cursor.keyword(QLatin1String("constraint")) || cursor.keyword(QLatin1String("primary"))
-                || cursor.keyword(QLatin1String("unique")) || cursor.keyword(QLatin1String("check"))
-                || cursor.keyword(QLatin1String("foreign"));
-            if (!constraint) {
-                const QString column = cursor.name();
-                if (column.isEmpty())
-                    return refuse(cursor.line(), unreadable);
-                if (!RowSchema::columns().contains(column))
-                    return refuse(cursor.line(),
-                                  QStringLiteral("unknown column '%1' in table 'directory'").arg(column));
-                columns.append(column);
-            }
-            cursor.skipDefinition();
-        } while (cursor.symbol(u','));
-        if (!cursor.symbol(u')'))
-            return refuse(cursor.line(), unreadable);
-        m_columns = columns;
-        m_sawCreate = true;
-        return StoreError::none();
-    }
-
-    static StoreError createIndex(StatementCursor &cursor, int line)
-    {
-        cursor.skipIfNotExists();
-        cursor.tableName(); // the index's own name
-        if (!cursor.keyword(QLatin1String("on")))
-            return refuse(line, QStringLiteral("cannot read the CREATE INDEX statement"));
-        const QString table = cursor.tableName();
-        if (table != directoryTable)
-            return refuse(line, QStringLiteral("the dump indexes table '%1', not 'directory'").arg(table));
-        return StoreError::none();
-    }
-
-    StoreError insert(StatementCursor &cursor, int line)
-    {
-        const QString table = cursor.tableName();
-        if (isInternalTable(table))
-            return StoreError::none();
-        if (table != directoryTable)
-            return refuse(line, QStringLiteral("the dump writes table '%1', not 'directory'").arg(table));
-        const bool hasColumnList = cursor.symbol(u'(');
-        // Every INSERT of a dump names the same columns: read the list once.
-        if (hasColumnList && !cursor.skipText(m_listText)) {
-            const qsizetype start = cursor.position();
-            const StoreError error = columnList(cursor);
-            if (error.isError())
-                return error;
-            m_listText = cursor.textSince(start).toString();
-        }
-        if (!cursor.keyword(QLatin1String("values")))
-            return refuse(line, QStringLiteral("only INSERT … VALUES (…) can be imported"));
-        const QStringList &columns = hasColumnList ? m_listed : m_columns;
-        do {
-            const StoreError error = valuesRow(cursor, columns);
-            if (error.isError())
-                return error;
-        } while (cursor.symbol(u','));
-        if (!cursor.atEnd())
-            return refuse(cursor.line(),
-                          QStringLiteral("unexpected text after the values: '%1'").arg(cursor.snippet()));
-        return StoreError::none();
-    }
-
-    StoreError columnList(StatementCursor &cursor)
-    {
-        m_listed.clear();
-        do {
-            const QString column = cursor.name();
-            if (column.isEmpty())
-                return refuse(cursor.line(), QStringLiteral("cannot read the column list"));
-            if (!RowSchema::columns().contains(column))
-                return refuse(cursor.line(), QStringLiteral("unknown column '%1'").arg(column));
-            if (m_listed.contains(column))
-                return refuse(cursor.line(), QStringLiteral("column '%1' is named twice").arg(column));
-            m_listed.append(column);
-        } while (cursor.symbol(u','));
-        if (!cursor.symbol(u')'))
-            return refuse(cursor.line(), QStringLiteral("cannot read the column list"));
-        return StoreError::none();
-    }
-
-    StoreError valuesRow(StatementCursor &cursor, const QStringList &columns)
-    {
-        if (!cursor.symbol(u'('))
-            return refuse(cursor.line(), QStringLiteral("expected '(' and a row of values"));
-        const int line = cursor.line();
-        m_values.clear();
-        if (!cursor.symbol(u')')) {
-            do {
-                const qsizetype index = m_values.size();
-                const QString column =
-                    index < columns.size() ? columns.at(index) : QStringLiteral("value %1").arg(index + 1);
-                StoreResult<SqlValue> value = cursor.value(column);
-                if (!value.ok())
-                    return value.error();
-                m_values.append(std::move(value.value()));
-            } while (cursor.symbol(u','));
-            if (!cursor.symbol(u')'))
-                return refuse(cursor.line(), QStringLiteral("expected ',' or ')' after a value"));
-        }
-        if (m_values.size() != columns.size())
-            return refuse(
-                line, QStringLiteral("%1 values for %2 columns").arg(m_values.size()).arg(columns.size()));
-
+                QStringLiteral("the dump holds more than %1 directory rows").arg(SqlDumpLimits::maxRows));
         Row row;
         QString message;
-        for (qsizetype i = 0; i < columns.size(); ++i) {
-            if (!row.setValue(columns.at(i), columnValue(columns.at(i), m_values.at(i)), &message))
+        for (int i = 0; i < int(m_columns.size()); ++i) {
+            const QString &column = m_columns.at(i);
+            QVariant value;
+            switch (sqlite3_column_type(m_read.get(), i)) {
+            case SQLITE_NULL:
+                break;
+            case SQLITE_INTEGER:
+                value = RowSchema::isIntegerColumn(column)
+                            ? QVariant(qint64(sqlite3_column_int64(m_read.get(), i)))
+                            : QVariant(text(i));
+                break;
+            case SQLITE_FLOAT:
+                value = RowSchema::isIntegerColumn(column) ? QVariant(sqlite3_column_double(m_read.get(), i))
+                                                           : QVariant(text(i));
+                break;
+            case SQLITE_BLOB:
+                return refuse(line,
+                              QStringLiteral("column '%1': holds a blob (X'…'); directory columns hold only "
+                                             "text and integers")
+                                  .arg(column));
+            default: {
+                const QByteArray bytes(reinterpret_cast<const char *>(sqlite3_column_text(m_read.get(), i)),
+                                       sqlite3_column_bytes(m_read.get(), i));
+                // char() can spell a surrogate, which is no character.
+                if (Utf8Text::firstInvalidByte(bytes) >= 0)
+                    return refuse(line, QStringLiteral("column '%1': invalid UTF-8").arg(column));
+                value = bytes.isEmpty() ? QStringLiteral("") : QString::fromUtf8(bytes);
+            }
+            }
+            if (!row.setValue(column, value, &message))
                 return refuse(line, message);
         }
-        const StoreError error = m_check.add(row, line);
-        if (error.isError())
-            return error;
-        m_rows.append(std::move(row));
-        m_lines.append(line);
+        m_dump.rows.append(std::move(row));
+        m_dump.lines.append(line);
         return StoreError::none();
     }
 
-    // Without a CREATE TABLE, or before it, a column-less INSERT is in production order.
-    QStringList m_columns = RowSchema::columns();
+    QString text(int column) const
+    {
+        return QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(m_read.get(), column)),
+                                 sqlite3_column_bytes(m_read.get(), column));
+    }
+
+    StoreError internal(const QByteArray &sql)
+    {
+        m_gate.setInternal(true);
+        const int code = sqlite3_exec(m_db.get(), sql.constData(), nullptr, nullptr, nullptr);
+        m_gate.setInternal(false);
+        return code == SQLITE_OK ? StoreError::none() : scratchError();
+    }
+
+    StoreError scratchError() const
+    {
+        return StoreError::make(
+            StoreError::Kind::Io,
+            QStringLiteral("cannot read the dump: %1").arg(QString::fromUtf8(sqlite3_errmsg(m_db.get()))));
+    }
+
+    Database m_db;
+    SqlDumpGate m_gate;
+    Statement m_read;
+    Statement m_clear;
+    QStringList m_columns;
+    bool m_defaultTable = true;
     bool m_sawCreate = false;
-    QStringList m_listed; // the columns the last INSERT named
-    QString m_listText; // …as it spelled them, up to the ')'
-    RowBatchCheck m_check;
-    QList<SqlValue> m_values;
-    QList<Row> m_rows;
-    QList<int> m_lines;
+    QStringList m_skippedTables;
+    QHash<QString, int> m_inserts;
+    QStringList m_skippedOthers;
+    SqlDump m_dump;
 };
 
 } // namespace
 
-StoreResult<QList<Row>> SqlDumpReader::read(const QString &sqlText, QList<int> *rowLines)
+StoreResult<SqlDump> SqlDumpReader::read(QIODevice &device)
 {
-    const StoreResult<QList<SqlStatement>> statements = SqlStatementSplitter::split(sqlText);
-    if (!statements.ok())
-        return statements.error();
-    DumpParser parser(statements.value().size());
-    for (const SqlStatement &statement : statements.value()) {
-        const StoreError error = parser.statement(statement);
-        if (error.isError())
+    Database db = openScratch();
+    if (!db)
+        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot open an in-memory database"));
+    DumpSession session(std::move(db));
+    if (const StoreError started = session.start(); started.isError())
+        return started;
+
+    QByteArray pending; // the statement being read, up to its end
+    int pendingLine = 1;
+    int line = 1;
+    bool first = true;
+    // One buffer for every line: readLine() into it allocates nothing per line.
+    QByteArray buffer(readPiece + 1, Qt::Uninitialized);
+    while (!device.atEnd()) {
+        const qint64 length = device.readLine(buffer.data(), buffer.size());
+        if (length < 0)
+            return StoreError::make(
+                StoreError::Kind::Io,
+                QStringLiteral("line %1: cannot read the dump: %2").arg(line).arg(device.errorString()));
+        QByteArrayView piece(buffer.constData(), length);
+        // A byte-order mark is legal UTF-8 but no part of the dump.
+        if (first && piece.startsWith("\xEF\xBB\xBF"))
+            piece = piece.sliced(3);
+        first = false;
+        if (pending.isEmpty())
+            pendingLine = line;
+        pending += piece;
+        if (piece.endsWith('\n'))
+            ++line;
+        if (pending.size() > SqlDumpLimits::maxStatementBytes)
+            return refuse(pendingLine,
+                          QStringLiteral("a statement longer than %1 MiB (no dump row is that long)")
+                              .arg(SqlDumpLimits::maxStatementBytes / (1024 * 1024)));
+        if (!piece.contains(';') || !sqlite3_complete(pending.constData()))
+            continue;
+        if (const StoreError error = session.statements(pending, pendingLine); error.isError())
             return error;
+        pending.clear();
     }
-    if (rowLines)
-        *rowLines = std::move(parser.lines());
-    return std::move(parser.rows());
+    if (const qsizetype bad = Utf8Text::firstInvalidByte(pending); bad >= 0)
+        return refuse(pendingLine + int(std::count(pending.cbegin(), pending.cbegin() + bad, '\n')),
+                      QStringLiteral("invalid UTF-8"));
+    int start = pendingLine;
+    if (skipBlank(pending.constData(), pending.constData() + pending.size(), start)
+        != pending.constData() + pending.size())
+        return refuse(start, QStringLiteral("statement is not terminated by ';' (the dump looks truncated)"));
+    session.finishSkipped();
+    return std::move(session.dump());
+}
+
+StoreResult<SqlDump> SqlDumpReader::read(const QByteArray &sql)
+{
+    QBuffer buffer;
+    buffer.setData(sql);
+    if (!buffer.open(QIODevice::ReadOnly))
+        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot read the dump"));
+    return read(buffer);
 }

@@ -126,10 +126,26 @@ bool FileActions::importRows()
     // The import is followed by a reload, which would drop unsaved edits: ask first.
     if (path.isEmpty() || !m_guard.mayDrop(document))
         return false;
-    return onStore<StoreResult<int>>(
+    return startImport(path, ImportOptions());
+}
+
+bool FileActions::startImport(const QString &path, const ImportOptions &options)
+{
+    DirectoryDocument *document = m_session.document();
+    if (!document)
+        return false;
+    return onStore<StoreResult<ImportReport>>(
         document->sharedStore(),
-        [path](DirectoryStore &store) { return DirectoryImporter::importFile(store, path); },
-        [this, path, into = document->store().location()](const StoreResult<int> &imported) {
+        [path, options](DirectoryStore &store) { return DirectoryImporter::importFile(store, path, options); },
+        [this, path, options, into = document->store().location()](const StoreResult<ImportReport> &imported) {
+            // The choice `capdeskctl import --allow-noncompliant` offers, asked once.
+            if (!imported.ok() && !options.allowNoncompliant && DirectoryImporter::isHygieneRefusal(imported.error())
+                && m_session.document() && m_session.document()->store().location() == into
+                && m_prompter.confirmImportNoncompliant(imported.error().message)) {
+                ImportOptions legacy = options;
+                legacy.allowNoncompliant = true;
+                return startImport(path, legacy);
+            }
             return finishImport(path, into, imported);
         });
 }
@@ -153,7 +169,7 @@ bool FileActions::onStore(const std::shared_ptr<DirectoryStore> &store,
 }
 
 bool FileActions::finishImport(const QString &path, const QString &importedInto,
-                               const StoreResult<int> &imported)
+                               const StoreResult<ImportReport> &imported)
 {
     if (!imported.ok()) {
         m_prompter.showError(tr("Import Failed"),
@@ -167,17 +183,35 @@ bool FileActions::finishImport(const QString &path, const QString &importedInto,
     const bool background = document && document->store().hasRoundTrips();
     if (background && document->store().location() != importedInto) {
         emit statusMessage(tr("Imported %1 into %2, which is no longer open.")
-                               .arg(RowsText::rows(imported.value()), importedInto));
+                               .arg(RowsText::rows(imported.value().imported), importedInto));
         return true;
     }
     if (const StoreError error = background ? document->reload() : m_session.reload(); error.isError()) {
         m_prompter.showError(tr("Reload Failed"), error.message);
         return false;
     }
-    m_prompter.showInfo(
-        tr("Import Finished"),
-        tr("Imported %1 from %2.").arg(RowsText::rows(imported.value()), QFileInfo(path).fileName()));
+    m_prompter.showInfo(tr("Import Finished"), importSummary(path, imported.value()));
     return true;
+}
+
+QString FileActions::importSummary(const QString &path, const ImportReport &report)
+{
+    QStringList lines{tr("Imported %1 from %2.").arg(RowsText::rows(report.imported), QFileInfo(path).fileName())};
+    if (!report.skipped.isEmpty())
+        lines.append(tr("Left out (not the directory table): %1.").arg(report.skipped.join(QStringLiteral(", "))));
+    if (!report.noncompliant.isEmpty()) {
+        QStringList keys;
+        QHash<QString, QStringList> codes;
+        for (const LintFinding &finding : report.noncompliant) {
+            if (!codes.contains(finding.key))
+                keys.append(finding.key);
+            codes[finding.key].append(finding.code + u' ' + finding.name);
+        }
+        lines.append(tr("Imported as they are, breaking hygiene rules:"));
+        for (const QString &key : std::as_const(keys))
+            lines.append(QStringLiteral("%1: %2").arg(key, codes.value(key).join(QStringLiteral(", "))));
+    }
+    return lines.join(u'\n');
 }
 
 bool FileActions::exportRows()

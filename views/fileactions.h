@@ -1,5 +1,6 @@
 #pragma once
 
+#include "directoryimporter.h"
 #include "storeerror.h"
 #include "unsavedchangesguard.h"
 
@@ -56,7 +57,9 @@ private:
     template<typename Result>
     bool onStore(const std::shared_ptr<DirectoryStore> &store, std::function<Result(DirectoryStore &)> work,
                  std::function<bool(const Result &)> done);
-    bool finishImport(const QString &path, const QString &importedInto, const StoreResult<int> &imported);
+    bool startImport(const QString &path, const ImportOptions &options);
+    bool finishImport(const QString &path, const QString &importedInto, const StoreResult<ImportReport> &imported);
+    static QString importSummary(const QString &path, const ImportReport &report);
     bool finishExport(const QString &path, bool hadEdits, const StoreResult<QByteArray> &bytes);
     void rebuildRecentMenu();
     void updateActions();

@@ -106,6 +106,19 @@ bool MessageBoxPrompter::askFillWithSamples()
            == QMessageBox::Yes;
 }
 
+bool MessageBoxPrompter::confirmImportNoncompliant(const QString &refusal)
+{
+    QMessageBox box(QMessageBox::Warning, tr("Import Non-compliant Rows?"),
+                    tr("Some rows break hygiene rules. Import them as they are (they are listed with their "
+                       "codes in the Lint panel), or import nothing?"),
+                    QMessageBox::NoButton, m_parent);
+    box.setDetailedText(refusal);
+    QPushButton *import = box.addButton(tr("Import As They Are"), QMessageBox::AcceptRole);
+    box.addButton(tr("Import Nothing"), QMessageBox::RejectRole);
+    box.exec();
+    return box.clickedButton() == import;
+}
+
 QString MessageBoxPrompter::chooseOpenPath(const QString &near)
 {
     return QFileDialog::getOpenFileName(m_parent, tr("Open Directory"), folderOf(near), directoryFilter());

@@ -19,6 +19,7 @@ public:
     bool confirmRemoveSecret(const QString &name) override;
     UnsavedChoice askUnsaved(const QString &location, int rows) override;
     bool askFillWithSamples() override;
+    bool confirmImportNoncompliant(const QString &refusal) override;
     bool confirmRevokeToken(const QString &id, const QString &label) override;
 
     QString chooseOpenPath(const QString &near) override;

@@ -25,6 +25,9 @@ public:
     virtual bool confirmRemoveSecret(const QString &name) = 0;
     virtual UnsavedChoice askUnsaved(const QString &location, int rows) = 0;
     virtual bool askFillWithSamples() = 0;
+    // An import refused for rows that break hygiene rules (`refusal` names each row's codes):
+    // whether to import them as they are, as `capdeskctl import --allow-noncompliant` does.
+    virtual bool confirmImportNoncompliant(const QString &refusal) = 0;
     // Revoking a capability token is final: whoever holds it is refused from then on.
     virtual bool confirmRevokeToken(const QString &id, const QString &label) = 0;
 

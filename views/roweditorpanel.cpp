@@ -502,7 +502,7 @@ void RowEditorPanel::showProblems(const Row &row)
 {
     QHash<QString, QString> byField;
     for (const FieldProblem &problem : RowValidator::check(row))
-        byField.insert(problem.field, problem.message);
+        byField.insert(problem.field, QStringLiteral("%1 %2: %3").arg(problem.code, problem.name, problem.message));
     setProblemText(m_keyProblem, byField.value(kKey));
     setProblemText(m_typeProblem, byField.value(kType));
     m_inputSchema->setProblem(byField.value(kInputSchema));
@@ -527,9 +527,9 @@ void RowEditorPanel::checkTypedKey(const QString &text)
 {
     QString problem;
     if (!RowValidator::isValidKey(text))
-        problem =
-            tr("key '%1' must match ^[A-Z][A-Z0-9_]{1,63}$ (capital letter first, then capitals, digits, _)")
-                .arg(text);
+        problem = tr("H001 key_format: key '%1' must match ^[A-Z][A-Z0-9_]{1,63}$ (capital letter first, then "
+                     "capitals, digits, _)")
+                      .arg(text);
     else if (text != m_key && m_document && m_document->contains(text))
         problem = tr("key '%1' is already in use").arg(text);
     setProblemText(m_keyProblem, problem);

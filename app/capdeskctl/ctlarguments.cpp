@@ -39,9 +39,10 @@ const QSet<QString> &extraValueOptions()
 
 const QSet<QString> &extraFlags()
 {
-    static const QSet<QString> flags{QStringLiteral("--verify"), QStringLiteral("--anchor"),
-                                     QStringLiteral("--owner-gate"), QStringLiteral("--owner-present"),
-                                     QStringLiteral("--generate-key")};
+    static const QSet<QString> flags{QStringLiteral("--verify"),        QStringLiteral("--anchor"),
+                                     QStringLiteral("--owner-gate"),    QStringLiteral("--owner-present"),
+                                     QStringLiteral("--generate-key"),  QStringLiteral("--allow-noncompliant"),
+                                     QStringLiteral("--restamp")};
     return flags;
 }
 

@@ -129,6 +129,7 @@ int CtlCommands::run()
         return CtlOutput::usage(QStringLiteral("unknown command '%1'").arg(m_args.command));
     const QHash<QString, QStringList> extraOptions{
         {QStringLiteral("init"), {QStringLiteral("--sample")}},
+        {QStringLiteral("import"), {QStringLiteral("--allow-noncompliant"), QStringLiteral("--restamp")}},
         {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
         {QStringLiteral("invoke"),
          QStringList{QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"),
@@ -244,17 +245,20 @@ int CtlCommands::init()
 
 int CtlCommands::importFile()
 {
-    if (!expectPositional(1, QStringLiteral("import FILE [--db FILE]")))
+    if (!expectPositional(1, QStringLiteral("import FILE [--allow-noncompliant] [--restamp] [--db FILE]")))
         return m_exit;
     const QString file = m_args.positional.first();
     if (!QFileInfo(file).isFile())
         return CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound, QStringLiteral("no file %1").arg(file)));
     if (!openDirectory(true))
         return m_exit;
-    const StoreResult<int> imported = DirectoryImporter::importFile(*m_directory, file);
+    ImportOptions options;
+    options.allowNoncompliant = m_args.has(QStringLiteral("--allow-noncompliant"));
+    options.restamp = m_args.has(QStringLiteral("--restamp"));
+    const StoreResult<ImportReport> imported = DirectoryImporter::importFile(*m_directory, file, options);
     if (!imported.ok())
         return CtlOutput::fail(imported.error());
-    CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("imported"), imported.value()}});
+    CtlOutput::printJson(imported.value().toJson());
     return Ok;
 }
 

@@ -45,7 +45,11 @@ void printJson(const QJsonValue &value)
 
 int fail(const StoreError &error, int exitCode)
 {
-    printJson(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
+    QJsonObject answer{{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}};
+    // A refused row's broken rules, by code, as `lint` prints findings.
+    if (!error.details.isEmpty() && error.details.first().toObject().contains(QStringLiteral("code")))
+        answer.insert(QStringLiteral("findings"), error.details);
+    printJson(answer);
     std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(error.message));
     return exitCode >= 0 ? exitCode : exitCodeFor(error);
 }
@@ -55,7 +59,12 @@ void printUsage(std::FILE *to)
     std::fprintf(to,
                  "usage: capdeskctl COMMAND [--db FILE | --server URL] ARGS…\n"
                  "  init [--sample]              create a directory (with the sample rows)\n"
-                 "  import FILE                  add rows from a SQL dump or a JSON array\n"
+                 "  import FILE [--allow-noncompliant] [--restamp]\n"
+                 "                               add rows from a SQL dump (of the directory table or a\n"
+                 "                               whole database) or a JSON array; all or nothing.\n"
+                 "                               Rows breaking hygiene rules are refused unless\n"
+                 "                               --allow-noncompliant (they are then listed with their\n"
+                 "                               codes); --restamp replaces invalid timestamps with now\n"
                  "  export [--format json|sql] [--out FILE]\n"
                  "  get KEY                      print one row\n"
                  "  put                          create or replace the row JSON on stdin\n"

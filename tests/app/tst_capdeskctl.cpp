@@ -59,6 +59,10 @@ private slots:
     void missingRowsAreExitThree();
     void importAndExportBothFormats();
     void badImportIsRefusedAndChangesNothing();
+    void importRefusals_data();
+    void importRefusals();
+    void importTakesTheDirectoryFromAWholeDatabase();
+    void putNamesTheBrokenRule();
     void optionsMayStandAnywhere();
     void defaultDirectoryLivesInXdgData();
     void invokeRunsAndReportsLikeTheServer();
@@ -303,7 +307,8 @@ void TestCapdeskctl::importAndExportBothFormats()
 {
     const QString dump = m_dir->filePath(QStringLiteral("prod.sql"));
     QVERIFY(FixtureGenerator::makeSqlDump(dump, 891).isEmpty());
-    const Run imported = ctl({QStringLiteral("import"), dump, QStringLiteral("--db"), db()});
+    // Generated dumps hold legacy rows, as production's do.
+    const Run imported = ctl({QStringLiteral("import"), dump, QStringLiteral("--allow-noncompliant"), QStringLiteral("--db"), db()});
     QVERIFY2(imported.exitCode == 0, imported.out.constData());
     QCOMPARE(imported.json().value(QStringLiteral("imported")).toInt(), 891);
 
@@ -317,12 +322,104 @@ void TestCapdeskctl::importAndExportBothFormats()
 
     for (const QString &file : {json, sql}) {
         const QString copy = m_dir->filePath(QFileInfo(file).suffix() + QStringLiteral(".db"));
-        QCOMPARE(ctl({QStringLiteral("import"), file, QStringLiteral("--db"), copy}).exitCode, 0);
+        QCOMPARE(ctl({QStringLiteral("import"), file, QStringLiteral("--allow-noncompliant"), QStringLiteral("--db"), copy})
+                     .exitCode,
+                 0);
         auto original = SqliteDirectoryStore::open(db());
         auto roundTrip = SqliteDirectoryStore::open(copy);
         QVERIFY(original.ok() && roundTrip.ok());
         QCOMPARE(roundTrip.value()->allRows().value(), original.value()->allRows().value());
     }
+}
+
+void TestCapdeskctl::importRefusals_data()
+{
+    QTest::addColumn<QByteArray>("rows");   // a JSON array's rows after a compliant one
+    QTest::addColumn<QString>("option");    // the option that lets them in, or "" for none
+    QTest::addColumn<QStringList>("codes"); // named in the refusal and its findings
+    QTest::addColumn<QString>("listed");    // what the accepted import lists ("noncompliant", "restamped")
+
+    const QByteArray docs = R"("# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [KEY]a[/KEY]")";
+    auto row = [&](const char *key, const QByteArray &extra) {
+        return QByteArray(R"({"key":")") + key + R"(","type":"fn","target":"upper","content":)"
+               + QByteArray(docs).replace("KEY", key) + extra + "}";
+    };
+    QTest::addRow("no doc lines") << QByteArray(R"({"key":"BARE_ROW","type":"fn","target":"upper"})")
+                                  << QStringLiteral("--allow-noncompliant")
+                                  << QStringList{QStringLiteral("H010"), QStringLiteral("H013")}
+                                  << QStringLiteral("noncompliant");
+    QTest::addRow("include cycle") << row("CYCLE_A", R"(,"includes":"CYCLE_B")") + "," + row("CYCLE_B", R"(,"includes":"CYCLE_A")")
+                                   << QStringLiteral("--allow-noncompliant") << QStringList{QStringLiteral("H061")}
+                                   << QStringLiteral("noncompliant");
+    QTest::addRow("runner 'evil'") << row("EVIL_ROW", R"(,"runner":"evil")") << QString()
+                                   << QStringList{QStringLiteral("V002")} << QString();
+    QTest::addRow("updated_at 'x'") << row("STAMP_ROW", R"(,"updated_at":"x")") << QStringLiteral("--restamp")
+                                    << QStringList{QStringLiteral("V003")} << QStringLiteral("restamped");
+}
+
+void TestCapdeskctl::importRefusals()
+{
+    QFETCH(QByteArray, rows);
+    QFETCH(QString, option);
+    QFETCH(QStringList, codes);
+    QFETCH(QString, listed);
+
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QByteArray before = ctl({u"export"_s, u"--db"_s, db()}).out;
+    const QString file = m_dir->filePath(u"rows.json"_s);
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"([{"key":"GOOD_ROW","type":"fn","target":"upper","content":"# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [GOOD_ROW]a[/GOOD_ROW]"},)"
+              + rows + "]");
+    out.close();
+
+    const Run refused = ctl({u"import"_s, file, u"--db"_s, db()});
+    QCOMPARE(refused.exitCode, 4);
+    const QString error = refused.json().value(u"error"_s).toString();
+    QStringList found;
+    for (const QJsonValue &finding : refused.json().value(u"findings"_s).toArray())
+        found.append(finding.toObject().value(u"code"_s).toString());
+    for (const QString &code : codes) {
+        QVERIFY2(error.contains(code), qPrintable(error));
+        QVERIFY2(found.contains(code), refused.out.constData());
+    }
+    QCOMPARE(ctl({u"export"_s, u"--db"_s, db()}).out, before); // all or nothing
+    if (option.isEmpty()) {
+        QCOMPARE(ctl({u"import"_s, file, u"--allow-noncompliant"_s, u"--db"_s, db()}).exitCode, 4);
+        QCOMPARE(ctl({u"export"_s, u"--db"_s, db()}).out, before);
+        return;
+    }
+    const Run imported = ctl({u"import"_s, file, option, u"--db"_s, db()});
+    QVERIFY2(imported.exitCode == 0, imported.out.constData());
+    QCOMPARE(imported.json().value(u"imported"_s).toInt(), rows.count("\"key\"") + 1);
+    const QJsonArray list = imported.json().value(listed).toArray();
+    QVERIFY2(!list.isEmpty(), imported.out.constData());
+    if (listed == u"noncompliant"_s) {
+        QStringList listedCodes;
+        for (const QJsonValue &finding : list)
+            listedCodes.append(finding.toObject().value(u"code"_s).toString());
+        for (const QString &code : codes)
+            QVERIFY2(listedCodes.contains(code), imported.out.constData());
+    }
+}
+
+void TestCapdeskctl::importTakesTheDirectoryFromAWholeDatabase()
+{
+    const Run run = ctl({u"import"_s, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"), u"--db"_s, db()});
+    QVERIFY2(run.exitCode == 0, run.out.constData());
+    QCOMPARE(run.json().value(u"imported"_s).toInt(), 2);
+    const QJsonArray skipped = run.json().value(u"skipped"_s).toArray();
+    QVERIFY2(skipped.contains(u"table 'd1_migrations' (3 INSERTs)"_s), run.out.constData());
+    QVERIFY2(skipped.contains(u"table 'receipts' (2 INSERTs)"_s), run.out.constData());
+    QCOMPARE(ctl({u"get"_s, u"SHOUT"_s, u"--db"_s, db()}).exitCode, 0);
+}
+
+void TestCapdeskctl::putNamesTheBrokenRule()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run run = ctl({u"put"_s, u"--db"_s, db()}, R"({"key":"lower_key","type":"fn","target":"upper"})");
+    QCOMPARE(run.exitCode, 4);
+    QVERIFY2(run.json().value(u"error"_s).toString().contains(u"H001 key_format"_s), run.out.constData());
 }
 
 void TestCapdeskctl::badImportIsRefusedAndChangesNothing()
@@ -332,8 +429,8 @@ void TestCapdeskctl::badImportIsRefusedAndChangesNothing()
     const QString bad = m_dir->filePath(QStringLiteral("bad.sql"));
     QFile file(bad);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("INSERT INTO directory (key, type, updated_at) VALUES ('FRESH_ROW', 'fn', 'x');\n"
-               "INSERT INTO directory (key, type, updated_at) VALUES ('CRON_ROW', 'cron', 'x');\n");
+    file.write("INSERT INTO directory (key, type, updated_at) VALUES ('FRESH_ROW', 'fn', '2026-07-26T04:36:19.832Z');\n"
+               "INSERT INTO directory (key, type, updated_at) VALUES ('CRON_ROW', 'cron', '2026-07-26T04:36:19.832Z');\n");
     file.close();
     const Run run = ctl({QStringLiteral("import"), bad, QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 4);
@@ -620,7 +717,7 @@ void TestCapdeskctl::flowPlanPrintsTheParsedFlow()
     QVERIFY(brokenRows.open(QIODevice::WriteOnly));
     brokenRows.write(R"([{"key":"ZZ_BROKEN","type":"flow","content":"# WHAT: x\nNOW > { UPPERCASE:a"}])");
     brokenRows.close();
-    QCOMPARE(ctl({u"import"_s, brokenFile, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"import"_s, brokenFile, u"--allow-noncompliant"_s, u"--db"_s, db()}).exitCode, 0);
     const Run bad = ctl({u"flow-plan"_s, u"ZZ_BROKEN"_s, u"--db"_s, db()});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.json().contains(u"line"_s), bad.out.constData());
@@ -638,7 +735,7 @@ void TestCapdeskctl::lintContractAndMcpTools()
     QVERIFY(rows.open(QIODevice::WriteOnly));
     rows.write(R"([{"key":"OLD_ROW","type":"fn","target":"upper","content":"# WHAT: old"}])");
     rows.close();
-    QCOMPARE(ctl({u"import"_s, legacy, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"import"_s, legacy, u"--allow-noncompliant"_s, u"--db"_s, db()}).exitCode, 0);
     const Run dirty = ctl({u"lint"_s, u"OLD_ROW"_s, u"--db"_s, db()});
     QCOMPARE(dirty.exitCode, 1);
     QStringList codes;

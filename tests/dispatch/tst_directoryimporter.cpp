@@ -2,9 +2,12 @@
 #include "directoryimporter.h"
 #include "fixturegenerator.h"
 #include "sqldumpreader.h"
+#include "isotime.h"
+#include "rowvalidator.h"
 #include "sqlitedirectorystore.h"
 
 #include <QFile>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,6 +33,27 @@ QByteArray insert(const char *key, const char *type)
            + "','2026-07-26T04:36:19.832Z');\n";
 }
 
+// Rows of old dumps break hygiene rules; these tests are about everything else.
+ImportOptions legacy()
+{
+    ImportOptions options;
+    options.allowNoncompliant = true;
+    return options;
+}
+
+// A row that meets every rule, as JSON, with `field` set to `value` (a JSON literal).
+QByteArray compliantJson(const char *key, const char *field = nullptr, const QByteArray &value = {})
+{
+    QByteArray row = QByteArray("{\"key\": \"") + key
+                     + "\", \"type\": \"fn\", \"target\": \"upper\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
+                       "\"content\": \"# WHAT: Upper-cases text.\\n# WHEN_TO_USE: capitals are needed.\\n"
+                       "# ARGS: $1=text\\n# EX: ["
+                     + key + "]hello[/" + key + "]\\n# OUTPUT: the text in capitals\"";
+    if (field)
+        row += QByteArray(", \"") + field + "\": " + value;
+    return row + "}";
+}
+
 QByteArray jsonRow(const char *key, const char *type)
 {
     return QByteArray("  {\"key\": \"") + key + "\", \"type\": \"" + type
@@ -52,6 +76,12 @@ private slots:
     void importsJsonArray();
     void importsAfterByteOrderMark();
     void refusesMissingFile();
+    void refusesBadTimestamps_data();
+    void refusesBadTimestamps();
+    void restampReplacesOnlyBadTimestamps();
+    void refusesNoncompliantRows_data();
+    void refusesNoncompliantRows();
+    void takesTheDirectoryFromAWholeDatabaseDump();
     void exportImportRoundTrip_data();
     void exportImportRoundTrip();
 
@@ -108,10 +138,10 @@ void TestDirectoryImporter::refuses_data()
         << QStringLiteral("line 2: statement is not terminated by ';' (the dump looks truncated)");
     QTest::addRow("SQL: cut off inside a string")
         << insert("A", "fn") + "INSERT INTO directory (key,type,content) VALUES('B','fn','half\nof it"
-        << QStringLiteral("line 2: unterminated quoted text");
+        << QStringLiteral("line 2: statement is not terminated by ';' (the dump looks truncated)");
     QTest::addRow("SQL: another table")
         << insert("A", "fn") + "INSERT INTO receipts VALUES (1);\n"
-        << QStringLiteral("line 2: the dump writes table 'receipts', not 'directory'");
+        << QStringLiteral("line 2: no such table: receipts");
     QTest::addRow("SQL: invalid UTF-8") << insert("A", "fn") + insert("B", "fn") + insert("caf\xc3", "fn")
                                         << QStringLiteral("line 3: invalid UTF-8");
     QTest::addRow("SQL: overlong UTF-8")
@@ -130,7 +160,7 @@ void TestDirectoryImporter::refuses_data()
         << QStringLiteral("line 2: key 'NOW' already exists in the directory");
     QTest::addRow("SQL: type outside the four")
         << insert("A", "fn") + insert("B", "lambda")
-        << QStringLiteral("line 2: row 2 ('B') has type 'lambda', not one of fn, http, agent, flow");
+        << QStringLiteral("line 2: row 2 ('B'): V001 type_known (type): type 'lambda' is not one of fn, http, agent, flow");
     QTest::addRow("SQL: blob") << QByteArray(
         "INSERT INTO directory (key,type,content) VALUES('A','fn',X'00');")
                                << QStringLiteral("line 1: column 'content': holds a blob");
@@ -148,12 +178,29 @@ void TestDirectoryImporter::refuses_data()
         << QStringLiteral("line 3: key 'SEEDED' already exists in the directory");
     QTest::addRow("JSON: type outside the four")
         << "[\n" + jsonRow("A", "soap") + "\n]"
-        << QStringLiteral("line 2: row 1 ('A') has type 'soap', not one of fn, http, agent, flow");
+        << QStringLiteral("line 2: row 1 ('A'): V001 type_known (type): type 'soap' is not one of fn, http, agent, flow");
     QTest::addRow("JSON: row without a key")
-        << QByteArray("[\n  {\"type\": \"fn\"}\n]") << QStringLiteral("line 2: row 1 has no key");
+        << QByteArray("[\n  {\"type\": \"fn\"}\n]") << QStringLiteral("line 2: row 1: V005 key_text (key)");
     QTest::addRow("JSON: unknown field")
         << "[\n" + jsonRow("A", "fn") + ",\n  {\"key\": \"B\", \"colour\": 1}\n]"
         << QStringLiteral("line 3: row 2 ('B'): unknown field 'colour'");
+
+    // Validity: refused even for a legacy import, by rule code.
+    QTest::addRow("runner 'evil'") << "[\n" + compliantJson("RUN_EVIL", "runner", "\"evil\"") + "\n]"
+                                   << QStringLiteral("line 2: row 1 ('RUN_EVIL'): V002 runner_known (runner)");
+    QTest::addRow("updated_at 'x'") << "[\n" + compliantJson("STAMP_X", "updated_at", "\"x\"") + "\n]"
+                                    << QStringLiteral("line 2: row 1 ('STAMP_X'): V003 timestamp_form (updated_at)");
+    QTest::addRow("50 MB content")
+        << "[\n{\"key\": \"HUGE_ROW\", \"type\": \"fn\", \"content\": \"" + QByteArray(50 * 1024 * 1024, 'x') + "\"}\n]"
+        << QStringLiteral("line 2: row 1 ('HUGE_ROW'): V004 field_size (content): content is 52428800 bytes, "
+                          "over its limit of 524288");
+    QTest::addRow("SQL: 1 MiB content")
+        << "INSERT INTO directory (key,type,updated_at,content) VALUES('BIG_ROW','fn','2026-07-26T04:36:19.832Z','"
+               + QByteArray(1024 * 1024, 'x') + "');\n"
+        << QStringLiteral("line 1: row 1 ('BIG_ROW'): V004 field_size (content): content is 1048576 bytes");
+    QTest::addRow("SQL: a control character in the key")
+        << QByteArray("INSERT INTO directory (key,type) VALUES('BAD\nKEY','fn');\n")
+        << QStringLiteral("line 1: row 1: V005 key_text (key)");
 }
 
 void TestDirectoryImporter::refuses()
@@ -169,7 +216,7 @@ void TestDirectoryImporter::refuses()
     QVERIFY(before.ok());
     QCOMPARE(before.value().size(), 2);
 
-    const StoreResult<int> imported = DirectoryImporter::importBytes(*m_store, bytes);
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, bytes, legacy());
     QVERIFY(!imported.ok());
     QCOMPARE(imported.error().kind, StoreError::Kind::Invalid);
     QVERIFY2(imported.error().message.startsWith(message), qPrintable(imported.error().message));
@@ -185,15 +232,16 @@ void TestDirectoryImporter::importsGeneratedDump()
     const QString path = generatedDump();
     QVERIFY(!path.isEmpty());
 
-    const StoreResult<int> imported = DirectoryImporter::importFile(*m_store, path);
+    const StoreResult<ImportReport> imported = DirectoryImporter::importFile(*m_store, path, legacy());
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
-    QCOMPARE(imported.value(), 891);
+    QCOMPARE(imported.value().imported, 891);
 
     // What the store holds is what the dump says, row by row, timestamps included.
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    StoreResult<QList<Row>> expected = SqlDumpReader::read(QString::fromUtf8(file.readAll()));
-    QVERIFY(expected.ok());
+    StoreResult<SqlDump> dump = SqlDumpReader::read(file);
+    QVERIFY(dump.ok());
+    StoreResult<QList<Row>> expected = dump.value().rows;
     std::sort(expected.value().begin(), expected.value().end(),
               [](const Row &a, const Row &b) { return a.key < b.key; });
     const StoreResult<QList<Row>> stored = m_store->allRows();
@@ -213,7 +261,7 @@ void TestDirectoryImporter::importsGeneratedDump()
     QVERIFY(now.value().content.contains(QString::fromUtf8("\xe2\x80\x94")));
 
     // A second import of the same dump refuses at its first row, which is now taken.
-    const StoreResult<int> again = DirectoryImporter::importFile(*m_store, path);
+    const StoreResult<ImportReport> again = DirectoryImporter::importFile(*m_store, path, legacy());
     QVERIFY(!again.ok());
     QVERIFY2(again.error().message.startsWith(
                  QStringLiteral("line 13: key 'NOW' already exists in the directory")),
@@ -229,9 +277,9 @@ void TestDirectoryImporter::importsJsonArray()
           "   \"seq\": 4, \"enabled\": 0, \"content\": \"# WHAT: x\\nbody\", \"created_at\": null,\n"
           "   \"updated_at\": \"2026-07-26T04:36:19.832Z\"},\n"
         + jsonRow("C", "flow") + "\n]\n";
-    const StoreResult<int> imported = DirectoryImporter::importBytes(*m_store, json);
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, legacy());
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
-    QCOMPARE(imported.value(), 3);
+    QCOMPARE(imported.value().imported, 3);
     QCOMPARE(m_store->allRows().value().size(), 3);
 
     const StoreResult<Row> b = m_store->row(QStringLiteral("B"));
@@ -248,21 +296,162 @@ void TestDirectoryImporter::importsJsonArray()
 
 void TestDirectoryImporter::importsAfterByteOrderMark()
 {
-    const StoreResult<int> json =
-        DirectoryImporter::importBytes(*m_store, "\xef\xbb\xbf[\n" + jsonRow("A", "fn") + "\n]");
+    const StoreResult<ImportReport> json =
+        DirectoryImporter::importBytes(*m_store, "\xef\xbb\xbf[\n" + jsonRow("A", "fn") + "\n]", legacy());
     QVERIFY2(json.ok(), qPrintable(json.error().message));
-    const StoreResult<int> sql = DirectoryImporter::importBytes(*m_store, "\xef\xbb\xbf" + insert("B", "fn"));
+    const StoreResult<ImportReport> sql =
+        DirectoryImporter::importBytes(*m_store, "\xef\xbb\xbf" + insert("B", "fn"), legacy());
     QVERIFY2(sql.ok(), qPrintable(sql.error().message));
     QCOMPARE(m_store->allRows().value().size(), 2);
 }
 
 void TestDirectoryImporter::refusesMissingFile()
 {
-    const StoreResult<int> imported =
+    const StoreResult<ImportReport> imported =
         DirectoryImporter::importFile(*m_store, m_dir->filePath(QStringLiteral("absent.sql")));
     QVERIFY(!imported.ok());
     QCOMPARE(imported.error().kind, StoreError::Kind::Io);
     QVERIFY(imported.error().message.contains(QStringLiteral("absent.sql")));
+}
+
+void TestDirectoryImporter::refusesBadTimestamps_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QByteArray>("stamp"); // as a JSON string's contents
+
+    const QList<QPair<const char *, QByteArray>> forms{
+        {"not a time", "x"},
+        {"CR LF and a header", "2026-07-26T04:36:19.832Z\\r\\nSet-Cookie: session=evil"},
+        {"trailing newline", "2026-07-26T04:36:19.832Z\\n"},
+        {"no milliseconds", "2026-07-26T04:36:19Z"},
+        {"an offset instead of Z", "2026-07-26T04:36:19.832+02:00"},
+        {"no zone", "2026-07-26T04:36:19.832"},
+        {"space for T (SQLite's datetime())", "2026-07-26 04:36:19.832Z"},
+        {"lower-case z", "2026-07-26T04:36:19.832z"},
+        {"microseconds", "2026-07-26T04:36:19.832123Z"},
+        {"month 13", "2026-13-01T00:00:00.000Z"},
+        {"30 February", "2026-02-30T00:00:00.000Z"},
+        {"hour 24", "2026-07-26T24:00:00.000Z"},
+        {"leap second", "2026-06-30T23:59:60.000Z"},
+        {"other digits", "\xd9\xa2" "026-07-26T04:36:19.832Z"},
+        {"a number", "1753504579832"},
+    };
+    for (const char *field : {"updated_at", "created_at"}) {
+        for (const auto &form : forms)
+            QTest::addRow("%s: %s", field, form.first) << QByteArray(field) << form.second;
+    }
+}
+
+void TestDirectoryImporter::refusesBadTimestamps()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(QByteArray, stamp);
+
+    const QByteArray json = "[\n" + compliantJson("GOOD_ROW") + ",\n"
+                            + compliantJson("STAMPED_ROW", field.constData(), '"' + stamp + '"') + "\n]";
+    // Legacy rows may break hygiene rules, never this one.
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, legacy());
+    QVERIFY(!imported.ok());
+    QCOMPARE(imported.error().kind, StoreError::Kind::Invalid);
+    const QString expected = QStringLiteral("line 3: row 2 ('STAMPED_ROW'): V003 timestamp_form (%1)")
+                                 .arg(QString::fromLatin1(field));
+    QVERIFY2(imported.error().message.startsWith(expected), qPrintable(imported.error().message));
+    QVERIFY(!imported.error().message.contains(u'\r'));
+    QCOMPARE(imported.error().details.first().toObject().value(QStringLiteral("code")).toString(),
+             QStringLiteral("V003"));
+    QVERIFY(m_store->allRows().value().isEmpty());
+}
+
+void TestDirectoryImporter::restampReplacesOnlyBadTimestamps()
+{
+    const QByteArray json = "[\n" + compliantJson("KEPT_ROW", "created_at", "\"2026-01-02T03:04:05.006Z\"") + ",\n"
+                            + compliantJson("BAD_UPDATED", "updated_at", "\"x\\r\\nSet-Cookie: y\"") + ",\n"
+                            + compliantJson("BAD_CREATED", "created_at", "\"yesterday\"") + "\n]";
+    ImportOptions options;
+    options.restamp = true;
+    const QString before = IsoTime::nowUtc();
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, options);
+    QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+    QCOMPARE(imported.value().restamped,
+             (QStringList{QStringLiteral("BAD_UPDATED updated_at"), QStringLiteral("BAD_CREATED created_at")}));
+
+    const Row kept = m_store->row(QStringLiteral("KEPT_ROW")).value();
+    QCOMPARE(kept.updatedAt, QStringLiteral("2026-07-26T04:36:19.832Z"));
+    QCOMPARE(kept.createdAt, QStringLiteral("2026-01-02T03:04:05.006Z"));
+    const Row updated = m_store->row(QStringLiteral("BAD_UPDATED")).value();
+    QVERIFY(RowValidator::isStoreTimestamp(updated.updatedAt));
+    QVERIFY(updated.updatedAt >= before);
+    QVERIFY(updated.createdAt.isNull());
+    const Row created = m_store->row(QStringLiteral("BAD_CREATED")).value();
+    QCOMPARE(created.updatedAt, QStringLiteral("2026-07-26T04:36:19.832Z"));
+    QCOMPARE(created.createdAt, updated.updatedAt); // one instant for the whole import
+}
+
+void TestDirectoryImporter::refusesNoncompliantRows_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QStringList>("codes");
+
+    const QByteArray good = compliantJson("GOOD_ROW");
+    QTest::addRow("no doc lines") << "[\n" + good + ",\n{\"key\": \"UNDOCUMENTED\", \"type\": \"fn\", "
+                                                       "\"target\": \"upper\"}\n]"
+                                  << QStringLiteral("UNDOCUMENTED")
+                                  << QStringList{QStringLiteral("H010 doc_what"), QStringLiteral("H011 doc_when"),
+                                                 QStringLiteral("H012 doc_args"), QStringLiteral("H013 doc_example")};
+    QTest::addRow("include cycle") << "[\n" + good + ",\n" + compliantJson("LOOP_A", "includes", "\"LOOP_B\"") + ",\n"
+                                          + compliantJson("LOOP_B", "includes", "\"LOOP_A\"") + "\n]"
+                                   << QStringLiteral("LOOP_A") << QStringList{QStringLiteral("H061 includes_cycle")};
+    const QByteArray flow = "{\"key\": \"SELF_CALL\", \"type\": \"flow\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
+                            "\"content\": \"# WHAT: Calls itself.\\n# WHEN_TO_USE: never.\\n# ARGS: $1=x\\n"
+                            "# EX: [SELF_CALL]x[/SELF_CALL]\\nGOOD_ROW: $1 > SELF_CALL: $PREV\"}";
+    QTest::addRow("self-calling flow") << "[\n" + good + ",\n" + flow + "\n]" << QStringLiteral("SELF_CALL")
+                                       << QStringList{QStringLiteral("H025 flow_cycle")};
+    QTest::addRow("lower-case key (H001)")
+        << "[\n" + good + ",\n" + compliantJson("lower_key") + "\n]" << QStringLiteral("lower_key")
+        << QStringList{QStringLiteral("H001 key_format")};
+}
+
+void TestDirectoryImporter::refusesNoncompliantRows()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QFETCH(QStringList, codes);
+
+    const StoreResult<ImportReport> refused = DirectoryImporter::importBytes(*m_store, json);
+    QVERIFY(!refused.ok());
+    QVERIFY(DirectoryImporter::isHygieneRefusal(refused.error()));
+    for (const QString &code : codes)
+        QVERIFY2(refused.error().message.contains(key + QStringLiteral(": ")) && refused.error().message.contains(code),
+                 qPrintable(refused.error().message));
+    QVERIFY2(!refused.error().message.contains(QStringLiteral("GOOD_ROW")), qPrintable(refused.error().message));
+    QVERIFY(refused.error().message.contains(QStringLiteral("--allow-noncompliant")));
+    QVERIFY(m_store->allRows().value().isEmpty()); // all or nothing
+
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, legacy());
+    QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+    QStringList listed;
+    for (const LintFinding &finding : imported.value().noncompliant) {
+        if (finding.key == key)
+            listed.append(finding.code + u' ' + finding.name);
+        QVERIFY(finding.key != QStringLiteral("GOOD_ROW"));
+    }
+    for (const QString &code : codes)
+        QVERIFY2(listed.contains(code), qPrintable(listed.join(u',')));
+    QVERIFY(m_store->row(key).ok());
+}
+
+void TestDirectoryImporter::takesTheDirectoryFromAWholeDatabaseDump()
+{
+    const StoreResult<ImportReport> imported =
+        DirectoryImporter::importFile(*m_store, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"));
+    QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+    QCOMPARE(imported.value().imported, 2);
+    QCOMPARE(imported.value().skipped.size(), 4);
+    QVERIFY(imported.value().skipped.contains(QStringLiteral("table 'd1_migrations' (3 INSERTs)")));
+    QVERIFY(imported.value().noncompliant.isEmpty());
+    QCOMPARE(m_store->allRows().value().size(), 2);
+    QCOMPARE(m_store->row(QStringLiteral("SHOUT")).value().updatedAt, QStringLiteral("2026-07-26T04:36:19.832Z"));
 }
 
 void TestDirectoryImporter::exportImportRoundTrip_data()
@@ -279,7 +468,7 @@ void TestDirectoryImporter::exportImportRoundTrip()
 
     const QString path = generatedDump();
     QVERIFY(!path.isEmpty());
-    const StoreResult<int> filled = DirectoryImporter::importFile(*m_store, path);
+    const StoreResult<ImportReport> filled = DirectoryImporter::importFile(*m_store, path, legacy());
     QVERIFY2(filled.ok(), qPrintable(filled.error().message));
     // Rows the generator never writes: an empty string beside NULLs, text needing quotes.
     Row odd = seedRow(QStringLiteral("ODD"), QStringLiteral("agent"));
@@ -292,9 +481,9 @@ void TestDirectoryImporter::exportImportRoundTrip()
     QVERIFY2(exported.ok(), qPrintable(exported.error().message));
     const std::shared_ptr<SqliteDirectoryStore> copy = openStore(QStringLiteral("copy.db"));
     QVERIFY(copy);
-    const StoreResult<int> imported = DirectoryImporter::importBytes(*copy, exported.value());
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*copy, exported.value(), legacy());
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
-    QCOMPARE(imported.value(), 892);
+    QCOMPARE(imported.value().imported, 892);
 
     const QList<Row> original = m_store->allRows().value();
     const QList<Row> copied = copy->allRows().value();

@@ -24,16 +24,16 @@ void TestRowBatchCheck::check_data()
                        QStringLiteral("D:flow")}
         << QStringList{QStringLiteral("Z")} << QString();
     QTest::addRow("no key") << QStringList{QStringLiteral("A:fn"), QStringLiteral(":fn")} << QStringList()
-                            << QStringLiteral("line 20: row 2 has no key");
+                            << QStringLiteral("line 20: row 2: V005 key_text (key)");
     QTest::addRow("unknown type")
         << QStringList{QStringLiteral("A:lambda")} << QStringList()
-        << QStringLiteral("line 10: row 1 ('A') has type 'lambda', not one of fn, http, agent, flow");
+        << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type 'lambda' is not one of fn, http, agent, flow");
     QTest::addRow("types are case-sensitive") << QStringList{QStringLiteral("A:FN")} << QStringList()
-                                              << QStringLiteral("line 10: row 1 ('A') has type 'FN'");
+                                              << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type 'FN'");
     QTest::addRow("NULL type") << QStringList{QStringLiteral("A")} << QStringList()
-                               << QStringLiteral("line 10: row 1 ('A') has type NULL");
+                               << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type NULL");
     QTest::addRow("empty type") << QStringList{QStringLiteral("A:")} << QStringList()
-                                << QStringLiteral("line 10: row 1 ('A') has type ''");
+                                << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type ''");
     QTest::addRow("key twice names both lines")
         << QStringList{QStringLiteral("A:fn"), QStringLiteral("B:fn"), QStringLiteral("A:http")}
         << QStringList() << QStringLiteral("line 30: key 'A' appears twice in the file (lines 10 and 30)");
@@ -42,6 +42,8 @@ void TestRowBatchCheck::check_data()
         << QStringLiteral("line 20: key 'B' already exists in the directory");
     QTest::addRow("keys are case-sensitive") << QStringList{QStringLiteral("a:fn"), QStringLiteral("A:fn")}
                                              << QStringList{QStringLiteral("b")} << QString();
+    QTest::addRow("runner outside edge, worker") << QStringList{QStringLiteral("A:fn:evil")} << QStringList()
+                                                 << QStringLiteral("line 10: row 1 ('A'): V002 runner_known (runner)");
 }
 
 void TestRowBatchCheck::check()
@@ -56,8 +58,12 @@ void TestRowBatchCheck::check()
         Row row;
         const qsizetype colon = rows.at(i).indexOf(u':');
         row.key = rows.at(i).left(colon);
+        // KEY:TYPE[:RUNNER]; '' stays an empty, not NULL, type.
+        const QStringList parts = rows.at(i).split(u':');
         if (colon >= 0)
-            row.type = rows.at(i).mid(colon + 1) + QStringLiteral(""); // '' stays an empty, not NULL, type
+            row.type = parts.at(1) + QStringLiteral("");
+        if (parts.size() > 2)
+            row.runner = parts.at(2);
         const StoreError error = check.add(row, int(10 * (i + 1)));
         if (error.isError()) {
             QCOMPARE(error.kind, StoreError::Kind::Invalid);

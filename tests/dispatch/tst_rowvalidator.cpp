@@ -1,6 +1,7 @@
 #include "row.h"
 #include "rowvalidator.h"
 
+#include <QJsonObject>
 #include <QTest>
 
 // The structural checks every write passes: key form (H001's pattern), type, and the two
@@ -23,6 +24,10 @@ private slots:
     void checkFieldsJudgesOnlyNamedFields_data();
     void checkFieldsJudgesOnlyNamedFields();
     void describeJoinsMessages();
+    void problemsNameTheirRule_data();
+    void problemsNameTheirRule();
+    void timestamps_data();
+    void timestamps();
 };
 
 namespace {
@@ -275,11 +280,98 @@ void TestRowValidator::checkFieldsJudgesOnlyNamedFields()
 void TestRowValidator::describeJoinsMessages()
 {
     QCOMPARE(RowValidator::describe({}), QString());
-    QCOMPARE(RowValidator::describe({{QStringLiteral("key"), QStringLiteral("first")}}),
-             QStringLiteral("first"));
-    QCOMPARE(RowValidator::describe({{QStringLiteral("key"), QStringLiteral("first")},
-                                     {QStringLiteral("type"), QStringLiteral("second")}}),
-             QStringLiteral("first; second"));
+    const FieldProblem key{QStringLiteral("key"), QStringLiteral("H001"), QStringLiteral("key_format"),
+                           QStringLiteral("first")};
+    const FieldProblem type{QStringLiteral("type"), QStringLiteral("V001"), QStringLiteral("type_known"),
+                            QStringLiteral("second")};
+    QCOMPARE(RowValidator::describe({key}), QStringLiteral("H001 key_format (key): first"));
+    QCOMPARE(RowValidator::describe({key, type}),
+             QStringLiteral("H001 key_format (key): first; V001 type_known (type): second"));
+}
+
+void TestRowValidator::problemsNameTheirRule_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<QString>("rule"); // "CODE name", empty for none
+
+    QTest::addRow("lower-case key") << QStringLiteral("key") << QVariant(QStringLiteral("lower_key"))
+                                    << QStringLiteral("H001 key_format");
+    QTest::addRow("fifth type") << QStringLiteral("type") << QVariant(QStringLiteral("cron"))
+                                << QStringLiteral("V001 type_known");
+    QTest::addRow("runner 'evil'") << QStringLiteral("runner") << QVariant(QStringLiteral("evil"))
+                                   << QStringLiteral("V002 runner_known");
+    QTest::addRow("runner 'edge'") << QStringLiteral("runner") << QVariant(QStringLiteral("edge")) << QString();
+    QTest::addRow("runner 'worker'") << QStringLiteral("runner") << QVariant(QStringLiteral("worker")) << QString();
+    QTest::addRow("runner empty") << QStringLiteral("runner") << QVariant(QStringLiteral("")) << QString();
+    QTest::addRow("content at its limit") << QStringLiteral("content") << QVariant(QString(512 * 1024, u'x'))
+                                          << QString();
+    QTest::addRow("content a byte over") << QStringLiteral("content") << QVariant(QString(512 * 1024 + 1, u'x'))
+                                         << QStringLiteral("V004 field_size");
+    // Counted in UTF-8: 200,000 three-byte characters are 600,000 bytes.
+    QTest::addRow("content over in UTF-8 bytes")
+        << QStringLiteral("content") << QVariant(QString(200000, QChar(0x20AC))) << QStringLiteral("V004 field_size");
+    QTest::addRow("target over") << QStringLiteral("target") << QVariant(QString(8 * 1024 + 1, u'x'))
+                                 << QStringLiteral("V004 field_size");
+    QTest::addRow("input_schema not JSON") << QStringLiteral("input_schema") << QVariant(QStringLiteral("{"))
+                                           << QStringLiteral("H050 input_schema_json");
+    QTest::addRow("examples not an array") << QStringLiteral("examples") << QVariant(QStringLiteral("{}"))
+                                           << QStringLiteral("H051 examples_json");
+}
+
+void TestRowValidator::problemsNameTheirRule()
+{
+    QFETCH(QString, field);
+    QFETCH(QVariant, value);
+    QFETCH(QString, rule);
+
+    Row row = validRow();
+    QVERIFY(row.setValue(field, value));
+    const QList<FieldProblem> problems = RowValidator::check(row);
+    if (rule.isEmpty()) {
+        QVERIFY2(problems.isEmpty(), qPrintable(RowValidator::describe(problems)));
+        return;
+    }
+    QCOMPARE(problems.size(), 1);
+    QCOMPARE(problems.first().field, field);
+    QCOMPARE(problems.first().code + u' ' + problems.first().name, rule);
+    // The refusal a store, the CLI and the server show names the rule.
+    QVERIFY2(RowValidator::describe(problems).startsWith(rule + QStringLiteral(" (") + field + QStringLiteral("): ")),
+             qPrintable(RowValidator::describe(problems)));
+    QCOMPARE(RowValidator::toJson(row.key, problems).first().toObject().value(QStringLiteral("code")).toString(),
+             problems.first().code);
+}
+
+void TestRowValidator::timestamps_data()
+{
+    QTest::addColumn<QString>("stamp");
+    QTest::addColumn<bool>("valid");
+
+    QTest::addRow("the store's form") << QStringLiteral("2026-07-26T04:36:19.832Z") << true;
+    QTest::addRow("29 February of a leap year") << QStringLiteral("2028-02-29T23:59:59.999Z") << true;
+    QTest::addRow("29 February otherwise") << QStringLiteral("2026-02-29T00:00:00.000Z") << false;
+    QTest::addRow("CR LF") << QStringLiteral("2026-07-26T04:36:19.832Z\r\nSet-Cookie: x") << false;
+    QTest::addRow("seconds only") << QStringLiteral("2026-07-26T04:36:19Z") << false;
+    QTest::addRow("an offset") << QStringLiteral("2026-07-26T04:36:19.832+00:00") << false;
+    QTest::addRow("minute 60") << QStringLiteral("2026-07-26T04:60:00.000Z") << false;
+    QTest::addRow("empty") << QString() << false;
+}
+
+void TestRowValidator::timestamps()
+{
+    QFETCH(QString, stamp);
+    QFETCH(bool, valid);
+    QCOMPARE(RowValidator::isStoreTimestamp(stamp), valid);
+    Row row = validRow();
+    row.updatedAt = stamp;
+    row.createdAt = stamp;
+    const QList<FieldProblem> problems = RowValidator::checkValidity(row);
+    // An empty stamp is absent: the store writes one.
+    QCOMPARE(problems.size(), valid || stamp.isEmpty() ? 0 : 2);
+    for (const FieldProblem &problem : problems)
+        QCOMPARE(problem.code, QStringLiteral("V003"));
+    // A writer's timestamps are never kept, so a create is not refused for them.
+    QVERIFY(RowValidator::check(row).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRowValidator)

@@ -89,8 +89,9 @@ void TestSqlDumpWriter::roundTrip()
     QFETCH(Row, row);
 
     const QList<Row> rows{row, plainRow(QStringLiteral("NEXT"))};
-    const StoreResult<QList<Row>> back = SqlDumpReader::read(QString::fromUtf8(SqlDumpWriter::write(rows)));
-    QVERIFY2(back.ok(), qPrintable(back.error().message));
+    const StoreResult<SqlDump> dump = SqlDumpReader::read(SqlDumpWriter::write(rows));
+    QVERIFY2(dump.ok(), qPrintable(dump.error().message));
+    const StoreResult<QList<Row>> back = dump.value().rows;
     QCOMPARE(back.value().size(), rows.size());
     for (qsizetype i = 0; i < rows.size(); ++i) {
         for (const QString &column :
@@ -128,8 +129,9 @@ void TestSqlDumpWriter::rewritesGeneratedDumpByteForByte()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray generated = file.readAll();
 
-    const StoreResult<QList<Row>> rows = SqlDumpReader::read(QString::fromUtf8(generated));
-    QVERIFY2(rows.ok(), qPrintable(rows.error().message));
+    const StoreResult<SqlDump> dump = SqlDumpReader::read(generated);
+    QVERIFY2(dump.ok(), qPrintable(dump.error().message));
+    const StoreResult<QList<Row>> rows = dump.value().rows;
     QCOMPARE(rows.value().size(), 891);
     const QByteArray written = SqlDumpWriter::write(rows.value());
     QCOMPARE(written.size(), generated.size());

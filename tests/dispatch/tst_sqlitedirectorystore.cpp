@@ -379,7 +379,7 @@ void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
     broken.inputSchema = QStringLiteral("{");
     const StoreError refused = opened.value()->apply({RowChange::replace(broken)});
     QCOMPARE(refused.kind, StoreError::Kind::Invalid);
-    QVERIFY(refused.message.startsWith(QStringLiteral("legacy_row: input_schema")));
+    QVERIFY(refused.message.startsWith(QStringLiteral("legacy_row: H050 input_schema_json (input_schema)")));
 }
 
 void TestSqliteDirectoryStore::partialReadsAreErrors()

@@ -40,6 +40,7 @@ private slots:
     void openingAnotherFileSwapsTheDocument();
     void importReportsTheRowCountAndReloads();
     void importFailureShowsTheNamedError();
+    void importOfNoncompliantRowsCanBeDeclined();
     void exportWritesTheChosenFormat();
     void newDirectoryOffersTheSampleRows();
     void geometryIsRememberedOnClose();
@@ -231,11 +232,18 @@ void TestMainWindow::importReportsTheRowCountAndReloads()
     file.write(QJsonDocument(rows).toJson());
     file.close();
 
+    // The rows have no doc lines: the import asks, as --allow-noncompliant would let them in.
     prompter().importPath = json;
+    prompter().importNoncompliantAnswer = true;
     m_window->fileActions()->importAction()->trigger();
     QVERIFY2(prompter().errors.isEmpty(), qPrintable(prompter().errors.join(u'\n')));
+    QCOMPARE(prompter().importNoncompliantQuestions.size(), 1);
+    QVERIFY2(prompter().importNoncompliantQuestions.first().contains(QStringLiteral("IMPORTED_ONE: H010 doc_what")),
+             qPrintable(prompter().importNoncompliantQuestions.first()));
     QCOMPARE(prompter().infos.size(), 1);
     QVERIFY2(prompter().infos.first().contains(QStringLiteral("Imported 2 row")),
+             qPrintable(prompter().infos.first()));
+    QVERIFY2(prompter().infos.first().contains(QStringLiteral("IMPORTED_TWO: H010 doc_what")),
              qPrintable(prompter().infos.first()));
     QCOMPARE(m_session->document()->tableModel()->totalRows(), 7);
     QVERIFY(m_session->document()->contains(QStringLiteral("IMPORTED_TWO")));
@@ -259,6 +267,28 @@ void TestMainWindow::importFailureShowsTheNamedError()
              qPrintable(prompter().errors.first()));
     QVERIFY(prompter().infos.isEmpty());
     QCOMPARE(m_session->document()->tableModel()->totalRows(), 5);
+}
+
+void TestMainWindow::importOfNoncompliantRowsCanBeDeclined()
+{
+    QJsonArray rows;
+    rows.append(makeRow(QStringLiteral("BARE_ROW"), QStringLiteral("fn"), QStringLiteral("uuid"), QString()).toJson());
+    const QString json = m_dir->filePath(QStringLiteral("bare.json"));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(rows).toJson());
+    file.close();
+
+    prompter().importPath = json;
+    prompter().importNoncompliantAnswer = false;
+    m_window->fileActions()->importAction()->trigger();
+    QCOMPARE(prompter().importNoncompliantQuestions.size(), 1);
+    QCOMPARE(prompter().errors.size(), 1);
+    QVERIFY2(prompter().errors.first().contains(QStringLiteral("BARE_ROW: H010 doc_what")),
+             qPrintable(prompter().errors.first()));
+    QVERIFY(prompter().infos.isEmpty());
+    QCOMPARE(m_session->document()->tableModel()->totalRows(), 5);
+    QVERIFY(!m_session->document()->contains(QStringLiteral("BARE_ROW")));
 }
 
 void TestMainWindow::exportWritesTheChosenFormat()

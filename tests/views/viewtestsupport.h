@@ -24,6 +24,7 @@ public:
     bool removeSecretAnswer = false;
     UnsavedChoice unsavedAnswer = UnsavedChoice::Cancel;
     bool samplesAnswer = false;
+    bool importNoncompliantAnswer = false;
     QString openPath;
     QString newPath;
     QString importPath;
@@ -41,6 +42,7 @@ public:
     int revertQuestions = 0;
     QStringList removeSecretQuestions;
     QStringList unsavedQuestions;
+    QStringList importNoncompliantQuestions;
     QStringList errors;
     QStringList infos;
 
@@ -65,6 +67,11 @@ public:
         return unsavedAnswer;
     }
     bool askFillWithSamples() override { return samplesAnswer; }
+    bool confirmImportNoncompliant(const QString &refusal) override
+    {
+        importNoncompliantQuestions.append(refusal);
+        return importNoncompliantAnswer;
+    }
     QString chooseOpenPath(const QString &) override { return openPath; }
     QString chooseNewPath(const QString &) override { return newPath; }
     QString chooseImportPath(const QString &) override { return importPath; }

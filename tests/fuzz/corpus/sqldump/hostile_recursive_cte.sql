@@ -1,0 +1,2 @@
+CREATE TABLE directory (key TEXT PRIMARY KEY, type TEXT, content TEXT);
+INSERT INTO directory WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 'K' || x, 'fn', NULL FROM c;

@@ -1,0 +1,2 @@
+CREATE TABLE directory (key TEXT PRIMARY KEY, type TEXT, content TEXT);
+INSERT INTO directory VALUES ('AA', 'fn', replace(replace(replace('xx','x','xxxxxxxx'),'x','xxxxxxxx'),'x','xxxxxxxx'));

@@ -1,0 +1,2 @@
+BEGIN TRANSACTION;
+ROLLBACK; -- due to errors
