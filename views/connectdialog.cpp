@@ -108,7 +108,11 @@ QWidget *ConnectDialog::buildForm()
     form->addRow(tr("&Address"), m_url);
     form->addRow(tr("Owner &key"), m_key);
     form->addRow(QString(), m_keyState);
-    form->addRow(tr("CA &file"), buildCaFileRow());
+    // A row whose field is a layout gets no buddy from addRow(), so its mnemonic would
+    // show as a literal '&'.
+    auto *caLabel = new QLabel(tr("CA &file"), page);
+    caLabel->setBuddy(m_caFile);
+    form->addRow(caLabel, buildCaFileRow());
     buildPollRow();
     form->addRow(tr("Check for &changes"), m_pollSeconds);
     auto *test = new QHBoxLayout;
