@@ -1,6 +1,7 @@
 #include "receiptlogaudit.h"
 
 #include "publickey.h"
+#include "receipt.h"
 #include "receiptchain.h"
 #include "receiptchainhead.h"
 #include "receiptloganchor.h"
@@ -8,6 +9,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -158,7 +160,9 @@ private:
     {
         QSqlQuery query(m_db);
         query.setForwardOnly(true);
-        if (!query.exec(u"SELECT l.writer, l.seq, l.prev_hash, l.hash, l.receipt_seq, r.receipt_json "
+        if (!query.exec(u"SELECT l.writer, l.seq, l.prev_hash, l.hash, l.receipt_seq, r.receipt_json, "
+                        "r.invocation_id, r.trace, r.key, r.parent, r.actor, r.runner, r.started_at, "
+                        "r.duration_ms, r.material, r.status, r.contract_fingerprint "
                         "FROM receipt_chain_links l LEFT JOIN receipts r ON r.seq = l.receipt_seq "
                         "ORDER BY l.writer, l.seq"_s))
             return sqlError(u"cannot read the receipt chains"_s, query.lastError());
@@ -218,8 +222,53 @@ private:
                      u"receipt chain %1: receipt row %2 (#%3) was altered after it was linked"_s.arg(writer)
                          .arg(receiptSeq)
                          .arg(seq));
+            else
+                checkColumns(writer, seq, receiptSeq, query);
         }
         return LinkTip{seq, hash};
+    }
+
+    // The columns beside receipt_json exist to filter and sort, and the signed JSON is the
+    // receipt; a column edited away from it would hide a receipt from a filter or show it
+    // under another key, actor or status while its JSON still verifies.
+    void checkColumns(const QString &writer, qint64 seq, qint64 receiptSeq, const QSqlQuery &query)
+    {
+        QString error;
+        const std::optional<Receipt> receipt =
+            Receipt::fromJson(QJsonDocument::fromJson(query.value(5).toString().toUtf8()).object(), &error);
+        if (!receipt) {
+            find(u"receipt_altered"_s,
+                 u"receipt chain %1: receipt row %2 (#%3) cannot be read: %4"_s.arg(writer)
+                     .arg(receiptSeq)
+                     .arg(seq)
+                     .arg(error));
+            return;
+        }
+        const QList<std::pair<QString, bool>> columns{
+            {u"invocation_id"_s, query.value(6).toString() == receipt->invocationId},
+            {u"trace"_s, query.value(7).toString() == receipt->trace},
+            {u"key"_s, query.value(8).toString() == receipt->key},
+            {u"parent"_s, query.value(9).toString() == receipt->parent},
+            {u"actor"_s, query.value(10).toString() == receipt->actor},
+            {u"runner"_s, query.value(11).toString() == receipt->runner},
+            {u"started_at"_s, query.value(12).toString() == receipt->startedAt},
+            {u"duration_ms"_s, query.value(13).toLongLong() == qint64(receipt->durationMs)},
+            {u"material"_s, query.value(14).toBool() == receipt->material},
+            {u"status"_s, query.value(15).toString() == receipt->status},
+            {u"contract_fingerprint"_s, query.value(16).toString() == receipt->contractFingerprint},
+        };
+        QStringList differing;
+        for (const auto &[column, same] : columns) {
+            if (!same)
+                differing.append(column);
+        }
+        if (!differing.isEmpty())
+            find(u"receipt_altered"_s,
+                 u"receipt chain %1: receipt row %2 (#%3) has %4 edited away from its signed receipt"_s
+                     .arg(writer)
+                     .arg(receiptSeq)
+                     .arg(seq)
+                     .arg(differing.join(u", "_s)));
     }
 
     void endChain(const QString &writer, const LinkTip &tip)

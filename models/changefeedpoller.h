@@ -13,9 +13,8 @@
 // another owner or an agent on the same server) are found by polling the store's change
 // feed on a worker, at the store's own interval, and reported as changes(). The store may
 // learn its interval from the first poll (a server's kind), so it is read again after each
-// answer, unless setInterval() fixed one. Nothing here
-// runs on the GUI thread but the timer; a poll still on its way when the next is due is
-// not doubled.
+// answer, unless setInterval() fixed one. Only the timer and that read run on the GUI
+// thread; a poll still on its way when the next is due is not doubled.
 class ChangeFeedPoller final : public QObject
 {
     Q_OBJECT

@@ -157,6 +157,8 @@ void ConnectActions::changeKey()
             != connection->endpoint().baseUrl.adjusted(QUrl::StripTrailingSlash)
         || chosen.caFile != connection->endpoint().caFile
         || chosen.pollSeconds * 1000 != connection->endpoint().changePollIntervalMs) {
+        // Each of these belongs to the connection's endpoint, which a store shares with
+        // its workers: a new one is made rather than changed under them.
         connectTo(chosen, dialog.ownerKey());
         return;
     }

@@ -113,8 +113,8 @@ QWidget *ConnectDialog::buildForm()
     auto *caLabel = new QLabel(tr("CA &file"), page);
     caLabel->setBuddy(m_caFile);
     form->addRow(caLabel, buildCaFileRow());
-    buildPollRow();
-    form->addRow(tr("Check for &changes"), m_pollSeconds);
+    setUpPollInterval();
+    form->addRow(tr("Check for c&hanges"), m_pollSeconds);
     auto *test = new QHBoxLayout;
     test->addWidget(m_testButton);
     test->addStretch();
@@ -123,7 +123,7 @@ QWidget *ConnectDialog::buildForm()
     return page;
 }
 
-void ConnectDialog::buildPollRow()
+void ConnectDialog::setUpPollInterval()
 {
     m_pollSeconds->setObjectName(QStringLiteral("profilePollSeconds"));
     m_pollSeconds->setRange(0, ServerProfile::maxPollSeconds);

@@ -69,7 +69,7 @@ signals:
 private:
     QWidget *buildForm();
     QLayout *buildCaFileRow();
-    void buildPollRow();
+    void setUpPollInterval();
     void chooseCaFile();
     void readStoredKey(const QString &name);
     void showStoredKey(const KeychainStore::Read &key);

@@ -116,37 +116,40 @@ SecretsDialog::~SecretsDialog()
 
 void SecretsDialog::refresh()
 {
-    const QString selected = selectedName();
     // Until the keychain answers, the last answer stands (none yet: Set and Delete stay off).
     m_keychain.availableAsync(
         this, [this](const KeychainStore::Outcome &availability) { showAvailability(availability); });
     if (m_store->hasRoundTrips())
-        readUsageInBackground(selected);
+        readUsageInBackground();
     else
-        showUsage(m_store->authUsage(), selected);
+        showUsage(m_store->authUsage());
 }
 
-void SecretsDialog::readUsageInBackground(const QString &selected)
+void SecretsDialog::readUsageInBackground()
 {
     m_readingRows = true;
     const quint64 generation = ++m_readGeneration;
+    // An overtaken read that has not started is dropped; one on its way is ignored.
+    m_reads.cancel(m_pendingRead);
     updateActions();
     QPointer<SecretsDialog> self(this);
-    m_reads.post([self, generation, selected, store = m_store]() mutable {
+    m_pendingRead = m_reads.post([self, generation, store = m_store]() mutable {
         StoreResult<QList<AuthUsage>> usage = store->authUsage();
         // The store goes back with the answer: a server connection is released on the GUI thread.
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
-            [self, generation, selected, usage = std::move(usage), store = std::move(store)] {
+            [self, generation, usage = std::move(usage), store = std::move(store)] {
                 if (self && generation == self->m_readGeneration)
-                    self->showUsage(usage, selected);
+                    self->showUsage(usage);
             },
             Qt::QueuedConnection);
     });
 }
 
-void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage, const QString &selected)
+void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage)
 {
+    // What is selected now, not when the read began: the user may have clicked meanwhile.
+    const QString selected = selectedName();
     m_readingRows = false;
     if (!usage.ok())
         m_prompter.showError(tr("Secrets"), usage.error().message);
@@ -207,10 +210,12 @@ void SecretsDialog::updateActions()
     m_setButton->setEnabled(ready);
     m_removeButton->setEnabled(ready && inKeychain);
     m_table->setEnabled(!entering);
-    if (m_readingRows)
-        m_activity->setText(tr("Reading the rows from the server…"));
-    else if (!isWriting())
-        m_activity->setText(m_model->isCheckingKeychain() ? tr("Asking the keychain…") : QString());
+    // A keychain write's own text stands while it runs.
+    if (!isWriting()) {
+        m_activity->setText(m_readingRows                   ? tr("Reading the rows from the server…")
+                            : m_model->isCheckingKeychain() ? tr("Asking the keychain…")
+                                                            : QString());
+    }
     m_activity->setVisible(!m_activity->text().isEmpty());
 }
 
@@ -273,7 +278,10 @@ void SecretsDialog::finishWrite(const QString &name, const QString &failure)
     m_writing = false;
     if (!failure.isEmpty())
         m_prompter.showError(tr("Secrets"), failure);
-    refresh();
+    // A keychain write changes no row: only the keychain column is asked again, and a
+    // server's rows are not fetched for it.
+    m_model->checkKeychain(m_keychain);
     selectName(name);
+    updateActions();
     emit writeFinished();
 }

@@ -53,15 +53,15 @@ public:
 signals:
     // The names the rows refer to are shown (or why they could not be read was said).
     void rowsRead();
-    // A set or delete has been answered and the list asked again.
+    // A set or delete has been answered and the keychain asked again.
     void writeFinished();
 
 private:
     // A set or delete sent to the keychain and not answered yet.
     bool isWriting() const { return m_writing; }
     QString selectedName() const;
-    void readUsageInBackground(const QString &selected);
-    void showUsage(const StoreResult<QList<AuthUsage>> &usage, const QString &selected);
+    void readUsageInBackground();
+    void showUsage(const StoreResult<QList<AuthUsage>> &usage);
     void updateActions();
     void showAvailability(const KeychainStore::Outcome &availability);
     // `failure` is empty when the keychain did as asked.
@@ -72,6 +72,7 @@ private:
     bool m_readingRows = false;
     // Which read an answer is for: one overtaken by a later refresh() is dropped.
     quint64 m_readGeneration = 0;
+    quint64 m_pendingRead = 0;
     KeychainStore &m_keychain;
     Prompter &m_prompter;
     bool m_keychainAvailable = false;

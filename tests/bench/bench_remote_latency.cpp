@@ -195,7 +195,8 @@ int main(int argc, char *argv[])
         return 1;
     }
     std::printf("%d rows; per round trip: window painted after show / first rows painted after connect / "
-                "largest GUI stall (its GUI-thread CPU; worst key delay) / selection on screen / row reads "
+                "largest GUI stall (most GUI-thread CPU between two beats; worst key delay) / selection on "
+                "screen / row reads "
                 "per new and per "
                 "repeated selection / the GUI thread's costliest event (its CPU time)\n",
                 rows);

@@ -1,12 +1,11 @@
 #pragma once
 
+#include "guistallprobe.h"
+
 #include <QApplication>
 #include <QEvent>
 #include <QMetaEnum>
 #include <QThread>
-
-#include <algorithm>
-#include <ctime>
 
 // A QApplication that notes, for every event the GUI thread's own loop delivers, the CPU
 // time that thread spent on it. Wall-clock gaps (GuiStallProbe) grow with whatever else
@@ -33,27 +32,23 @@ public:
 
     bool notify(QObject *receiver, QEvent *event) override
     {
-        // Other threads' events come through here too; only the GUI thread's own count.
-        if (!m_counting || m_depth > 0 || QThread::currentThread() != thread())
+        // Other threads' events come through here too; only the GUI thread's own count, and
+        // only it touches the counters.
+        if (QThread::currentThread() != thread() || !m_counting || m_depth > 0)
             return QApplication::notify(receiver, event);
+        // Named before delivery: a DeferredDelete (or a handler) may delete the receiver.
+        const QString what = describe(receiver, event);
         ++m_depth;
-        const double before = threadCpuMs();
+        const double before = GuiStallProbe::threadCpuMs();
         const bool handled = QApplication::notify(receiver, event);
-        const double spent = threadCpuMs() - before;
+        const double spent = GuiStallProbe::threadCpuMs() - before;
         --m_depth;
         if (spent > m_costliest.cpuMs)
-            m_costliest = {spent, describe(receiver, event)};
+            m_costliest = {spent, what};
         return handled;
     }
 
 private:
-    static double threadCpuMs()
-    {
-        timespec now{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-        return double(now.tv_sec) * 1000.0 + double(now.tv_nsec) / 1e6;
-    }
-
     static QString describe(const QObject *receiver, const QEvent *event)
     {
         const char *type = QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type());

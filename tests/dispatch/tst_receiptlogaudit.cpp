@@ -176,6 +176,10 @@ void TestReceiptLogAudit::tamperingIsNamed_data()
         u"DROP TRIGGER receipts_refuse_update"_s,
         u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"cost_usd\":0', '\"cost_usd\":9') "
         "WHERE seq = 2"_s} << u"receipt_altered"_s;
+    QTest::addRow("a receipt's filtered columns edited, its JSON left") << QStringList{
+        u"DROP TRIGGER receipts_refuse_update"_s,
+        u"UPDATE receipts SET key = 'EVIL', status = 'FAILED', actor = 'token:evil', duration_ms = 99999 "
+        "WHERE seq = 2"_s} << u"receipt_altered"_s;
     QTest::addRow("a receipt added outside") << QStringList{
         u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
         "material, status, contract_fingerprint, receipt_json) SELECT 'inv_zzzzzzzzzz', trace, key, parent, "

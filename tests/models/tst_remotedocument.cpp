@@ -33,6 +33,7 @@ private slots:
     void answersForADroppedDocumentAreIgnored();
     void aPlainServerIsPolledAsItsKindSuggests();
     void theProfilesIntervalIsKept();
+    void anIntervalSetByHandOutlastsTheFirstPoll();
 
 private:
     Row seeded(const QString &key, const QString &category) const;
@@ -258,6 +259,17 @@ void TestRemoteDocument::theProfilesIntervalIsKept()
     QTRY_VERIFY((m_doc->changeFeed()->pollNow(),
                  m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
     QCOMPARE(m_doc->changeFeed()->interval(), 20000);
+}
+
+void TestRemoteDocument::anIntervalSetByHandOutlastsTheFirstPoll()
+{
+    openDocument();
+    m_doc->changeFeed()->setInterval(1234);
+    m_server->clearRequests();
+    QTRY_VERIFY((m_doc->changeFeed()->pollNow(),
+                 m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
+    // A plain server would otherwise have set 60 s.
+    QCOMPARE(m_doc->changeFeed()->interval(), 1234);
 }
 
 QTEST_MAIN(TestRemoteDocument)

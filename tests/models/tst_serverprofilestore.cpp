@@ -234,6 +234,7 @@ void TestServerProfileStore::aHandEditedPollIntervalFallsBackToTheServersDefault
     QTest::addColumn<int>("seconds");
     QTest::addRow("in range") << QVariant(QStringLiteral("45")) << 45;
     QTest::addRow("words") << QVariant(QStringLiteral("soon")) << 0;
+    QTest::addRow("two hours") << QVariant(QStringLiteral("7200")) << 0;
     QTest::addRow("negative") << QVariant(QStringLiteral("-5")) << 0;
     QTest::addRow("past int") << QVariant(QStringLiteral("99999999999")) << 0;
     QTest::addRow("fraction") << QVariant(QStringLiteral("2.5")) << 0;

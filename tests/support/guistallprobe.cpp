@@ -12,14 +12,14 @@ namespace {
 // The post time travels in the event's text, so no table of pending events is needed.
 constexpr Qt::Key kProbeKey = Qt::Key_F35;
 
-double threadCpuMs()
+} // namespace
+
+double GuiStallProbe::threadCpuMs()
 {
     timespec now{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return double(now.tv_sec) * 1000.0 + double(now.tv_nsec) / 1e6;
 }
-
-} // namespace
 
 GuiStallProbe::GuiStallProbe(int periodMs, QObject *parent) : QObject(parent), m_receiver(new QWidget)
 {
@@ -93,8 +93,8 @@ bool GuiStallProbe::eventFilter(QObject *watched, QEvent *event)
 QString GuiStallProbe::summary() const
 {
     return QStringLiteral(
-               "largest GUI gap %1 ms (%6 ms of it the GUI thread's own CPU), worst key delay %2 ms "
-               "(%3 of %4 keys), deepest loop level %5")
+               "largest GUI gap %1 ms, most GUI-thread CPU between two beats %6 ms, worst key delay "
+               "%2 ms (%3 of %4 keys), deepest loop level %5")
         .arg(m_largestGapMs)
         .arg(m_worstKeyDelayMs)
         .arg(m_keysDelivered)

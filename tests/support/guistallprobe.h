@@ -31,12 +31,15 @@ public:
     void stop();
 
     qint64 largestGapMs() const { return m_largestGapMs; }
+    // The most CPU the GUI thread spent between two beats (not always the largest gap's).
     double largestBusyMs() const { return m_largestBusyMs; }
     qint64 worstKeyDelayMs() const { return m_worstKeyDelayMs; }
     int keysDelivered() const { return m_keysDelivered; }
     int keysPosted() const { return m_keysPosted; }
     // The deepest event loop a beat ran in (1 = the application's own loop only).
     int deepestLoopLevel() const { return m_deepestLoopLevel; }
+    // The calling thread's CPU time so far.
+    static double threadCpuMs();
     // One line for a failing QVERIFY2 or a benchmark's output.
     QString summary() const;
 

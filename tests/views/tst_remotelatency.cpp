@@ -1,4 +1,5 @@
 #include "callpanel.h"
+#include "changefeedpoller.h"
 #include "conflictresolver.h"
 #include "connectactions.h"
 #include "directorydocument.h"
@@ -64,6 +65,7 @@ private slots:
     void aFlowDebugStepNeverStalls();
     void reloadNeverStalls();
     void theSecretsDialogReadsTheServerInTheBackground();
+    void aProfilesIntervalReachesTheChangeFeed();
 
 private:
     void openWindow();
@@ -513,6 +515,16 @@ void TestRemoteLatency::theSecretsDialogReadsTheServerInTheBackground()
     QVERIFY2(prompter.errors.isEmpty(), qPrintable(prompter.errors.join(u'\n')));
     QCOMPARE(dialog.model()->rowCount(), 1);
     QCOMPARE(dialog.model()->secretAt(0)->name, QStringLiteral("CAPDESK_LATENCY_WEATHER_KEY"));
+}
+
+void TestRemoteLatency::aProfilesIntervalReachesTheChangeFeed()
+{
+    QSignalSpy finished(m_window->connectActions(), &ConnectActions::connectFinished);
+    QVERIFY(m_window->connectActions()->connectTo({QStringLiteral("slow"), m_proxy->url(), QString(), 7},
+                                                  QString::fromLatin1(m_key)));
+    QVERIFY(finished.wait(30000));
+    QVERIFY(finished.first().first().toBool());
+    QCOMPARE(document()->changeFeed()->interval(), 7000);
 }
 
 QTEST_MAIN(TestRemoteLatency)
