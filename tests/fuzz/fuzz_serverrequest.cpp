@@ -122,7 +122,7 @@ void setUp()
     ServeOptions options;
     options.port = 0;
     options.dispatchTimeoutMs = kDispatchTimeoutMs;
-    options.idleTimeoutMs = 500;
+    options.limits.idleTimeoutMs = 500;
     harness->server = std::make_unique<DirectoryServer>(options, OwnerKey(kOwnerKey), harness->store,
                                                         harness->ledger, *harness->dispatcher);
     QString error;
