@@ -59,6 +59,12 @@ QString CtlServeCommand::readLimits(ServeOptions *options) const
     return {};
 }
 
+namespace {
+
+constexpr int kTreeDeadlineMarginMs = 1000;
+
+} // namespace
+
 int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
@@ -91,8 +97,10 @@ int CtlServeCommand::run()
     std::optional<DispatchLimits> limits = CtlDispatchLimits::parse(m_args, &error);
     if (!limits)
         return CtlOutput::usage(error);
-    // A dispatch's work stops when its 504 is sent, not only its answer.
-    limits->timeoutMs = served.dispatchTimeoutMs;
+    // The server's own timer answers 504 at the dispatch timeout and cancels the call then.
+    // The tree's deadline comes a moment later, as the backstop for work that cancel does not
+    // reach: were they equal, which of 504 and ERR: dispatch_timeout answered would be a race.
+    limits->timeoutMs = served.dispatchTimeoutMs + kTreeDeadlineMarginMs;
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
     QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");

@@ -303,7 +303,11 @@ void TestRequestGate::clientThatNeverReadsHoldsLittle()
     QVERIFY(client.send(pipelined));
     QVERIFY2(client.waitForCut(15000), "the server kept a client that never reads");
     const qint64 grown = peakResidentKiB(served.processId()) - before;
+    // AddressSanitizer keeps freed memory in quarantine (256 MiB by default), so there the
+    // server's peak says nothing of what it holds.
+#if !defined(__SANITIZE_ADDRESS__) && !(defined(__has_feature) && __has_feature(address_sanitizer))
     QVERIFY2(grown < 48 * 1024, qPrintable(QStringLiteral("the server grew by %1 KiB").arg(grown)));
+#endif
     QVERIFY(served.isRunning());
 }
 
