@@ -26,7 +26,7 @@ if(CAPDESK_SANITIZE STREQUAL "address")
   # The ASan runtime's own exit code is 1, which a test that checks a child's exit code
   # could mistake for a refusal; 86 only ever means a sanitizer report.
   set(CAPDESK_SANITIZER_ENVIRONMENT
-      "ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp"
+      "ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
       "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:exitcode=86"
       "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86")
 elseif(CAPDESK_SANITIZE STREQUAL "thread")
