@@ -286,6 +286,10 @@ void TestKeychainStore::anApplicationEndingWhileAJobWaitsExitsCleanly()
     QVERIFY2(pause.pauseFor(kPauseMs, &why), qPrintable(why));
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QString::fromLatin1(kChildVariable), u"1"_s);
+    // The child ends with both jobs still waiting, on purpose: what they hold is never
+    // freed, and under the ASan build LeakSanitizer would report it as the exit code this
+    // test reads. The test is about ending at all, and cleanly.
+    environment.insert(u"LSAN_OPTIONS"_s, environment.value(u"LSAN_OPTIONS"_s) + u":detect_leaks=0"_s);
     QElapsedTimer took;
     took.start();
     const ProcessRun::Result child =
