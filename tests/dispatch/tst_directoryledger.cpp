@@ -5,6 +5,7 @@
 #include "invocationhandle.h"
 #include "invocationids.h"
 #include "isotime.h"
+#include "ledgertestrows.h"
 #include "localdispatcher.h"
 #include "publickey.h"
 #include "rawsql.h"
@@ -21,16 +22,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-Row fnRow(const QString &key, const QString &target)
-{
-    Row row;
-    row.key = key;
-    row.type = u"fn"_s;
-    row.target = target;
-    row.content = u"# WHAT: test row"_s;
-    return row;
-}
 
 QByteArray fileHash(const QString &path)
 {
