@@ -1,6 +1,7 @@
 #include "changefeedpoller.h"
 
-#include <QCoreApplication>
+#include "guithreadinbox.h"
+
 #include <QPointer>
 
 ChangeFeedPoller::ChangeFeedPoller(std::shared_ptr<const DirectoryStore> store, QObject *parent)
@@ -43,13 +44,10 @@ void ChangeFeedPoller::pollNow()
     m_queue.post([self, generation = m_generation, store = m_store, cursor = m_cursor]() mutable {
         StoreResult<DirectoryChanges> result = store->changesSince(cursor);
         // The store goes back with the answer: a server connection is released on the GUI thread.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, generation, result = std::move(result), store = std::move(store)] {
-                if (self && generation == self->m_generation)
-                    self->deliver(result);
-            },
-            Qt::QueuedConnection);
+        GuiThreadInbox::post([self, generation, result = std::move(result), store = std::move(store)] {
+            if (self && generation == self->m_generation)
+                self->deliver(result);
+        });
     });
 }
 

@@ -1,8 +1,8 @@
 #include "directorytablemodel.h"
 
+#include "guithreadinbox.h"
 #include "networkpool.h"
 
-#include <QCoreApplication>
 #include <QFont>
 #include <QFutureWatcher>
 #include <QPointer>
@@ -129,13 +129,11 @@ void DirectoryTableModel::loadInBackground(std::shared_ptr<const DirectoryStore>
     QPointer<DirectoryTableModel> self(this);
     auto deliver = [self, generation](std::shared_ptr<const DirectoryStore> keep,
                                       std::shared_ptr<Snapshot> snapshot, bool complete) {
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
+        GuiThreadInbox::post(
             [self, generation, keep = std::move(keep), snapshot = std::move(snapshot), complete] {
                 if (self && generation == self->m_loadGeneration)
                     self->receivePage(*snapshot, complete);
-            },
-            Qt::QueuedConnection);
+            });
     };
     NetworkPool::instance().start([store = std::move(store), firstPage, deliver]() mutable {
         std::shared_ptr<Snapshot> first = readSnapshot(*store, firstPage);

@@ -1,6 +1,7 @@
 #include "rowreader.h"
 
-#include <QCoreApplication>
+#include "guithreadinbox.h"
+
 #include <QPointer>
 
 namespace {
@@ -55,19 +56,16 @@ void RowReader::run(std::function<Result(const DirectoryStore &)> work,
     m_queue.post(
         [self, generation, store = m_store, work = std::move(work), deliver = std::move(deliver)]() mutable {
             Result result = work(*store);
-            // The application object outlives every reader, so the answer can always be
-            // posted; whether its reader is still there is decided on the GUI thread. The
-            // store goes along, so that a server connection is only ever released there.
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
+            // Whether its reader is still there is decided on the GUI thread. The store goes
+            // along, so that a server connection is released there (or here, at exit).
+            GuiThreadInbox::post(
                 [self, generation, deliver, result = std::move(result), store = std::move(store)] {
                     if (!self)
                         return;
                     self->setInFlight(self->m_inFlight - 1);
                     if (generation == self->m_generation)
                         deliver(result);
-                },
-                Qt::QueuedConnection);
+                });
         });
 }
 

@@ -1,6 +1,7 @@
 #include "storewriter.h"
 
-#include <QCoreApplication>
+#include "guithreadinbox.h"
+
 #include <QPointer>
 
 StoreWriter::StoreWriter(std::shared_ptr<DirectoryStore> store, QObject *parent)
@@ -27,13 +28,10 @@ void StoreWriter::write(ChangeSet changes, Done done)
             result.written = tracking->written;
             // The store goes back along with the answer: a server connection is only ever
             // released on the GUI thread.
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [self, tracking, result, store = std::move(store)] {
-                    if (self && self->m_tracking == tracking)
-                        self->finish(result);
-                },
-                Qt::QueuedConnection);
+            GuiThreadInbox::post([self, tracking, result, store = std::move(store)] {
+                if (self && self->m_tracking == tracking)
+                    self->finish(result);
+            });
         });
     emit writingChanged(true);
 }

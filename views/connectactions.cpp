@@ -4,6 +4,7 @@
 #include "directorydocument.h"
 #include "directorysession.h"
 #include "fileactions.h"
+#include "guithreadinbox.h"
 #include "networkpool.h"
 #include "prompter.h"
 #include "recentfiles.h"
@@ -11,7 +12,6 @@
 #include "serverconnection.h"
 
 #include <QAction>
-#include <QCoreApplication>
 #include <QIcon>
 #include <QLineEdit>
 #include <QtConcurrent>
@@ -61,8 +61,7 @@ bool ConnectActions::connectTo(const ServerProfile &profile, const QString &owne
     QtConcurrent::run(&NetworkPool::instance(), [connection]() mutable {
         const ConnectionCheck check = connection->check();
         // Released on the GUI thread, also when this object is gone by now.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(), [keep = std::move(connection)] {}, Qt::QueuedConnection);
+        GuiThreadInbox::post([keep = std::move(connection)] {});
         return check;
     }).then(this, [this, attempt, profile, connection, keyWarning](const ConnectionCheck &check) {
         if (attempt != m_attempt)

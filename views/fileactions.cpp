@@ -6,13 +6,13 @@
 #include "directoryimporter.h"
 #include "directoryopener.h"
 #include "directorysession.h"
+#include "guithreadinbox.h"
 #include "networkpool.h"
 #include "prompter.h"
 #include "recentfiles.h"
 #include "rowstext.h"
 
 #include <QAction>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
@@ -161,8 +161,7 @@ bool FileActions::onStore(const std::shared_ptr<DirectoryStore> &store,
     QtConcurrent::run(&NetworkPool::instance(), [store, work]() mutable {
         Result result = work(*store);
         // Released on the GUI thread, also when this object is gone by now.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(), [keep = std::move(store)] {}, Qt::QueuedConnection);
+        GuiThreadInbox::post([keep = std::move(store)] {});
         return result;
     }).then(this, [done](const Result &result) { done(result); });
     return true;

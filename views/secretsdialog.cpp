@@ -1,12 +1,12 @@
 #include "secretsdialog.h"
 
 #include "directorystore.h"
+#include "guithreadinbox.h"
 #include "keychainstore.h"
 #include "prompter.h"
 #include "rowstext.h"
 #include "secretlistmodel.h"
 
-#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -136,13 +136,10 @@ void SecretsDialog::readUsageInBackground()
     m_pendingRead = m_reads.post([self, generation, store = m_store]() mutable {
         StoreResult<QList<AuthUsage>> usage = store->authUsage();
         // The store goes back with the answer: a server connection is released on the GUI thread.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, generation, usage = std::move(usage), store = std::move(store)] {
-                if (self && generation == self->m_readGeneration)
-                    self->showUsage(usage);
-            },
-            Qt::QueuedConnection);
+        GuiThreadInbox::post([self, generation, usage = std::move(usage), store = std::move(store)] {
+            if (self && generation == self->m_readGeneration)
+                self->showUsage(usage);
+        });
     });
 }
 

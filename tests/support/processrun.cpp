@@ -16,7 +16,12 @@ Result run(const QString &program, const QStringList &arguments, const QByteArra
     process.closeWriteChannel();
     QEventLoop loop;
     QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&process, &QProcess::errorOccurred, &loop, &QEventLoop::quit);
+    // Only a program that never started ends the wait here: a write error (the program
+    // exited before reading its stdin) leaves it running to its own finish.
+    QObject::connect(&process, &QProcess::errorOccurred, &loop, [&loop](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            loop.quit();
+    });
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     if (process.state() != QProcess::NotRunning)
         loop.exec();
