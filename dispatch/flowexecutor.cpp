@@ -206,23 +206,57 @@ void FlowExecutor::launch()
     m_runningFor.start();
     m_timeout.start(int(qMax<qint64>(0, m_budgetMs)));
     m_cancelPoll.start();
-    FlowStepState &state = m_steps[m_current];
-    state.phase = FlowStepState::Phase::Running;
-    for (int b = 0; b < state.calls.size(); ++b) {
-        FlowStepState::Call &call = state.calls[b];
+    const int index = m_current;
+    m_steps[index].phase = FlowStepState::Phase::Running;
+    // The dispatcher may run a nested event loop while it starts a call: earlier branches
+    // can finish, and the run be stopped, before the later ones start. So the step is not
+    // completed from inside this loop, the loop ends when the run stopped, and the step is
+    // reached by index (a slot may hold a copy of steps(), so no reference into it lasts).
+    m_launching = true;
+    for (int b = 0; b < m_steps[index].calls.size(); ++b) {
         InvocationRequest request = m_stepRequest;
-        request.key = call.key;
-        request.body = call.resolvedBody;
-        call.phase = FlowStepState::Phase::Running;
-        call.startedAtUs = elapsedUs();
+        request.key = m_steps[index].calls[b].key;
+        request.body = m_steps[index].calls[b].resolvedBody;
+        m_steps[index].calls[b].phase = FlowStepState::Phase::Running;
+        m_steps[index].calls[b].startedAtUs = elapsedUs();
         InvocationHandle *handle = m_dispatcher.invoke(request);
+        if (m_state != State::Running) {
+            dropStartedAfterStop(index, b, handle);
+            break;
+        }
         m_inFlight.insert(b, handle);
         connect(handle, &InvocationHandle::finished, this, [this, b, handle] { onCallFinished(b, handle); });
         if (handle->isFinished())
             QMetaObject::invokeMethod(
                 this, [this, b, handle] { onCallFinished(b, handle); }, Qt::QueuedConnection);
     }
-    emit stepStarted(m_current);
+    m_launching = false;
+    if (m_state != State::Running)
+        return;
+    emit stepStarted(index);
+    if (m_inFlight.isEmpty()) {
+        // Every branch finished while the others were being started: complete from the
+        // event loop, as always.
+        QMetaObject::invokeMethod(
+            this,
+            [this, index] {
+                if (m_state == State::Running && m_current == index && !m_launching && m_inFlight.isEmpty())
+                    completeStep();
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+// A call the dispatcher started while the run was being stopped: stop() never saw it.
+void FlowExecutor::dropStartedAfterStop(int index, int branch, InvocationHandle *handle)
+{
+    handle->cancel();
+    handle->deleteLater();
+    FlowStepState::Call &call = m_steps[index].calls[branch];
+    call.phase = FlowStepState::Phase::Failed;
+    call.output = m_output;
+    call.finishedAtUs = elapsedUs();
+    m_steps[index].phase = FlowStepState::Phase::Failed;
 }
 
 void FlowExecutor::onCallFinished(int branch, InvocationHandle *handle)
@@ -239,7 +273,7 @@ void FlowExecutor::onCallFinished(int branch, InvocationHandle *handle)
     call.phase = isFailure(call.output) ? FlowStepState::Phase::Failed : FlowStepState::Phase::Done;
     handle->deleteLater();
     emit callFinished(m_current, branch);
-    if (m_inFlight.isEmpty() && m_state == State::Running)
+    if (m_inFlight.isEmpty() && m_state == State::Running && !m_launching)
         completeStep();
 }
 

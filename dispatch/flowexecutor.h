@@ -90,6 +90,7 @@ private:
     FlowStepState::Call prepareCall(const FlowCall &call) const;
     std::optional<QString> refusal(const FlowStep &step) const;
     void launch();
+    void dropStartedAfterStop(int index, int branch, InvocationHandle *handle);
     void onCallFinished(int branch, InvocationHandle *handle);
     void completeStep();
     void absorb(const FlowStepState &step);
@@ -119,6 +120,7 @@ private:
     QHash<QString, QString> m_bindings;
     QString m_output;
     QHash<int, QPointer<InvocationHandle>> m_inFlight; // by branch
+    bool m_launching = false; // launch() is starting the step's calls
 
     QElapsedTimer m_clock; // since the run began
     QElapsedTimer m_runningFor; // since the last resume, for the timeout budget

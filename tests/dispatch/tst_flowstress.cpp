@@ -1,5 +1,9 @@
+#include "flowexecutor.h"
+#include "flowparser.h"
 #include "flowtestdirectory.h"
 
+#include <QEventLoop>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
 
@@ -7,6 +11,33 @@
 #include <vector>
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The real dispatcher, reached through one that waits in a nested event loop after each
+// call it starts, as the dispatcher did while it looked up a row's secret in the keychain
+// (and as any slot showing a dialog would). Earlier branches then finish while later ones
+// are still being started.
+class NestedLoopDispatcher final : public Dispatcher
+{
+public:
+    NestedLoopDispatcher(Dispatcher &real, int waitMs) : m_real(real), m_waitMs(waitMs) {}
+
+    InvocationHandle *invoke(const InvocationRequest &request) override
+    {
+        InvocationHandle *handle = m_real.invoke(request);
+        QEventLoop loop;
+        QTimer::singleShot(m_waitMs, &loop, &QEventLoop::quit);
+        loop.exec();
+        return handle;
+    }
+
+private:
+    Dispatcher &m_real;
+    int m_waitMs;
+};
+
+} // namespace
 
 // Item 2 of issue 13: fan-out flows invoked many times at once over the real dispatcher,
 // fn rows and ledger, with callers that cancel or drop their handles while branches
@@ -23,6 +54,9 @@ private slots:
     void droppedAndCancelledCallersLeaveNoDanglingWork();
     void closingTheDirectoryMidFlowFinishesEveryCaller_data();
     void closingTheDirectoryMidFlowFinishesEveryCaller();
+    void branchesFinishingWhileLaterOnesStartCompleteTheStepOnce_data();
+    void branchesFinishingWhileLaterOnesStartCompleteTheStepOnce();
+    void anAbortWhileBranchesStartStartsNoMore();
 
 private:
     std::unique_ptr<FlowTestDirectory> m_directory;
@@ -126,6 +160,61 @@ void TestFlowStress::closingTheDirectoryMidFlowFinishesEveryCaller()
         QVERIFY(handle->isFinished());
     // Whatever was still queued for the closed directory runs now, and must find it gone.
     QTest::qWait(50);
+}
+
+void TestFlowStress::branchesFinishingWhileLaterOnesStartCompleteTheStepOnce_data()
+{
+    QTest::addColumn<QString>("flow");
+    QTest::addColumn<QString>("output");
+    // The next step is narrower than the fan-out: a late branch written into it would be
+    // out of its bounds.
+    QTest::addRow("wide then narrow") << u"{ SHOUT: a | ECHO: b | NAP: 1 } > ECHO: [$PREV]"_s
+                                      << u"[{\"SHOUT\":\"A\",\"ECHO\":\"b\",\"NAP\":\"slept 1 ms\"}]"_s;
+    QTest::addRow("two fan-outs") << u"{ SHOUT: a | NAP: 1 | ECHO: b } > { ECHO: x | SHOUT: y }"_s
+                                  << u"{\"ECHO\":\"x\",\"SHOUT\":\"Y\"}"_s;
+}
+
+void TestFlowStress::branchesFinishingWhileLaterOnesStartCompleteTheStepOnce()
+{
+    QFETCH(QString, flow);
+    QFETCH(QString, output);
+    const FlowParseResult parsed = FlowParser::parse(flow);
+    QVERIFY(parsed.ok());
+    NestedLoopDispatcher dispatcher(*m_directory->dispatcher, 30);
+    FlowExecutor executor(dispatcher, parsed.plan, {}, {});
+    QSignalSpy finished(&executor, &FlowExecutor::finished);
+    QList<int> stepsFinished;
+    connect(&executor, &FlowExecutor::stepFinished, this,
+            [&stepsFinished](int index) { stepsFinished.append(index); });
+    executor.start();
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished.first().first().toString(), output);
+    QCOMPARE(stepsFinished, (QList<int>{0, 1}));
+    for (const FlowStepState &step : executor.steps()) {
+        for (const FlowStepState::Call &call : step.calls)
+            QCOMPARE(call.phase, FlowStepState::Phase::Done);
+    }
+}
+
+void TestFlowStress::anAbortWhileBranchesStartStartsNoMore()
+{
+    const FlowParseResult parsed = FlowParser::parse(u"{ NAP: 200 | NAP: 200 | NAP: 200 } > ECHO: never"_s);
+    QVERIFY(parsed.ok());
+    NestedLoopDispatcher dispatcher(*m_directory->dispatcher, 30);
+    FlowExecutor executor(dispatcher, parsed.plan, {}, {});
+    connect(&executor, &FlowExecutor::stepStarted, this,
+            [] { QFAIL("the aborted step was reported started"); });
+    QSignalSpy finished(&executor, &FlowExecutor::finished);
+    executor.start();
+    // Aborted from inside the first call's nested loop, before the second branch starts.
+    QTimer::singleShot(10, &executor, &FlowExecutor::abort);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.first().first().toString(), u"ERR: flow aborted"_s);
+    const QList<FlowStepState::Call> &calls = executor.steps().first().calls;
+    QCOMPARE(calls[0].phase, FlowStepState::Phase::Failed);
+    QCOMPARE(calls[1].phase, FlowStepState::Phase::Pending);
+    QCOMPARE(calls[2].phase, FlowStepState::Phase::Pending);
 }
 
 QTEST_GUILESS_MAIN(TestFlowStress)
