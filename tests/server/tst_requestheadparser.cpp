@@ -53,6 +53,13 @@ void TestRequestHeadParser::verdicts_data()
     add("CR LF injection in a value", "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\rSet-Cookie: b\r\n\r\n",
         State::Refused, 400);
     add("bare LF line end", "GET / HTTP/1.1\nHost: h\r\n\r\n", State::Refused, 400);
+    add("bare LF head", "GET / HTTP/1.1\nHost: h\n\n", State::Refused, 400);
+    add("bare LF before the head ends", "POST / HTTP/1.1\nHost: h\nContent-Length: 5\n", State::Refused,
+        400);
+    add("bare LF first", "\n", State::Refused, 400);
+    add("bare CR before the head ends", "GET / HTTP/1.1\rHost: h", State::Refused, 400);
+    add("CR that may yet end its line", "GET / HTTP/1.1\r", State::Incomplete);
+    add("NUL before the head ends", QByteArray("GET / HTTP/1.1\r\nHo\0", 20), State::Refused, 400);
     add("NUL", QByteArray("GET / HTTP/1.1\r\nHost: h\0\r\n\r\n", 28), State::Refused, 400);
     add("obsolete folding", "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\r\n b\r\n\r\n", State::Refused, 400);
     add("space before colon", "GET / HTTP/1.1\r\nHost: h\r\nContent-Length : 5\r\n\r\n", State::Refused, 400);
