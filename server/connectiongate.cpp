@@ -19,8 +19,9 @@ bool ConnectionGate::enter(QTcpSocket *client, Refusal refusal)
     if (full) {
         AccessLog::write({}, {}, 503, 0, client->peerAddress());
         if (refusal == Refusal::Close) {
+            // At once, not later: until it is gone QSslServer counts it as pending.
             client->abort();
-            client->deleteLater();
+            delete client;
             return false;
         }
         const QByteArray body =

@@ -27,7 +27,8 @@ public:
     ConnectionGate(const ConnectionLimits &limits, HttpConnection::HeadCheck check, QObject *parent);
 
     // Counts `client` (just accepted) for as long as it exists; false when it is over a
-    // cap, and then it is refused as `refusal` says and will delete itself.
+    // cap, and then it is refused as `refusal` says: answered and deleted once closed, or
+    // closed and deleted before this returns.
     bool enter(QTcpSocket *client, Refusal refusal);
     // The socket to hand Qt for `client`, which entered.
     GatedSocket *admit(QTcpSocket *client);

@@ -83,15 +83,15 @@ std::optional<ServerReply> DispatchApi::refusalOfToken(const QString &token)
     const StoreResult<CapabilityToken> found = m_ledger->tokens().findByValue(token);
     if (!found.ok() && found.error().kind != StoreError::Kind::NotFound)
         return std::nullopt; // the gate, after the body, answers as for any call
-    const GateVerdict verdict = found.ok()
-                                    ? CapabilityGate::checkToken(found.value(), QDateTime::currentDateTimeUtc())
-                                    : CapabilityGate::unknownToken();
+    const GateVerdict verdict =
+        found.ok() ? CapabilityGate::checkToken(found.value(), QDateTime::currentDateTimeUtc())
+                   : CapabilityGate::unknownToken();
     if (verdict.allowed)
         return std::nullopt;
     const QString tokenId = found.ok() ? found.value().id : QString();
-    const StoreError logged =
-        m_ledger->recordRefusal(QString(), tokenId, verdict.reason,
-                                tokenId.isEmpty() ? QStringLiteral("token:unknown") : QStringLiteral("token:") + tokenId);
+    const StoreError logged = m_ledger->recordRefusal(QString(), tokenId, verdict.reason,
+                                                      tokenId.isEmpty() ? QStringLiteral("token:unknown")
+                                                                        : QStringLiteral("token:") + tokenId);
     InvocationOutcome outcome;
     outcome.refusal = verdict.reason;
     if (logged.isError())

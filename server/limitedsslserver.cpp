@@ -10,6 +10,9 @@ LimitedSslServer::LimitedSslServer(const ConnectionLimits &limits, HttpConnectio
 {
     setSslConfiguration(tls);
     setHandshakeTimeout(limits.idleTimeoutMs);
+    // QSslServer counts handshakes in progress as pending connections and stops accepting
+    // at this many; the gate's cap must be what holds, so that one more is refused at once.
+    setMaxPendingConnections(limits.maxConnections + 1);
 }
 
 void LimitedSslServer::incomingConnection(qintptr descriptor)

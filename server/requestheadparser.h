@@ -12,10 +12,11 @@
 // first of two Content-Lengths and reads any Transfer-Encoding containing "chunked" as
 // chunked; this parser refuses both, and what Qt parses afterwards is canonical() of an
 // accepted head, never the client's bytes. Refused: lines not ended by CRLF, a bare CR or
-// LF or a NUL (as soon as one arrives, before the head ends), obsolete line folding, whitespace before a colon, control characters, a method or
-// target outside their grammar, a version other than 1.0 or 1.1, more than one
-// Content-Length (even equal ones) or Host or key header, any Transfer-Encoding, a
-// Content-Length that is not digits or is over the body cap, and a head over its caps.
+// LF or a NUL (as soon as one arrives, before the head ends), obsolete line folding,
+// whitespace before a colon, control characters, a method or target outside their
+// grammar, a version other than 1.0 or 1.1, more than one Content-Length (even equal ones)
+// or Host or key header, any Transfer-Encoding, a Content-Length that is not digits or is
+// over the body cap, and a head over its caps.
 class RequestHeadParser final
 {
 public:

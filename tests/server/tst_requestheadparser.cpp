@@ -54,8 +54,7 @@ void TestRequestHeadParser::verdicts_data()
         State::Refused, 400);
     add("bare LF line end", "GET / HTTP/1.1\nHost: h\r\n\r\n", State::Refused, 400);
     add("bare LF head", "GET / HTTP/1.1\nHost: h\n\n", State::Refused, 400);
-    add("bare LF before the head ends", "POST / HTTP/1.1\nHost: h\nContent-Length: 5\n", State::Refused,
-        400);
+    add("bare LF before the head ends", "POST / HTTP/1.1\nHost: h\nContent-Length: 5\n", State::Refused, 400);
     add("bare LF first", "\n", State::Refused, 400);
     add("bare CR before the head ends", "GET / HTTP/1.1\rHost: h", State::Refused, 400);
     add("CR that may yet end its line", "GET / HTTP/1.1\r", State::Incomplete);
