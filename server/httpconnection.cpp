@@ -214,10 +214,12 @@ void HttpConnection::refuse(int status, const QByteArray &message)
 
 void HttpConnection::refuse(const ServerReply &reply)
 {
-    m_client->write("HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status)
-                    + "\r\nContent-Type: " + reply.contentType
-                    + "\r\nContent-Length: " + QByteArray::number(reply.body.size())
-                    + "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n" + reply.body);
+    m_client->write(
+        "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status)
+        + "\r\nContent-Type: " + reply.contentType
+        + "\r\nContent-Length: " + QByteArray::number(reply.body.size())
+        + "\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        + reply.body);
     // Once the head is through, what is pending is body, and the head's own fields name it.
     const auto [method, target] = m_phase == Phase::Head ? RequestHeadParser::requestLineSoFar(m_pending)
                                                          : std::pair(m_head.method, m_head.target);

@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -49,6 +50,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray input(reinterpret_cast<const char *>(data), qsizetype(size));
     const RequestHeadParser::Verdict verdict = RequestHeadParser::parse(input, limits);
     using State = RequestHeadParser::State;
+    // What the access log names of any head: printable, bounded, no line break.
+    const auto [method, target] = RequestHeadParser::requestLineSoFar(input);
+    require(method.size() <= 32 && target.size() <= 1024 && (target.isEmpty() || target.startsWith('/')));
+    for (const QByteArray &logged : {method, target})
+        require(std::all_of(logged.cbegin(), logged.cend(), [](char c) { return c > 0x20 && c < 0x7f; }));
     if (verdict.state == State::Refused) {
         require(verdict.status == 400 || verdict.status == 413 || verdict.status == 431 || verdict.status == 501);
         require(!verdict.reason.isEmpty());

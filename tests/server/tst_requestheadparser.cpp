@@ -14,6 +14,8 @@ private slots:
     void verdicts_data();
     void verdicts();
     void canonicalHeadIsWhatWasAccepted();
+    void requestLineSoFar_data();
+    void requestLineSoFar();
 };
 
 void TestRequestHeadParser::verdicts_data()
@@ -109,6 +111,35 @@ void TestRequestHeadParser::canonicalHeadIsWhatWasAccepted()
         RequestHeadParser::canonical(verdict.head),
         QByteArray("PUT /api/directory/K HTTP/1.1\r\nhost: h\r\nx-terminal-key: k\r\ncontent-length: 2\r\n"
                    "connection: close\r\n\r\n"));
+}
+
+void TestRequestHeadParser::requestLineSoFar_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("target");
+    QTest::addRow("whole") << QByteArray("GET /api/directory?q=x HTTP/1.1\r\nHost: h\r\n\r\n")
+                           << QByteArray("GET") << QByteArray("/api/directory?q=x");
+    QTest::addRow("method only") << QByteArray("POS") << QByteArray("POS") << QByteArray();
+    QTest::addRow("target arriving") << QByteArray("PUT /api/dir") << QByteArray("PUT") << QByteArray("/api/dir");
+    QTest::addRow("cut by a bare LF") << QByteArray("GET /a\nHost: h") << QByteArray("GET") << QByteArray("/a");
+    QTest::addRow("not a method") << QByteArray("G\x01T / HTTP/1.1\r\n") << QByteArray() << QByteArray();
+    QTest::addRow("method too long") << QByteArray(40, 'A') + " / HTTP/1.1" << QByteArray() << QByteArray();
+    QTest::addRow("not a target") << QByteArray("GET http://h/ HTTP/1.1") << QByteArray("GET") << QByteArray();
+    QTest::addRow("control character in the target")
+        << QByteArray("GET /a\x7f HTTP/1.1") << QByteArray("GET") << QByteArray();
+    QTest::addRow("long target cut") << "GET /" + QByteArray(5000, 'a') << QByteArray("GET")
+                                     << "/" + QByteArray(1023, 'a');
+}
+
+void TestRequestHeadParser::requestLineSoFar()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, target);
+    const auto [gotMethod, gotTarget] = RequestHeadParser::requestLineSoFar(input);
+    QCOMPARE(gotMethod, method);
+    QCOMPARE(gotTarget, target);
 }
 
 QTEST_GUILESS_MAIN(TestRequestHeadParser)
