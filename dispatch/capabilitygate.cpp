@@ -18,10 +18,8 @@ GateVerdict refuse(const QString &reason, int httpStatus = 403)
 GateVerdict CapabilityGate::check(const CapabilityToken &token, const CapabilityCall &call, const Row &row,
                                   const QDateTime &nowUtc)
 {
-    if (token.isRevoked())
-        return refuse(u"revoked"_s);
-    if (token.isExpired(nowUtc))
-        return refuse(u"expired"_s);
+    if (const GateVerdict alone = checkToken(token, nowUtc); !alone.allowed)
+        return alone;
     if (call.audience != token.audience)
         return refuse(u"audience_mismatch"_s);
     if (token.ownerGate && !call.ownerPresent)
@@ -47,6 +45,15 @@ GateVerdict CapabilityGate::check(const CapabilityToken &token, const Capability
         if (bytes > *token.payloadCeiling)
             return refuse(u"payload_ceiling:%1>%2"_s.arg(bytes).arg(*token.payloadCeiling), 413);
     }
+    return GateVerdict{true, QString(), 200};
+}
+
+GateVerdict CapabilityGate::checkToken(const CapabilityToken &token, const QDateTime &nowUtc)
+{
+    if (token.isRevoked())
+        return refuse(u"revoked"_s);
+    if (token.isExpired(nowUtc))
+        return refuse(u"expired"_s);
     return GateVerdict{true, QString(), 200};
 }
 

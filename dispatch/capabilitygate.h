@@ -35,6 +35,9 @@ public:
     // fingerprint, so an edited row cannot slip into a token's reach.
     static GateVerdict check(const CapabilityToken &token, const CapabilityCall &call, const Row &row,
                              const QDateTime &nowUtc);
+    // The checks that need the token alone, no call or row: revoked, then expired. What a
+    // server can decide on a request's head, before its body (the call) is read.
+    static GateVerdict checkToken(const CapabilityToken &token, const QDateTime &nowUtc);
     // The value presented matches no stored token.
     static GateVerdict unknownToken();
 };

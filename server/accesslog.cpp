@@ -20,9 +20,12 @@ QString AccessLog::redactedTarget(const QUrl &url)
     return target;
 }
 
-void AccessLog::write(const QByteArray &method, const QUrl &url, int status, qint64 ms)
+void AccessLog::write(const QByteArray &method, const QUrl &url, int status, qint64 ms,
+                      const QHostAddress &peer)
 {
-    std::fprintf(stderr, "%s %s %d %lldms\n", method.constData(), redactedTarget(url).toUtf8().constData(),
-                 status, static_cast<long long>(ms));
+    const QString target = redactedTarget(url);
+    std::fprintf(stderr, "%s %s %d %lldms %s\n", method.isEmpty() ? "-" : method.constData(),
+                 target.isEmpty() ? "-" : target.toUtf8().constData(), status, static_cast<long long>(ms),
+                 peer.isNull() ? "-" : peer.toString().toUtf8().constData());
     std::fflush(stderr);
 }

@@ -1,5 +1,6 @@
 #include "connectiongate.h"
 
+#include "accesslog.h"
 #include "gatedsocket.h"
 
 #include <QTcpSocket>
@@ -9,13 +10,20 @@ ConnectionGate::ConnectionGate(const ConnectionLimits &limits, HttpConnection::H
     : QObject(parent), m_limits(limits), m_check(std::move(check))
 {}
 
-GatedSocket *ConnectionGate::admit(QTcpSocket *client)
+bool ConnectionGate::enter(QTcpSocket *client, Refusal refusal)
 {
     const QString address = client->peerAddress().toString();
     const bool full = m_open >= m_limits.maxConnections
                       || (m_limits.maxConnectionsPerAddress > 0
                           && m_perAddress.value(address) >= m_limits.maxConnectionsPerAddress);
     if (full) {
+        AccessLog::write({}, {}, 503, 0, client->peerAddress());
+        if (refusal == Refusal::Close) {
+            // At once, not later: until it is gone QSslServer counts it as pending.
+            client->abort();
+            delete client;
+            return false;
+        }
         const QByteArray body =
             QByteArrayLiteral("{\"error\":\"too many open connections; try again shortly\"}");
         client->write(
@@ -25,15 +33,19 @@ GatedSocket *ConnectionGate::admit(QTcpSocket *client)
         client->setParent(this);
         connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
         client->disconnectFromHost();
-        return nullptr;
+        return false;
     }
     ++m_open;
     ++m_perAddress[address];
-    auto *connection = new HttpConnection(client, m_limits, m_check, this);
-    connect(connection, &QObject::destroyed, this, [this, address] {
+    connect(client, &QObject::destroyed, this, [this, address] {
         --m_open;
         if (--m_perAddress[address] <= 0)
             m_perAddress.remove(address);
     });
-    return connection->socket();
+    return true;
+}
+
+GatedSocket *ConnectionGate::admit(QTcpSocket *client)
+{
+    return (new HttpConnection(client, m_limits, m_check, this))->socket();
 }

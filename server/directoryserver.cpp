@@ -181,10 +181,10 @@ DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &
 {
     const HttpConnection *connection = HttpConnection::of(socket);
     return {methodName(request.method()), request.url(), m_clock.elapsed(),
-            m_draining || (connection && connection->closesAfterAnswer())};
+            m_draining || (connection && connection->closesAfterAnswer()), socket->peerAddress()};
 }
 
-std::optional<HttpConnection::Refusal> DirectoryServer::refusalOnHead(const RequestHead &head) const
+std::optional<ServerReply> DirectoryServer::refusalOnHead(const RequestHead &head)
 {
     const bool reads = head.method == "GET" || head.method == "HEAD" || head.method == "OPTIONS";
     if (reads && head.contentLength == 0)
@@ -199,8 +199,8 @@ std::optional<HttpConnection::Refusal> DirectoryServer::refusalOnHead(const Requ
                            && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
     // A wrong key is refused even beside a capability token: it is someone guessing.
     if (presentedKey.isEmpty() && tokenCall)
-        return std::nullopt;
-    return HttpConnection::Refusal{401, QByteArrayLiteral("unauthorized")};
+        return m_dispatch.refusalOfToken(QString::fromUtf8(authorization.mid(7).trimmed()));
+    return ServerReply::error(401, QStringLiteral("unauthorized"));
 }
 
 bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
@@ -306,7 +306,8 @@ void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocke
         if (connection)
             send(*responder, exchange, reply);
         else
-            AccessLog::write(exchange.method, exchange.url, 499, m_clock.elapsed() - exchange.startedMs);
+            AccessLog::write(exchange.method, exchange.url, 499, m_clock.elapsed() - exchange.startedMs,
+                             exchange.peer);
     };
     auto *timer = new QTimer(handle);
     timer->setSingleShot(true);
@@ -356,5 +357,6 @@ void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exch
     responder.writeBody(head ? QByteArray() : reply.body);
     if (HttpConnection *connection = HttpConnection::of(responder.socket()))
         connection->answered(exchange.close);
-    AccessLog::write(exchange.method, exchange.url, reply.status, m_clock.elapsed() - exchange.startedMs);
+    AccessLog::write(exchange.method, exchange.url, reply.status, m_clock.elapsed() - exchange.startedMs,
+                     exchange.peer);
 }

@@ -8,6 +8,7 @@
 
 #include <QAbstractHttpServer>
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QHttpServerRequest>
 #include <QUrl>
 
@@ -68,6 +69,7 @@ private:
         QUrl url;
         qint64 startedMs = 0;
         bool close = false;
+        QHostAddress peer;
     };
 
     static Target resolve(const QString &path);
@@ -76,8 +78,9 @@ private:
     void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner);
     Exchange exchangeOf(const QHttpServerRequest &request, QTcpSocket *socket) const;
     // The owner-key rule decided on the head, before a body is read: a request that carries
-    // a body or changes something needs the key, or a capability token on POST /api/dispatch.
-    std::optional<HttpConnection::Refusal> refusalOnHead(const RequestHead &head) const;
+    // a body or changes something needs the key, or a capability token on POST /api/dispatch
+    // that the token store does not already refuse (unknown, revoked, expired).
+    std::optional<ServerReply> refusalOnHead(const RequestHead &head);
     void send(QHttpServerResponder &responder, const Exchange &exchange, const ServerReply &reply);
     void finishDispatch();
     void checkDrained();

@@ -1,5 +1,7 @@
 #include "dispatchapi.h"
 
+#include "capabilitygate.h"
+#include "capabilitytoken.h"
 #include "contractdocument.h"
 #include "contractfingerprint.h"
 #include "directoryledger.h"
@@ -74,6 +76,28 @@ ServerReply DispatchApi::receiptPage(const QString &invocationId) const
                           QByteArrayLiteral("default-src 'none'; style-src 'unsafe-inline'")});
     reply.body = ReceiptPage::render(confirm);
     return reply;
+}
+
+std::optional<ServerReply> DispatchApi::refusalOfToken(const QString &token)
+{
+    const StoreResult<CapabilityToken> found = m_ledger->tokens().findByValue(token);
+    if (!found.ok() && found.error().kind != StoreError::Kind::NotFound)
+        return std::nullopt; // the gate, after the body, answers as for any call
+    const GateVerdict verdict =
+        found.ok() ? CapabilityGate::checkToken(found.value(), QDateTime::currentDateTimeUtc())
+                   : CapabilityGate::unknownToken();
+    if (verdict.allowed)
+        return std::nullopt;
+    const QString tokenId = found.ok() ? found.value().id : QString();
+    const StoreError logged = m_ledger->recordRefusal(QString(), tokenId, verdict.reason,
+                                                      tokenId.isEmpty() ? QStringLiteral("token:unknown")
+                                                                        : QStringLiteral("token:") + tokenId);
+    InvocationOutcome outcome;
+    outcome.refusal = verdict.reason;
+    if (logged.isError())
+        outcome.refusal += QStringLiteral(" (and the refusal could not be logged: %1)").arg(logged.message);
+    outcome.refusalStatus = verdict.httpStatus;
+    return finish(outcome);
 }
 
 std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArray &body, const Caller &caller)

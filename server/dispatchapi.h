@@ -36,6 +36,11 @@ public:
     // GET ?confirm=, ?key=K[&format=markdown|json], ?registry=1.
     ServerReply query(const QUrlQuery &query) const;
     ServerReply receiptPage(const QString &invocationId) const;
+    // The refusal of a capability token that the token alone decides (unknown, revoked or
+    // expired), recorded as the gate records it, with the status and body the call would
+    // get; nothing when the token may go on to the gate. For a request's head: the call
+    // itself, in the body, has not been read, so a recorded refusal names no key.
+    std::optional<ServerReply> refusalOfToken(const QString &token);
     // The running invocation (owned by the caller), or the reply when nothing started.
     std::variant<ServerReply, InvocationHandle *> start(const QByteArray &body, const Caller &caller);
     // The response object, with the proof pointing at this server's public receipt page.

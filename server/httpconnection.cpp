@@ -1,10 +1,9 @@
 #include "httpconnection.h"
 
+#include "accesslog.h"
 #include "gatedsocket.h"
 #include "requestheadparser.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTcpSocket>
 
 #include <sys/socket.h>
@@ -28,6 +27,8 @@ QByteArray reasonPhrase(int status)
         return "Bad Request";
     case 401:
         return "Unauthorized";
+    case 403:
+        return "Forbidden";
     case 408:
         return "Request Timeout";
     case 413:
@@ -115,8 +116,10 @@ void HttpConnection::readHead()
     m_pending += arrived;
     if (m_pending.isEmpty())
         return;
-    if (!m_deadline.isActive())
+    if (!m_deadline.isActive()) {
         m_deadline.start();
+        m_started.start();
+    }
     const RequestHeadParser::Verdict verdict = RequestHeadParser::parse(
         m_pending, {m_limits.maxHeaderBytes, m_limits.maxHeaderCount, m_limits.maxBodyBytes});
     if (verdict.state == RequestHeadParser::State::Incomplete)
@@ -125,8 +128,8 @@ void HttpConnection::readHead()
         refuse(verdict.status, verdict.reason);
         return;
     }
-    if (std::optional<Refusal> refusal = m_check(verdict.head)) {
-        refuse(refusal->status, refusal->message);
+    if (std::optional<ServerReply> refusal = m_check(verdict.head)) {
+        refuse(*refusal);
         return;
     }
     m_head = verdict.head;
@@ -206,12 +209,22 @@ void HttpConnection::closeAfterWriting()
 
 void HttpConnection::refuse(int status, const QByteArray &message)
 {
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("error"), QString::fromUtf8(message)}})
-                                .toJson(QJsonDocument::Compact);
-    m_client->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
-                    + "\r\nContent-Type: application/json\r\nContent-Length: "
-                    + QByteArray::number(body.size())
-                    + "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n" + body);
+    refuse(ServerReply::error(status, QString::fromUtf8(message)));
+}
+
+void HttpConnection::refuse(const ServerReply &reply)
+{
+    m_client->write(
+        "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status)
+        + "\r\nContent-Type: " + reply.contentType
+        + "\r\nContent-Length: " + QByteArray::number(reply.body.size())
+        + "\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        + reply.body);
+    // Once the head is through, what is pending is body, and the head's own fields name it.
+    const auto [method, target] = m_phase == Phase::Head ? RequestHeadParser::requestLineSoFar(m_pending)
+                                                         : std::pair(m_head.method, m_head.target);
+    AccessLog::write(method, QUrl::fromEncoded(target), reply.status,
+                     m_started.isValid() ? m_started.elapsed() : 0, m_client->peerAddress());
     m_pending.clear();
     m_phase = Phase::Closing;
     m_deadline.stop();

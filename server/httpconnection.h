@@ -2,8 +2,10 @@
 
 #include "connectionlimits.h"
 #include "requesthead.h"
+#include "serverreply.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -22,19 +24,16 @@ class QTcpSocket;
 // maxUnsentBytes of the answers before, so answers go out in order and a client that
 // never reads holds at most that much. Deadlines: the whole request within
 // requestTimeoutMs, and no idle stretch past idleTimeoutMs while no answer is being made.
+// Its own refusals go to the access log like the server's answers.
 class HttpConnection final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HttpConnection)
 
 public:
-    struct Refusal
-    {
-        int status = 400;
-        QByteArray message;
-    };
-    // Judges a complete, well-formed head before its body is read (the owner key, say).
-    using HeadCheck = std::function<std::optional<Refusal>(const RequestHead &)>;
+    // Judges a complete, well-formed head before its body is read (the owner key, a
+    // capability token): the answer to refuse it with (status, content type and body).
+    using HeadCheck = std::function<std::optional<ServerReply>(const RequestHead &)>;
 
     // Takes `client` (an open, connected socket) as its child.
     HttpConnection(QTcpSocket *client, const ConnectionLimits &limits, HeadCheck check, QObject *parent);
@@ -64,6 +63,7 @@ private:
     void readBody();
     void wroteToClient();
     void refuse(int status, const QByteArray &message);
+    void refuse(const ServerReply &reply);
     void restartIdle();
     // The idle timeout: the connection is reset.
     void cutOff();
@@ -78,6 +78,7 @@ private:
     qint64 m_bodyLeft = 0;
     qint64 m_discarded = 0; // read and dropped after a refusal
     bool m_exempt = false;
+    QElapsedTimer m_started; // since the request's first byte
     QTimer m_deadline;
     QTimer m_idle;
 };

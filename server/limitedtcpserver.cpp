@@ -16,6 +16,6 @@ void LimitedTcpServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    if (GatedSocket *gated = m_gate->admit(socket))
-        addPendingConnection(gated);
+    if (m_gate->enter(socket, ConnectionGate::Refusal::Answer503))
+        addPendingConnection(m_gate->admit(socket));
 }

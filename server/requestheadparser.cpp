@@ -68,6 +68,22 @@ bool hasToken(QByteArrayView list, QByteArrayView token)
     return false;
 }
 
+// A line break other than CRLF, or a NUL, anywhere in `text`: such a head would never end
+// in CRLF CRLF, so it is refused as soon as it shows, not at the request deadline. A CR at
+// the very end may still be followed by its LF.
+const char *brokenLineBreak(QByteArrayView text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r'))
+            return "a line ended by a bare LF (HTTP lines end with CRLF)";
+        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] != '\n')
+            return "a bare CR in the head";
+        if (text[i] == '\0')
+            return "a NUL in the head";
+    }
+    return nullptr;
+}
+
 bool parseRequestLine(QByteArrayView line, RequestHead *head)
 {
     const qsizetype first = line.indexOf(' ');
@@ -138,8 +154,10 @@ std::optional<Verdict> checkFraming(RequestHead *head, const RequestHeadParser::
 
 RequestHeadParser::Verdict RequestHeadParser::parse(QByteArrayView bytes, const Limits &limits)
 {
-    const qsizetype end =
-        bytes.first(std::min<qsizetype>(bytes.size(), limits.maxHeaderBytes)).indexOf("\r\n\r\n");
+    const QByteArrayView window = bytes.first(std::min<qsizetype>(bytes.size(), limits.maxHeaderBytes));
+    const qsizetype end = window.indexOf("\r\n\r\n");
+    if (const char *broken = brokenLineBreak(end < 0 ? window : window.first(end + 4)))
+        return refused(400, broken);
     if (end < 0) {
         if (bytes.size() >= limits.maxHeaderBytes)
             return refused(431, "request line and headers over the server's limit");
@@ -158,8 +176,6 @@ RequestHeadParser::Verdict RequestHeadParser::parse(QByteArrayView bytes, const 
         if (stop < 0)
             stop = text.size();
         const QByteArrayView line = text.sliced(start, stop - start);
-        if (line.contains('\r') || line.contains('\n') || line.contains('\0'))
-            return refused(400, "a bare CR, LF or NUL in the head");
         if (lineNumber == 0) {
             if (!parseRequestLine(line, &head))
                 return refused(400, "the request line is not METHOD /target HTTP/1.x");
@@ -175,6 +191,29 @@ RequestHeadParser::Verdict RequestHeadParser::parse(QByteArrayView bytes, const 
         return *bad;
     verdict.state = State::Complete;
     return verdict;
+}
+
+std::pair<QByteArray, QByteArray> RequestHeadParser::requestLineSoFar(QByteArrayView bytes)
+{
+    constexpr qsizetype kMethodBytes = 32;
+    constexpr qsizetype kTargetBytes = 1024;
+    qsizetype lineEnd = bytes.size();
+    for (const char stop : {'\r', '\n'}) {
+        if (const qsizetype at = bytes.indexOf(stop); at >= 0)
+            lineEnd = std::min(lineEnd, at);
+    }
+    const QByteArrayView line = bytes.first(lineEnd);
+    const qsizetype space = line.indexOf(' ');
+    const QByteArrayView method = space < 0 ? line : line.first(space);
+    if (!isToken(method) || method.size() > kMethodBytes)
+        return {};
+    if (space < 0)
+        return {method.toByteArray(), {}};
+    QByteArrayView target = line.sliced(space + 1);
+    if (const qsizetype end = target.indexOf(' '); end >= 0)
+        target = target.first(end);
+    target = target.first(std::min(target.size(), kTargetBytes));
+    return {method.toByteArray(), isTarget(target) ? target.toByteArray() : QByteArray()};
 }
 
 QByteArray RequestHeadParser::canonical(const RequestHead &head)

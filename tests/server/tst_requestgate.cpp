@@ -1,9 +1,11 @@
 #include "processrun.h"
 #include "serveprocess.h"
+#include "testcertificates.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -103,17 +105,31 @@ private slots:
     void malformedHeadsAreRefusedAndClosed_data();
     void malformedHeadsAreRefusedAndClosed();
     void keylessBodyIsRefusedBeforeItIsSent();
+    void refusedTokenIsAnsweredBeforeTheBody_data();
+    void refusedTokenIsAnsweredBeforeTheBody();
+    void validTokenStillDispatches();
     void tricklingSenderIsCutAtTheDeadline();
     void connectionsOverTheCapAreRefused();
+    void tlsHandshakesCountAgainstTheCaps_data();
+    void tlsHandshakesCountAgainstTheCaps();
     void pipelinedAnswersKeepTheirOrder();
     void connectionCloseIsHonoured();
     void clientThatNeverReadsHoldsLittle();
 
 private:
     bool startServe(ServeProcess *served, const QStringList &options);
+    // `capdeskctl token create` for ZZ_SLOW, audience "tests"; the token's value and id.
+    std::pair<QByteArray, QString> createToken();
+    // What `served` logged since `from` bytes of its stderr.
+    static QByteArray loggedSince(ServeProcess &served, qsizetype from)
+    {
+        return served.standardError().mid(from);
+    }
     QTemporaryDir m_dir;
     QString m_db;
     ServeProcess m_served;
+    QByteArray m_validToken;
+    QByteArray m_revokedToken;
 };
 
 bool TestRequestGate::startServe(ServeProcess *served, const QStringList &options)
@@ -132,6 +148,13 @@ void TestRequestGate::initTestCase()
     QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), m_db})
                  .exitCode,
              0);
+    m_validToken = createToken().first;
+    const auto [revoked, revokedId] = createToken();
+    m_revokedToken = revoked;
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("token"), QStringLiteral("revoke"),
+                                                       revokedId, QStringLiteral("--db"), m_db})
+                 .exitCode,
+             0);
     QVERIFY(startServe(&m_served, {}));
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, m_served.port());
@@ -142,29 +165,55 @@ void TestRequestGate::initTestCase()
     QVERIFY(socket.readAll().startsWith("HTTP/1.1 201"));
 }
 
+std::pair<QByteArray, QString> TestRequestGate::createToken()
+{
+    const ProcessRun::Result minted = ProcessRun::run(
+        ServeProcess::program(), {QStringLiteral("token"), QStringLiteral("create"), QStringLiteral("--db"),
+                                  m_db, QStringLiteral("--audience"), QStringLiteral("tests"),
+                                  QStringLiteral("--keys"), QStringLiteral("ZZ_SLOW")});
+    const QJsonObject created = QJsonDocument::fromJson(minted.out).object();
+    return {created.value(QStringLiteral("value")).toString().toUtf8(),
+            created.value(QStringLiteral("token")).toObject().value(QStringLiteral("id")).toString()};
+}
+
 void TestRequestGate::malformedHeadsAreRefusedAndClosed_data()
 {
     QTest::addColumn<QByteArray>("head");
     QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("logged"); // how its access-log line starts
 
     const QByteArray start =
         "POST /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\nx-terminal-key: " + kOwnerKey + "\r\n";
-    QTest::addRow("duplicate Content-Length")
-        << start + "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}" << 400;
-    QTest::addRow("conflicting Content-Length")
-        << start + "Content-Length: 2\r\nContent-Length: 70\r\n\r\n{}" << 400;
+    QTest::addRow("duplicate Content-Length") << start + "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"
+                                              << 400 << QByteArray("POST /api/directory 400");
+    QTest::addRow("conflicting Content-Length") << start + "Content-Length: 2\r\nContent-Length: 70\r\n\r\n{}"
+                                                << 400 << QByteArray("POST /api/directory 400");
     QTest::addRow("Content-Length and chunked")
-        << start + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}" << 400;
-    QTest::addRow("chunked") << start + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" << 501;
-    QTest::addRow("huge Content-Length") << start + "Content-Length: 99999999999\r\n\r\n" << 413;
-    QTest::addRow("CR LF injection") << start + "X-A: a\rSet-Cookie: b\r\nContent-Length: 0\r\n\r\n" << 400;
-    QTest::addRow("header over the cap") << start + "X-A: " + QByteArray(40000, 'a') + "\r\n\r\n" << 431;
+        << start + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}" << 400
+        << QByteArray("POST /api/directory 400");
+    QTest::addRow("chunked") << start + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+                             << 501 << QByteArray("POST /api/directory 501");
+    QTest::addRow("huge Content-Length") << start + "Content-Length: 99999999999\r\n\r\n"
+                                         << 413 << QByteArray("POST /api/directory 413");
+    QTest::addRow("CR LF injection") << start + "X-A: a\rSet-Cookie: b\r\nContent-Length: 0\r\n\r\n"
+                                     << 400 << QByteArray("POST /api/directory 400");
+    QTest::addRow("header over the cap") << start + "X-A: " + QByteArray(40000, 'a') + "\r\n\r\n"
+                                         << 431 << QByteArray("POST /api/directory 431");
+    QTest::addRow("bare LF line ends") << QByteArray("GET /api/directory HTTP/1.1\nHost: 127.0.0.1\n\n")
+                                       << 400 << QByteArray("GET /api/directory 400");
+    QTest::addRow("bare LF, head unfinished")
+        << QByteArray("PUT /api/directory/K?q=secret HTTP/1.1\nHost: 127.0.0.1\n") << 400
+        << QByteArray("PUT /api/directory/K?q=… 400");
+    QTest::addRow("request line cut by a bare CR")
+        << QByteArray("DELETE /api/dir\rx") << 400 << QByteArray("DELETE /api/dir 400");
 }
 
 void TestRequestGate::malformedHeadsAreRefusedAndClosed()
 {
     QFETCH(QByteArray, head);
     QFETCH(int, status);
+    QFETCH(QByteArray, logged);
+    const qsizetype logFrom = m_served.standardError().size();
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, m_served.port());
     QVERIFY(socket.waitForConnected(5000));
@@ -176,6 +225,10 @@ void TestRequestGate::malformedHeadsAreRefusedAndClosed()
     QVERIFY2(answer.startsWith("HTTP/1.1 " + QByteArray::number(status)), answer.constData());
     QVERIFY(answer.contains("Connection: close"));
     QVERIFY(answer.contains("{\"error\":"));
+    QTRY_VERIFY_WITH_TIMEOUT(("\n" + loggedSince(m_served, logFrom)).contains("\n" + logged + ' '), 5000);
+    QVERIFY2(loggedSince(m_served, logFrom).contains("ms 127.0.0.1\n"),
+             loggedSince(m_served, logFrom).constData());
+    QVERIFY(!loggedSince(m_served, logFrom).contains(kOwnerKey));
 }
 
 void TestRequestGate::keylessBodyIsRefusedBeforeItIsSent()
@@ -190,6 +243,59 @@ void TestRequestGate::keylessBodyIsRefusedBeforeItIsSent()
     QTRY_VERIFY_WITH_TIMEOUT(socket.bytesAvailable() > 0, 5000);
     const QByteArray answer = socket.readAll();
     QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+}
+
+void TestRequestGate::refusedTokenIsAnsweredBeforeTheBody_data()
+{
+    QTest::addColumn<QByteArray>("token");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addRow("unknown") << QByteArray("cdt_bogus-token-value") << 401
+                             << QByteArray(R"({"error":"unknown_token","ok":false,"ran":false})");
+    QTest::addRow("revoked") << QByteArray() << 403
+                             << QByteArray(R"({"error":"revoked","ok":false,"ran":false})");
+}
+
+void TestRequestGate::refusedTokenIsAnsweredBeforeTheBody()
+{
+    QFETCH(QByteArray, token);
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    if (token.isEmpty())
+        token = m_revokedToken;
+    const qsizetype logFrom = m_served.standardError().size();
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    // The head and a few bytes of the 1 MiB it announces: the answer can only come from
+    // the head, and the rest is never sent.
+    const QByteArray head = "POST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                            + "\r\nx-capability-audience: tests\r\nContent-Length: 1048576\r\n\r\n";
+    socket.write(head + R"({"key":"ZZ_SLOW","body":")");
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.endsWith('}')), 5000);
+    QVERIFY2(answer.startsWith("HTTP/1.1 " + QByteArray::number(status)), answer.constData());
+    QVERIFY(answer.contains("Connection: close\r\n"));
+    QVERIFY(answer.contains("Content-Type: application/json\r\n"));
+    QCOMPARE(answer.mid(answer.indexOf("\r\n\r\n") + 4), body);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        loggedSince(m_served, logFrom).contains("POST /api/dispatch " + QByteArray::number(status)), 5000);
+    QVERIFY(!loggedSince(m_served, logFrom).contains(token));
+}
+
+void TestRequestGate::validTokenStillDispatches()
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_served.port());
+    QVERIFY(socket.waitForConnected(5000));
+    const QByteArray body = R"({"key":"ZZ_SLOW","body":"1"})";
+    socket.write("POST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + m_validToken
+                 + "\r\nx-capability-audience: tests\r\nContent-Length: " + QByteArray::number(body.size())
+                 + "\r\n\r\n" + body);
+    QByteArray answer;
+    QTRY_VERIFY_WITH_TIMEOUT((answer += socket.readAll(), answer.endsWith('}')), 10000);
+    QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
+    QVERIFY(answer.contains("\"ran\":true"));
 }
 
 void TestRequestGate::tricklingSenderIsCutAtTheDeadline()
@@ -243,6 +349,66 @@ void TestRequestGate::connectionsOverTheCapAreRefused()
     normal.write(request("GET", "/api/directory"));
     QTRY_VERIFY_WITH_TIMEOUT(normal.bytesAvailable() > 0, 5000);
     QVERIFY(normal.readAll().startsWith("HTTP/1.1 200"));
+}
+
+void TestRequestGate::tlsHandshakesCountAgainstTheCaps_data()
+{
+    QTest::addColumn<QString>("cap");
+    QTest::addColumn<int>("count");
+    QTest::addRow("global") << QStringLiteral("--max-connections") << 3;
+    QTest::addRow("per address") << QStringLiteral("--max-connections-per-address") << 3;
+    // QSslServer counts handshakes as pending connections, and by default stops accepting
+    // at 30 of them rather than refusing the next.
+    QTest::addRow("global, over Qt's pending limit") << QStringLiteral("--max-connections") << 40;
+}
+
+void TestRequestGate::tlsHandshakesCountAgainstTheCaps()
+{
+    QFETCH(QString, cap);
+    QFETCH(int, count);
+    TestCertificates certificates;
+    QString error;
+    QVERIFY2(certificates.create(&error), qPrintable(error));
+    ServeProcess served;
+    served.setTls(certificates.certificateFile(TestCertificates::Server::Loopback),
+                  certificates.keyFile(TestCertificates::Server::Loopback));
+    // The handshake timeout is the idle timeout: far longer than the test waits.
+    QVERIFY(startServe(
+        &served, {cap, QString::number(count), QStringLiteral("--idle-timeout"), QStringLiteral("60000")}));
+    const auto connectSilently = [&](QTcpSocket &socket) { // never says hello
+        socket.connectToHost(QHostAddress::LocalHost, served.port());
+        return socket.waitForConnected(5000);
+    };
+    std::vector<std::unique_ptr<QTcpSocket>> silent;
+    for (int i = 0; i < count; ++i) {
+        silent.push_back(std::make_unique<QTcpSocket>());
+        QVERIFY(connectSilently(*silent.back()));
+    }
+    QTcpSocket refused;
+    QVERIFY(connectSilently(refused));
+    QTRY_COMPARE_WITH_TIMEOUT(refused.state(), QAbstractSocket::UnconnectedState, 5000);
+    QVERIFY(refused.readAll().isEmpty());
+    for (const auto &holder : silent)
+        QCOMPARE(holder->state(), QAbstractSocket::ConnectedState);
+    QTRY_VERIFY_WITH_TIMEOUT(served.standardError().contains("- - 503 0ms 127.0.0.1\n"), 5000);
+
+    // A slot freed is a slot for the next client.
+    silent.front()->abort();
+    QSslConfiguration trusting = QSslConfiguration::defaultConfiguration();
+    trusting.setCaCertificates(QSslCertificate::fromPath(certificates.caFile()));
+    // Until the server has seen the close, an attempt is refused, and at once.
+    std::unique_ptr<QSslSocket> client;
+    for (int attempt = 0; attempt < 20 && !(client && client->isEncrypted()); ++attempt) {
+        client = std::make_unique<QSslSocket>();
+        client->setSslConfiguration(trusting);
+        client->connectToHostEncrypted(QStringLiteral("127.0.0.1"), served.port());
+        client->waitForEncrypted(5000);
+    }
+    QVERIFY2(client->isEncrypted(),
+             qPrintable(client->errorString() + QString::fromUtf8(served.standardError())));
+    client->write("GET /api/directory HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(client->bytesAvailable() > 0, 5000);
+    QVERIFY(client->readAll().startsWith("HTTP/1.1 200"));
 }
 
 void TestRequestGate::pipelinedAnswersKeepTheirOrder()

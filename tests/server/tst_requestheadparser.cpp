@@ -14,6 +14,8 @@ private slots:
     void verdicts_data();
     void verdicts();
     void canonicalHeadIsWhatWasAccepted();
+    void requestLineSoFar_data();
+    void requestLineSoFar();
 };
 
 void TestRequestHeadParser::verdicts_data()
@@ -53,6 +55,12 @@ void TestRequestHeadParser::verdicts_data()
     add("CR LF injection in a value", "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\rSet-Cookie: b\r\n\r\n",
         State::Refused, 400);
     add("bare LF line end", "GET / HTTP/1.1\nHost: h\r\n\r\n", State::Refused, 400);
+    add("bare LF head", "GET / HTTP/1.1\nHost: h\n\n", State::Refused, 400);
+    add("bare LF before the head ends", "POST / HTTP/1.1\nHost: h\nContent-Length: 5\n", State::Refused, 400);
+    add("bare LF first", "\n", State::Refused, 400);
+    add("bare CR before the head ends", "GET / HTTP/1.1\rHost: h", State::Refused, 400);
+    add("CR that may yet end its line", "GET / HTTP/1.1\r", State::Incomplete);
+    add("NUL before the head ends", QByteArray("GET / HTTP/1.1\r\nHo\0", 20), State::Refused, 400);
     add("NUL", QByteArray("GET / HTTP/1.1\r\nHost: h\0\r\n\r\n", 28), State::Refused, 400);
     add("obsolete folding", "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\r\n b\r\n\r\n", State::Refused, 400);
     add("space before colon", "GET / HTTP/1.1\r\nHost: h\r\nContent-Length : 5\r\n\r\n", State::Refused, 400);
@@ -103,6 +111,35 @@ void TestRequestHeadParser::canonicalHeadIsWhatWasAccepted()
         RequestHeadParser::canonical(verdict.head),
         QByteArray("PUT /api/directory/K HTTP/1.1\r\nhost: h\r\nx-terminal-key: k\r\ncontent-length: 2\r\n"
                    "connection: close\r\n\r\n"));
+}
+
+void TestRequestHeadParser::requestLineSoFar_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("target");
+    QTest::addRow("whole") << QByteArray("GET /api/directory?q=x HTTP/1.1\r\nHost: h\r\n\r\n")
+                           << QByteArray("GET") << QByteArray("/api/directory?q=x");
+    QTest::addRow("method only") << QByteArray("POS") << QByteArray("POS") << QByteArray();
+    QTest::addRow("target arriving") << QByteArray("PUT /api/dir") << QByteArray("PUT") << QByteArray("/api/dir");
+    QTest::addRow("cut by a bare LF") << QByteArray("GET /a\nHost: h") << QByteArray("GET") << QByteArray("/a");
+    QTest::addRow("not a method") << QByteArray("G\x01T / HTTP/1.1\r\n") << QByteArray() << QByteArray();
+    QTest::addRow("method too long") << QByteArray(40, 'A') + " / HTTP/1.1" << QByteArray() << QByteArray();
+    QTest::addRow("not a target") << QByteArray("GET http://h/ HTTP/1.1") << QByteArray("GET") << QByteArray();
+    QTest::addRow("control character in the target")
+        << QByteArray("GET /a\x7f HTTP/1.1") << QByteArray("GET") << QByteArray();
+    QTest::addRow("long target cut") << "GET /" + QByteArray(5000, 'a') << QByteArray("GET")
+                                     << "/" + QByteArray(1023, 'a');
+}
+
+void TestRequestHeadParser::requestLineSoFar()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, target);
+    const auto [gotMethod, gotTarget] = RequestHeadParser::requestLineSoFar(input);
+    QCOMPARE(gotMethod, method);
+    QCOMPARE(gotTarget, target);
 }
 
 QTEST_GUILESS_MAIN(TestRequestHeadParser)
