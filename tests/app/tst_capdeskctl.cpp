@@ -22,6 +22,29 @@ namespace {
 
 enum class CaFile { None, Option, Environment, MissingOption, MissingEnvironment };
 
+// How a malformed anchor file is made from a genuine one.
+enum class AnchorDefect {
+    Empty,
+    NotJson,
+    Truncated,
+    NotAnObject,
+    WrongType,
+    MissingFields,
+    BadSeq,
+    BadSignatureBase64,
+    ShortSignature,
+    BadPublicKey,
+    Huge
+};
+
+QStringList findingCodes(const QJsonObject &report)
+{
+    QStringList list;
+    for (const QJsonValue &finding : report.value(u"findings"_s).toArray())
+        list.append(finding.toObject().value(u"code"_s).toString());
+    return list;
+}
+
 struct Run
 {
     int exitCode = -1;
@@ -33,6 +56,7 @@ struct Run
 } // namespace
 
 Q_DECLARE_METATYPE(CaFile)
+Q_DECLARE_METATYPE(AnchorDefect)
 Q_DECLARE_METATYPE(TestCertificates::Server)
 
 // capdeskctl as a script or an owner's CI calls it: real process, real files, the exit
@@ -72,6 +96,9 @@ private slots:
     void tokensGateInvocations();
     void logRecordsMutationsAndVerifies();
     void logVerifyNamesTamperingAndChecksAnAnchor();
+    void logVerifyNamesAWipeBehindAnAnchor();
+    void logVerifyNamesAMalformedAnchor_data();
+    void logVerifyNamesAMalformedAnchor();
     void confirmRefusesARowHoldingAnotherReceipt();
     void flowPlanPrintsTheParsedFlow();
     void lintContractAndMcpTools();
@@ -667,6 +694,135 @@ void TestCapdeskctl::logVerifyNamesTamperingAndChecksAnAnchor()
     QVERIFY2(codes(pastAnchor).contains(u"anchor_events_truncated"_s), pastAnchor.out.constData());
     // A log that does not verify gets no anchor.
     QCOMPARE(ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()}).exitCode, 1);
+}
+
+// A wipe of everything the log and the receipts hold, done by someone without the key:
+// against the anchor it is a wipe, not a replaced key.
+void TestCapdeskctl::logVerifyNamesAWipeBehindAnAnchor()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(anchored.out);
+    file.close();
+
+    const QString failure =
+        RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s, u"DROP TRIGGER receipts_refuse_delete"_s,
+                            u"DROP TRIGGER receipt_chain_links_refuse_delete"_s, u"DELETE FROM events"_s,
+                            u"DELETE FROM event_chain_head"_s, u"DELETE FROM receipt_chain_links"_s,
+                            u"DELETE FROM receipts"_s, u"DELETE FROM receipt_chain_heads"_s,
+                            u"DELETE FROM sqlite_sequence"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const Run wiped = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(wiped.exitCode, 1);
+    const QStringList codes = findingCodes(wiped.json());
+    QVERIFY2(codes.contains(u"event_log_wiped"_s), wiped.out.constData());
+    QVERIFY2(codes.contains(u"anchor_events_truncated"_s), wiped.out.constData());
+    QVERIFY2(codes.contains(u"anchor_receipts_truncated"_s), wiped.out.constData());
+    QVERIFY2(!codes.contains(u"anchor_key_unknown"_s), wiped.out.constData());
+
+    // An anchor made by another directory, with its own key, is one the directory does not hold.
+    const QString otherDb = m_dir->filePath(u"other.db"_s);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, otherDb}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, otherDb}).exitCode, 0);
+    const Run foreign = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, otherDb});
+    QCOMPARE(foreign.exitCode, 0);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(foreign.out);
+    file.close();
+    const Run replaced = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(replaced.exitCode, 1);
+    QVERIFY2(findingCodes(replaced.json()).contains(u"anchor_key_unknown"_s), replaced.out.constData());
+}
+
+void TestCapdeskctl::logVerifyNamesAMalformedAnchor_data()
+{
+    QTest::addColumn<AnchorDefect>("defect");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("empty") << AnchorDefect::Empty << u"is empty"_s;
+    QTest::newRow("not JSON") << AnchorDefect::NotJson << u"is not a JSON object"_s;
+    QTest::newRow("truncated") << AnchorDefect::Truncated << u"is not a JSON object"_s;
+    QTest::newRow("an array") << AnchorDefect::NotAnObject << u"is not a JSON object"_s;
+    QTest::newRow("wrong type") << AnchorDefect::WrongType << u"not a Capdesk log anchor"_s;
+    QTest::newRow("fields missing") << AnchorDefect::MissingFields << u"needs 'made_at'"_s;
+    QTest::newRow("negative seq") << AnchorDefect::BadSeq << u"'seq' must be a whole number"_s;
+    QTest::newRow("signature not base64") << AnchorDefect::BadSignatureBase64 << u"'signature'"_s;
+    QTest::newRow("signature too short") << AnchorDefect::ShortSignature << u"'signature'"_s;
+    QTest::newRow("public key not a key") << AnchorDefect::BadPublicKey << u"'public_key'"_s;
+    QTest::newRow("huge") << AnchorDefect::Huge << u"is larger than"_s;
+}
+
+void TestCapdeskctl::logVerifyNamesAMalformedAnchor()
+{
+    QFETCH(AnchorDefect, defect);
+    QFETCH(QString, reason);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    QJsonObject anchor = anchored.json();
+    const auto compact = [](const QJsonObject &json) {
+        return QJsonDocument(json).toJson(QJsonDocument::Compact);
+    };
+    QByteArray bytes;
+    switch (defect) {
+    case AnchorDefect::Empty:
+        break;
+    case AnchorDefect::NotJson:
+        bytes = "this is not an anchor";
+        break;
+    case AnchorDefect::Truncated:
+        bytes = anchored.out.left(anchored.out.size() / 2);
+        break;
+    case AnchorDefect::NotAnObject:
+        bytes = "[" + compact(anchor) + "]";
+        break;
+    case AnchorDefect::WrongType:
+        anchor.insert(u"type"_s, u"something.else"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::MissingFields:
+        anchor.remove(u"public_key"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadSeq:
+        anchor.insert(u"events"_s, QJsonObject{{u"seq"_s, -3}, {u"hash"_s, QString(64, u'0')}});
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadSignatureBase64:
+        anchor.insert(u"signature"_s, u"!!not base64!!"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::ShortSignature:
+        anchor.insert(u"signature"_s, u"AAAA"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadPublicKey:
+        anchor.insert(u"public_key"_s, u"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::Huge:
+        bytes = compact(anchor) + QByteArray(17 * 1024 * 1024, ' ');
+        break;
+    }
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(verified.exitCode, 1);
+    QCOMPARE(verified.json().value(u"error"_s).toString(), u"anchor_invalid"_s);
+    QVERIFY2(verified.json().value(u"reason"_s).toString().contains(reason), verified.out.constData());
+    QCOMPARE(verified.json().value(u"intact"_s).toBool(true), false);
+    QVERIFY2(findingCodes(verified.json()) == QStringList{u"anchor_invalid"_s}, verified.out.constData());
+    QVERIFY2(!verified.err.contains("usage"), verified.err.constData());
+    QVERIFY2(verified.err.contains("anchor_invalid"), verified.err.constData());
 }
 
 void TestCapdeskctl::confirmRefusesARowHoldingAnotherReceipt()
