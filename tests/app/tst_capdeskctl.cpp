@@ -100,6 +100,8 @@ private slots:
     void logVerifyNamesAMalformedAnchor_data();
     void logVerifyNamesAMalformedAnchor();
     void confirmRefusesARowHoldingAnotherReceipt();
+    void confirmNamesWhyASignatureFails_data();
+    void confirmNamesWhyASignatureFails();
     void flowPlanPrintsTheParsedFlow();
     void lintContractAndMcpTools();
     void serverModeRunsTheRowCommands();
@@ -850,6 +852,65 @@ void TestCapdeskctl::confirmRefusesARowHoldingAnotherReceipt()
     QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(true), false);
     QCOMPARE(confirmed.json().value(u"reason"_s).toString(), u"receipt_mismatch"_s);
     QCOMPARE(ctl({u"confirm"_s, other, u"--db"_s, db()}).exitCode, 0);
+}
+
+void TestCapdeskctl::confirmNamesWhyASignatureFails_data()
+{
+    // {id}: the invocation asked for; {other}: another directory's file, with a key of its own.
+    QTest::addColumn<QStringList>("tampering");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("error");
+    const QString row = u"WHERE invocation_id = '{id}'"_s;
+    QTest::newRow("a signed field edited")
+        << QStringList{u"DROP TRIGGER receipts_refuse_update"_s,
+                       u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"cost_usd\":0', "
+                       "'\"cost_usd\":7') "_s
+                           + row}
+        << u"signature_mismatch"_s << u"edited after it was written"_s;
+    QTest::newRow("the signature garbled")
+        << QStringList{u"DROP TRIGGER receipts_refuse_update"_s,
+                       u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"signature\":\"', "
+                       "'\"signature\":\"!!') "_s
+                           + row}
+        << u"signature_malformed"_s << u"base64"_s;
+    QTest::newRow("the directory's key swapped for another")
+        << QStringList{u"ATTACH DATABASE '{other}' AS other"_s, u"DELETE FROM signing_keys"_s,
+                       u"INSERT INTO signing_keys SELECT * FROM other.signing_keys"_s}
+        << u"key_unknown"_s << u"does not list"_s;
+    QTest::newRow("no key listed") << QStringList{u"DELETE FROM signing_keys"_s} << u"no_key"_s
+                                   << u"no public key"_s;
+}
+
+void TestCapdeskctl::confirmNamesWhyASignatureFails()
+{
+    QFETCH(QStringList, tampering);
+    QFETCH(QString, reason);
+    QFETCH(QString, error);
+    const QString otherDb = m_dir->filePath(u"other.db"_s);
+    for (const QString &file : {db(), otherDb}) {
+        QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, file}).exitCode, 0);
+        QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, file}).exitCode, 0);
+    }
+    const QString id = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"asked"_s, u"--db"_s, db()})
+                           .json()
+                           .value(u"proof"_s)
+                           .toObject()
+                           .value(u"invocation_id"_s)
+                           .toString();
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(ctl({u"confirm"_s, id, u"--db"_s, db()}).exitCode, 0);
+    for (QString &statement : tampering)
+        statement.replace(u"{id}"_s, id).replace(u"{other}"_s, otherDb);
+    const QString failure = RawSql::exec(db(), tampering);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+
+    const Run confirmed = ctl({u"confirm"_s, id, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 1);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(true), false);
+    QCOMPARE(confirmed.json().value(u"invocation_id"_s).toString(), id);
+    QVERIFY2(confirmed.json().value(u"signature"_s).toString() != u"valid"_s, confirmed.out.constData());
+    QCOMPARE(confirmed.json().value(u"reason"_s).toString(), reason);
+    QVERIFY2(confirmed.json().value(u"error"_s).toString().contains(error), confirmed.out.constData());
 }
 
 void TestCapdeskctl::flowPlanPrintsTheParsedFlow()
