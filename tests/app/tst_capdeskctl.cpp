@@ -384,6 +384,11 @@ void TestCapdeskctl::importRefusals_data()
                                    << QStringList{QStringLiteral("V002")} << QString();
     QTest::addRow("updated_at 'x'") << row("STAMP_ROW", R"(,"updated_at":"x")") << QStringLiteral("--restamp")
                                     << QStringList{QStringLiteral("V003")} << QStringLiteral("restamped");
+    QTest::addRow("several invalid rows, each named")
+        << row("EVIL_ROW", R"(,"runner":"evil")") + "," + row("STAMP_ROW", R"(,"updated_at":"x")") + ","
+               + QByteArray(R"({"key":"SOAP_ROW","type":"soap"})")
+        << QString() << QStringList{QStringLiteral("V002"), QStringLiteral("V003"), QStringLiteral("V001")}
+        << QString();
 }
 
 void TestCapdeskctl::importRefusals()
