@@ -17,8 +17,9 @@
 
 namespace {
 
-// Rows named one by one in a hygiene refusal; the rest are counted, and all are in `details`.
-constexpr int listedRows = 20;
+// Rows named one by one in a refusal or a listing, with their findings in `details`; the
+// rest are counted.
+constexpr int listedRows = DirectoryImporter::listedRows;
 const QLatin1String hygieneLead("hygiene: ");
 
 StoreError invalid(const QString &message, const QJsonArray &details = {})
@@ -90,6 +91,25 @@ void restamp(QList<Row> &rows, QStringList &restamped)
     }
 }
 
+// Every row RowBatchCheck refused: the first listedRows by line and codes, the rest counted.
+StoreError batchRefusal(const QList<StoreError> &listed, qsizetype refusedRows, qsizetype rows)
+{
+    if (refusedRows == 1)
+        return listed.first();
+    QStringList message;
+    QJsonArray details;
+    for (const StoreError &refusal : listed) {
+        message.append(refusal.message);
+        for (const QJsonValue &finding : refusal.details)
+            details.append(finding);
+    }
+    if (refusedRows > listed.size())
+        message.append(QStringLiteral("… and %1 more rows").arg(refusedRows - listed.size()));
+    message.append(
+        QStringLiteral("%1 of the %2 rows are refused, so nothing was imported").arg(refusedRows).arg(rows));
+    return invalid(message.join(u'\n'), details);
+}
+
 StoreError hygieneRefusal(const QList<LintFinding> &errors, const QList<Row> &rows, const QList<int> &lines)
 {
     QHash<QString, int> lineOf;
@@ -97,12 +117,16 @@ StoreError hygieneRefusal(const QList<LintFinding> &errors, const QList<Row> &ro
         lineOf.insert(rows.at(i).key, lines.at(i));
     QStringList keys;
     QHash<QString, QStringList> codes;
-    QJsonArray details;
     for (const LintFinding &finding : errors) {
         if (!codes.contains(finding.key))
             keys.append(finding.key);
         codes[finding.key].append(finding.code + u' ' + finding.name);
-        details.append(finding.toJson());
+    }
+    const QSet<QString> listed(keys.cbegin(), keys.cbegin() + std::min<qsizetype>(keys.size(), listedRows));
+    QJsonArray details;
+    for (const LintFinding &finding : errors) {
+        if (listed.contains(finding.key))
+            details.append(finding.toJson());
     }
     QStringList message{hygieneLead
                         + QStringLiteral("%1 of the %2 rows are not compliant, so nothing was imported; "
@@ -122,13 +146,23 @@ StoreError hygieneRefusal(const QList<LintFinding> &errors, const QList<Row> &ro
 
 QJsonObject ImportReport::toJson() const
 {
+    QSet<QString> listedKeys;
+    QSet<QString> unlistedKeys;
     QJsonArray findings;
-    for (const LintFinding &finding : noncompliant)
-        findings.append(finding.toJson());
+    for (const LintFinding &finding : noncompliant) {
+        if (listedKeys.contains(finding.key) || listedKeys.size() < listedRows) {
+            listedKeys.insert(finding.key);
+            findings.append(finding.toJson());
+        } else {
+            unlistedKeys.insert(finding.key);
+        }
+    }
     return QJsonObject{{QStringLiteral("ok"), true},
                        {QStringLiteral("imported"), imported},
                        {QStringLiteral("skipped"), QJsonArray::fromStringList(skipped)},
                        {QStringLiteral("noncompliant"), findings},
+                       {QStringLiteral("noncompliant_rows"), listedKeys.size() + unlistedKeys.size()},
+                       {QStringLiteral("noncompliant_unlisted"), unlistedKeys.size()},
                        {QStringLiteral("restamped"), QJsonArray::fromStringList(restamped)}};
 }
 
@@ -148,11 +182,18 @@ StoreResult<ImportReport> DirectoryImporter::importDevice(DirectoryStore &store,
     if (!taken.ok())
         return taken.error();
     RowBatchCheck check(std::move(taken.value()));
+    QList<StoreError> listed;
+    qsizetype refusedRows = 0;
     for (qsizetype i = 0; i < dump.rows.size(); ++i) {
-        const StoreError error = check.add(dump.rows.at(i), dump.lines.at(i));
-        if (error.isError())
-            return error;
+        StoreError error = check.add(dump.rows.at(i), dump.lines.at(i));
+        if (!error.isError())
+            continue;
+        ++refusedRows;
+        if (listed.size() < listedRows)
+            listed.append(std::move(error));
     }
+    if (refusedRows > 0)
+        return batchRefusal(listed, refusedRows, dump.rows.size());
     StoreResult<QList<Row>> existing = store.allRows();
     if (!existing.ok())
         return existing.error();

@@ -33,7 +33,10 @@ struct ImportReport
     // "KEY updated_at" for every timestamp --restamp replaced.
     QStringList restamped;
 
-    // {"ok":true,"imported":N,"skipped":[…],"noncompliant":[findings],"restamped":[…]}
+    // {"ok":true,"imported":N,"skipped":[…],"noncompliant":[findings],"noncompliant_rows":N,
+    //  "noncompliant_unlisted":N,"restamped":[…]}: the findings of the first
+    // DirectoryImporter::listedRows noncompliant rows, and how many rows there are in all
+    // and beyond those.
     QJsonObject toJson() const;
 };
 
@@ -44,6 +47,8 @@ struct ImportReport
 //  - the file reads (UTF-8, SQL or JSON, types), refusals starting with "line N: ";
 //  - validity (RowValidator::checkValidity: V001–V005), always refused;
 //  - keys repeated in the file or already in the store;
+//    every row refused for these two is named (by line, key or position, and codes), up
+//    to listedRows of them, then counted;
 //  - hygiene (every error finding of the linter against the directory as it would be
 //    after the import), refused unless allowNoncompliant, naming each row's codes.
 class DirectoryImporter final
@@ -60,6 +65,8 @@ public:
     // which ImportOptions::allowNoncompliant would let in.
     static bool isHygieneRefusal(const StoreError &error);
 
+    // Rows named one by one in a refusal or in the noncompliant listing; the rest are counted.
+    static constexpr int listedRows = 20;
     // A JSON file larger than this is refused unread (a SQL dump is streamed instead).
     static constexpr qint64 maxJsonBytes = 512LL * 1024 * 1024;
 };

@@ -189,11 +189,48 @@ QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
     }
     const QJsonObject receipt = found.value().toJson();
     const ReceiptVerifier::Result signature = ReceiptVerifier::check(receipt, m_vault.publicKeys());
-    return {{u"confirmed"_s, signature == ReceiptVerifier::Result::Valid},
-            {u"status"_s, Receipt::statusFor(found.value().material)},
-            {u"invocation_id"_s, invocationId},
-            {u"signature"_s, ReceiptVerifier::name(signature)},
-            {u"receipt"_s, receipt}};
+    QJsonObject answer{{u"confirmed"_s, signature == ReceiptVerifier::Result::Valid},
+                       {u"status"_s, Receipt::statusFor(found.value().material)},
+                       {u"invocation_id"_s, invocationId},
+                       {u"signature"_s, ReceiptVerifier::name(signature)},
+                       {u"receipt"_s, receipt}};
+    if (signature != ReceiptVerifier::Result::Valid) {
+        const auto [reason, message] = whyNotValid(invocationId, receipt, signature);
+        answer.insert(u"reason"_s, reason);
+        answer.insert(u"error"_s, message);
+    }
+    return answer;
+}
+
+std::pair<QString, QString> DirectoryLedger::whyNotValid(const QString &invocationId,
+                                                         const QJsonObject &receipt,
+                                                         ReceiptVerifier::Result signature) const
+{
+    if (signature == ReceiptVerifier::Result::NoKey)
+        return {u"no_key"_s, u"the directory lists no public key to check the receipt with"_s};
+    if (!ReceiptVerifier::signatureWellFormed(receipt))
+        return {u"signature_malformed"_s,
+                u"the receipt's signature is not the base64 of a 64-byte Ed25519 signature"_s};
+    const QString mismatch =
+        u"the signature does not verify over the stored fields with any of the directory's keys"_s;
+    // The receipt's chain link tells an edit after the receipt was written from a
+    // signature made with a key this directory does not list.
+    const StoreResult<ReceiptLog::LinkState> link = m_receipts.linkState(invocationId);
+    if (!link.ok())
+        return {u"signature_mismatch"_s, mismatch};
+    switch (link.value()) {
+    case ReceiptLog::LinkState::Linked:
+        return {u"key_unknown"_s, u"the stored receipt is the one written, but none of the directory's keys "
+                                  "signed it: it was signed with a key the directory does not list"_s};
+    case ReceiptLog::LinkState::Altered:
+        return {u"signature_mismatch"_s,
+                mismatch
+                    + u": the stored receipt was edited after it was written (it no longer matches its "
+                      "receipt chain link)"_s};
+    case ReceiptLog::LinkState::Unlinked:
+        break;
+    }
+    return {u"signature_mismatch"_s, mismatch + u"; the receipt is in no receipt chain"_s};
 }
 
 StoreResult<QString> DirectoryLedger::keyStorage()

@@ -4,6 +4,7 @@
 #include "capabilitytokenstore.h"
 #include "keychainstore.h"
 #include "receiptlog.h"
+#include "receiptverifier.h"
 #include "signingkeyvault.h"
 
 #include <QElapsedTimer>
@@ -14,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 class SqliteDirectoryStore;
 
@@ -51,8 +53,11 @@ public:
     // the log as one summary event per interval (CapabilityGateRefusalCounter).
     StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
     // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}, or
-    // with "reason" when it cannot confirm a receipt that is there: "receipt_mismatch"
-    // (the row holds a receipt signed for another invocation) or "unreadable".
+    // with "reason" and "error" when it cannot confirm a receipt that is there:
+    // "receipt_mismatch" (the row holds a receipt signed for another invocation),
+    // "unreadable", or, when the signature does not hold, "signature_mismatch" (it does not
+    // verify over the stored fields), "key_unknown" (the receipt is as written, signed by a
+    // key the directory does not list), "signature_malformed" or "no_key".
     QJsonObject confirm(const QString &invocationId) const;
     // Unlocks the key and seals the receipts written before the chains existed; the
     // anchor command's first step, and issue()'s.
@@ -74,6 +79,9 @@ public:
 
 private:
     StoreError unlock();
+    // confirm()'s {"reason","error"} for a receipt whose signature is not valid.
+    std::pair<QString, QString> whyNotValid(const QString &invocationId, const QJsonObject &receipt,
+                                            ReceiptVerifier::Result signature) const;
     // Runs `then` once the key is unlocked or could not be; one search answers all callers.
     void whenUnlocked(std::function<void(const StoreError &)> then);
     void answerWaiting(const StoreError &error);

@@ -196,6 +196,24 @@ StoreResult<Receipt> ReceiptLog::find(const QString &invocationId) const
     return receipt;
 }
 
+StoreResult<ReceiptLog::LinkState> ReceiptLog::linkState(const QString &invocationId) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(u"SELECT r.receipt_json, l.writer, l.seq, l.prev_hash, l.hash FROM receipts r "
+                  "LEFT JOIN receipt_chain_links l ON l.receipt_seq = r.seq WHERE r.invocation_id = ?"_s);
+    query.addBindValue(invocationId);
+    if (!query.exec())
+        return sqlError(u"cannot read receipts"_s, query.lastError());
+    if (!query.next())
+        return StoreError::make(StoreError::Kind::NotFound, u"no receipt "_s + invocationId);
+    if (query.value(1).isNull())
+        return LinkState::Unlinked;
+    const QString recomputed = ReceiptChain::linkHash(
+        query.value(1).toString(), query.value(2).toLongLong(), query.value(3).toString(),
+        ReceiptChain::receiptHash(query.value(0).toString().toUtf8()));
+    return recomputed == query.value(4).toString() ? LinkState::Linked : LinkState::Altered;
+}
+
 StoreResult<QList<Receipt>> ReceiptLog::list(const Query &filter) const
 {
     QStringList where;

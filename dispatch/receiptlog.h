@@ -30,6 +30,13 @@ public:
         qint64 limit = -1; // newest first; -1: all
     };
 
+    // How the row stored for an invocation stands to its link in a receipt chain.
+    enum class LinkState {
+        Linked, // its JSON is what was linked
+        Altered, // its JSON was edited after it was linked
+        Unlinked, // in no chain (written before the chains and not sealed, or added outside)
+    };
+
     explicit ReceiptLog(QSqlDatabase db);
 
     // Commits the signed receipt, its link and this writer's head signed with `key` in one
@@ -41,6 +48,8 @@ public:
     // Conflict when the row found holds a receipt signed for another invocation.
     StoreResult<Receipt> find(const QString &invocationId) const;
     StoreResult<QList<Receipt>> list(const Query &query) const;
+    // NotFound when no row is stored for `invocationId`.
+    StoreResult<LinkState> linkState(const QString &invocationId) const;
     // How many writers' chains have a signed head.
     StoreResult<qint64> chainCount() const;
     const QString &writer() const { return m_writer; }

@@ -18,6 +18,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr qsizetype kMaxChains = 1'000'000;
+constexpr qsizetype kSignatureBytes = 64;
 
 QJsonObject positionJson(const ReceiptLogAnchor::Position &position)
 {
@@ -119,6 +120,16 @@ std::optional<ReceiptLogAnchor> ReceiptLogAnchor::fromJson(const QJsonObject &js
         return std::nullopt;
     }
     QString why;
+    if (!PublicKey::fromPem(anchor.publicKeyPem, &why)) {
+        *error = u"'public_key' is not an Ed25519 public key: "_s + why;
+        return std::nullopt;
+    }
+    const QByteArray::FromBase64Result decoded =
+        QByteArray::fromBase64Encoding(anchor.signature.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded || decoded.decoded.size() != kSignatureBytes) {
+        *error = u"'signature' is not the base64 of a %1-byte Ed25519 signature"_s.arg(kSignatureBytes);
+        return std::nullopt;
+    }
     if (!readPosition(json.value(u"events"_s), false, &anchor.events, &why)) {
         *error = u"events: "_s + why;
         return std::nullopt;

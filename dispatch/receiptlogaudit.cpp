@@ -14,6 +14,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -57,12 +59,7 @@ public:
     }
 
 private:
-    void find(const QString &code, const QString &message)
-    {
-        ++m_report.findingCount;
-        if (m_report.findings.size() < ReceiptLogAudit::kMaxFindings)
-            m_report.findings.append({code, message});
-    }
+    void find(const QString &code, const QString &message) { m_report.add({code, message}); }
 
     StoreResult<std::optional<QString>> eventHash(qint64 seq) const
     {
@@ -99,10 +96,12 @@ private:
 
     void eventsShort(qint64 attested, const QString &who)
     {
-        if (m_eventCount == 0)
-            find(u"event_log_wiped"_s,
-                 u"the event log is empty, but %1 shows it reached event #%2"_s.arg(who).arg(attested));
-        else
+        if (m_eventCount == 0) {
+            // One wipe, however many witnesses show it.
+            if (!std::exchange(m_wipeFound, true))
+                find(u"event_log_wiped"_s,
+                     u"the event log is empty, but %1 shows it reached event #%2"_s.arg(who).arg(attested));
+        } else
             find(u"events_missing"_s,
                  u"the event log ends at #%1, but %2 shows it reached event #%3"_s.arg(m_lastEvent)
                      .arg(who)
@@ -363,11 +362,13 @@ private:
             const StoreResult<std::optional<QString>> hash = eventHash(anchor.events.seq);
             if (!hash.ok())
                 return hash.error();
-            if (!hash.value())
+            if (!hash.value()) {
                 find(u"anchor_events_truncated"_s,
                      u"the anchor records event #%1, and the log ends at #%2"_s.arg(anchor.events.seq)
                          .arg(m_lastEvent));
-            else if (*hash.value() != anchor.events.hash)
+                if (m_eventCount == 0)
+                    eventsShort(anchor.events.seq, u"the anchor"_s);
+            } else if (*hash.value() != anchor.events.hash)
                 find(u"anchor_events_rewritten"_s,
                      u"event #%1 is not the one the anchor records"_s.arg(anchor.events.seq));
         }
@@ -407,9 +408,17 @@ private:
     qint64 m_eventCount = 0;
     qint64 m_lastEvent = 0;
     qint64 m_linkedReceipts = 0;
+    bool m_wipeFound = false;
 };
 
 } // namespace
+
+void ReceiptLogAudit::Report::add(Finding finding)
+{
+    ++findingCount;
+    if (findings.size() < kMaxFindings)
+        findings.append(std::move(finding));
+}
 
 QJsonObject ReceiptLogAudit::Report::toJson() const
 {

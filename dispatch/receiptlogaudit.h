@@ -16,8 +16,8 @@ struct ReceiptLogAnchor;
 // and, given one, an anchor kept outside the file. Each problem is a finding with a
 // stable code:
 //   event_chain_broken          an event edited, removed or reordered (EventLog::verify)
-//   event_log_wiped             the log is empty, yet SQLite's counter or a signed head
-//                               shows it held events
+//   event_log_wiped             the log is empty, yet SQLite's counter, a signed head or
+//                               the anchor shows it held events
 //   events_missing              the log ends before an event that the counter or a
 //                               signed head shows
 //   event_log_rewritten         an event is not the one a signed head attests
@@ -32,8 +32,9 @@ struct ReceiptLogAnchor;
 //   receipt_chain_missing       a writer the event log names whose chain is gone
 //   receipt_chain_origin_missing the record of where the chains began is gone
 //   no_trusted_key              signed heads and no key to check them with
-//   anchor_invalid              the anchor's own signature fails
-//   anchor_key_unknown          the directory no longer signs with the anchor's key
+//   anchor_invalid              the anchor's own signature fails (the CLI also reports a
+//                               file that is no anchor at all under this code)
+//   anchor_key_unknown          the anchor is signed by a key none of `trustedKeys` is
 //   anchor_events_truncated, anchor_events_rewritten,
 //   anchor_receipts_truncated, anchor_receipts_rewritten
 //                               the log is cut back past, or differs at, the anchor
@@ -59,6 +60,8 @@ public:
         qint64 findingCount = 0;
 
         bool intact() const { return findingCount == 0; }
+        // Counts every finding and keeps the first kMaxFindings.
+        void add(Finding finding);
         // The event log's verification members as before, plus "receipts", "findings"
         // and "anchor".
         QJsonObject toJson() const;

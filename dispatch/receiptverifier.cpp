@@ -26,6 +26,15 @@ ReceiptVerifier::Result ReceiptVerifier::check(const QJsonObject &receipt, const
     return Result::Invalid;
 }
 
+bool ReceiptVerifier::signatureWellFormed(const QJsonObject &receipt)
+{
+    constexpr qsizetype signatureBytes = 64;
+    const QJsonValue signature = receipt.value(u"signature"_s);
+    const QByteArray::FromBase64Result decoded = QByteArray::fromBase64Encoding(
+        signature.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    return signature.isString() && decoded && decoded.decoded.size() == signatureBytes;
+}
+
 QString ReceiptVerifier::name(Result result)
 {
     switch (result) {

@@ -16,6 +16,9 @@ public:
 
     // Valid when any of `keys` verifies it (a directory may have rotated its key).
     static Result check(const QJsonObject &receipt, const QList<PublicKey> &keys);
+    // Whether `signature` is a string holding the base64 of a 64-byte Ed25519 signature,
+    // whatever it signs.
+    static bool signatureWellFormed(const QJsonObject &receipt);
     // "valid", "invalid", "no key"
     static QString name(Result result);
 };

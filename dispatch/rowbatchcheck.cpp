@@ -2,6 +2,8 @@
 
 #include "rowvalidator.h"
 
+#include <QJsonObject>
+
 #include <algorithm>
 
 RowBatchCheck::RowBatchCheck(QSet<QString> takenKeys) : m_takenKeys(std::move(takenKeys)) {}
@@ -21,8 +23,14 @@ StoreError RowBatchCheck::add(const Row &row, int line)
                          [](const FieldProblem &found) { return found.field == QLatin1String("key"); });
         const QString which = keyIsText ? QStringLiteral("row %1 ('%2')").arg(index).arg(row.key)
                                         : QStringLiteral("row %1").arg(index);
-        return refuse(which + QStringLiteral(": ") + RowValidator::describe(problems),
-                      RowValidator::toJson(row.key, problems));
+        QJsonArray findings = RowValidator::toJson(keyIsText ? row.key : QString(), problems);
+        for (QJsonValueRef finding : findings) {
+            QJsonObject located = finding.toObject();
+            located.insert(QStringLiteral("row"), index);
+            located.insert(QStringLiteral("line"), line);
+            finding = located;
+        }
+        return refuse(which + QStringLiteral(": ") + RowValidator::describe(problems), findings);
     }
     const auto first = m_lineOfKey.constFind(row.key);
     if (first != m_lineOfKey.constEnd())

@@ -12,12 +12,14 @@
 #include <QFile>
 #include <QJsonArray>
 
+#include <cstdio>
 #include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
+const QString kAnchorInvalid = u"anchor_invalid"_s;
 const QString kUsage = u"usage: capdeskctl log [--key KEY] | log --verify [--anchor FILE] | log --anchor"_s;
 
 StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
@@ -26,11 +28,19 @@ StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return StoreError::make(StoreError::Kind::NotFound,
                                 u"cannot read %1: %2"_s.arg(path, file.errorString()));
-    const QByteArray bytes = file.read(ReceiptLogAnchor::kMaxBytes + 1);
-    if (bytes.size() > ReceiptLogAnchor::kMaxBytes)
+    const auto tooLarge = [&path] {
         return StoreError::make(StoreError::Kind::Invalid,
                                 u"%1 is larger than %2 MiB; it is not an anchor"_s.arg(path).arg(
                                     ReceiptLogAnchor::kMaxBytes >> 20));
+    };
+    // A pipe has no size, so what is read is capped as well.
+    if (file.size() > ReceiptLogAnchor::kMaxBytes)
+        return tooLarge();
+    const QByteArray bytes = file.read(ReceiptLogAnchor::kMaxBytes + 1);
+    if (bytes.size() > ReceiptLogAnchor::kMaxBytes)
+        return tooLarge();
+    if (bytes.trimmed().isEmpty())
+        return StoreError::make(StoreError::Kind::Invalid, u"%1 is empty"_s.arg(path));
     const JsonTextCheck json = JsonTextCheck::parse(QString::fromUtf8(bytes));
     if (!json.ok || !json.document.isObject())
         return StoreError::make(StoreError::Kind::Invalid,
@@ -82,10 +92,11 @@ int CtlLogCommand::list()
     return CtlOutput::Ok;
 }
 
-QList<PublicKey> CtlLogCommand::trustedKeys()
+QList<PublicKey> CtlLogCommand::trustedKeys(const ReceiptLogAnchor *anchor)
 {
     const StoreResult<qint64> chains = m_ledger->receipts().chainCount();
-    if (!chains.ok() || chains.value() == 0)
+    // A log wiped with its chains still has the anchor's key to be checked against.
+    if (!chains.ok() || (chains.value() == 0 && !anchor))
         return {};
     const QList<PublicKey> listed = m_ledger->publicKeys();
     const StoreResult<SigningKey> key = m_ledger->signingKey();
@@ -93,8 +104,11 @@ QList<PublicKey> CtlLogCommand::trustedKeys()
         return {};
     // A key made just now, because none could be found, has signed nothing here.
     const PublicKey held = key.value().publicKey();
+    // An anchor kept outside the file vouches for the key that signed it as well as the
+    // file's list does; a key made just now cannot match it.
     const bool known = std::any_of(listed.begin(), listed.end(),
-                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); });
+                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); })
+                       || (anchor && anchor->selfSigned() && anchor->keyId() == held.keyId());
     return known ? QList<PublicKey>{held} : QList<PublicKey>{};
 }
 
@@ -104,17 +118,21 @@ int CtlLogCommand::verify()
     if (m_args.has(u"--key"_s))
         return CtlOutput::usage(u"--verify checks the whole log; it takes no --key"_s);
     std::optional<ReceiptLogAnchor> anchor;
+    // A file that is no anchor is a finding of the verification, not a misuse of the command.
+    std::optional<ReceiptLogAudit::Finding> anchorProblem;
     if (m_args.has(u"--anchor"_s)) {
         const QString path = m_args.positional.value(0, m_args.value(u"--anchor"_s));
         if (path.isEmpty())
             return CtlOutput::usage(u"--verify --anchor needs the anchor's FILE"_s);
         const StoreResult<ReceiptLogAnchor> read = readAnchor(path);
-        if (!read.ok())
-            return read.error().kind == StoreError::Kind::Invalid ? CtlOutput::usage(read.error().message)
-                                                                  : CtlOutput::fail(read.error());
-        anchor = read.value();
+        if (read.ok())
+            anchor = read.value();
+        else if (read.error().kind == StoreError::Kind::Invalid)
+            anchorProblem = ReceiptLogAudit::Finding{kAnchorInvalid, read.error().message};
+        else
+            return CtlOutput::fail(read.error());
     }
-    const QList<PublicKey> keys = trustedKeys();
+    const QList<PublicKey> keys = trustedKeys(anchor ? &*anchor : nullptr);
     ReceiptLogAudit::Report report;
     const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
         const StoreResult<ReceiptLogAudit::Report> audited =
@@ -126,7 +144,18 @@ int CtlLogCommand::verify()
     });
     if (error.isError())
         return CtlOutput::fail(error);
-    CtlOutput::printJson(report.toJson());
+    QJsonObject out;
+    if (anchorProblem) {
+        report.add(*anchorProblem);
+        out = report.toJson();
+        out.insert(u"error"_s, kAnchorInvalid);
+        out.insert(u"reason"_s, anchorProblem->message);
+        std::fprintf(stderr, "capdeskctl: %s: %s\n", qUtf8Printable(kAnchorInvalid),
+                     qUtf8Printable(anchorProblem->message));
+    } else {
+        out = report.toJson();
+    }
+    CtlOutput::printJson(out);
     return report.intact() ? CtlOutput::Ok : CtlOutput::Findings;
 }
 

@@ -9,10 +9,12 @@
 class DirectoryLedger;
 class PublicKey;
 class SqliteDirectoryStore;
+struct ReceiptLogAnchor;
 
 // `log [--key K]`, `log --verify [--anchor FILE]` and `log --anchor` (SPEC §8, §11): the
 // event log newest first as {"events":[…]}; with --verify the check of the event log and
-// the receipt chains (ReceiptLogAudit), exiting 1 with named findings; with --anchor alone
+// the receipt chains (ReceiptLogAudit), exiting 1 with named findings (a FILE that is no
+// anchor is one of them, anchor_invalid, with its reason); with --anchor alone
 // a signed anchor of where the log ends now, to keep outside the directory.
 class CtlLogCommand final
 {
@@ -28,8 +30,9 @@ private:
     int anchor();
     // The key the heads must be signed with: the one whose private half this directory
     // holds, not whatever public keys the file lists (anyone who can write the file can
-    // add one). Empty when the heads cannot be checked.
-    QList<PublicKey> trustedKeys();
+    // add one), or the one that signed `anchor` (may be null). Empty when the heads cannot
+    // be checked.
+    QList<PublicKey> trustedKeys(const ReceiptLogAnchor *anchor);
 
     const CtlArguments &m_args;
     std::shared_ptr<SqliteDirectoryStore> m_store;

@@ -7,7 +7,9 @@
 #include "sqlitedirectorystore.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -72,6 +74,9 @@ private slots:
 
     void refuses_data();
     void refuses();
+    void namesEveryRefusedRow();
+    void countsTheRefusedRowsPastTheListed();
+    void listsNoncompliantRowsUpToTheCap();
     void importsGeneratedDump();
     void importsJsonArray();
     void importsAfterByteOrderMark();
@@ -225,6 +230,107 @@ void TestDirectoryImporter::refuses()
     QVERIFY(after.ok());
     QCOMPARE(after.value().size(), before.value().size());
     QVERIFY(after.value() == before.value());
+}
+
+// Item 13 of issue 13: one pass over a dump names every row to fix, not only the first.
+void TestDirectoryImporter::namesEveryRefusedRow()
+{
+    QVERIFY(!m_store->importRows({seedRow(QStringLiteral("SEEDED"), QStringLiteral("fn"))}).isError());
+    const QByteArray json = "[\n" + compliantJson("GOOD_ROW") + ",\n" + jsonRow("BAD_TYPE", "soap") + ",\n"
+                            + compliantJson("RUN_EVIL", "runner", "\"evil\"") + ",\n"
+                            + compliantJson("STAMP_X", "updated_at", "\"x\"") + ",\n"
+                            + "  {\"key\": \"BAD\\nKEY\", \"type\": \"fn\"},\n" + jsonRow("GOOD_ROW", "fn")
+                            + ",\n" + jsonRow("SEEDED", "fn") + "\n]";
+    for (const ImportOptions &options : {ImportOptions(), legacy()}) {
+        const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, options);
+        QVERIFY(!imported.ok());
+        QCOMPARE(imported.error().kind, StoreError::Kind::Invalid);
+        const QStringList lines = imported.error().message.split(u'\n');
+        const QStringList expected{
+            QStringLiteral("line 3: row 2 ('BAD_TYPE'): V001 type_known (type)"),
+            QStringLiteral("line 4: row 3 ('RUN_EVIL'): V002 runner_known (runner)"),
+            QStringLiteral("line 5: row 4 ('STAMP_X'): V003 timestamp_form (updated_at)"),
+            QStringLiteral("line 6: row 5: V005 key_text (key)"),
+            QStringLiteral("line 7: key 'GOOD_ROW' appears twice in the file (lines 2 and 7)"),
+            QStringLiteral("line 8: key 'SEEDED' already exists in the directory"),
+            QStringLiteral("6 of the 7 rows are refused, so nothing was imported"),
+        };
+        QCOMPARE(lines.size(), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i)
+            QVERIFY2(lines.at(i).startsWith(expected.at(i)), qPrintable(lines.at(i)));
+        QStringList codes;
+        for (const QJsonValue &finding : imported.error().details) {
+            const QJsonObject found = finding.toObject();
+            codes.append(QStringLiteral("%1 %2 row %3 line %4")
+                             .arg(found.value(QStringLiteral("code")).toString(),
+                                  found.value(QStringLiteral("key")).toString())
+                             .arg(found.value(QStringLiteral("row")).toInt())
+                             .arg(found.value(QStringLiteral("line")).toInt()));
+        }
+        // A key that breaks a rule itself is named by its position only.
+        QCOMPARE(codes, (QStringList{QStringLiteral("V001 BAD_TYPE row 2 line 3"),
+                                     QStringLiteral("V002 RUN_EVIL row 3 line 4"),
+                                     QStringLiteral("V003 STAMP_X row 4 line 5"),
+                                     QStringLiteral("V005  row 5 line 6")}));
+        QCOMPARE(m_store->allRows().value().size(), 1); // all or nothing
+    }
+}
+
+void TestDirectoryImporter::countsTheRefusedRowsPastTheListed()
+{
+    QByteArray json = "[\n" + compliantJson("GOOD_ROW");
+    const int refused = DirectoryImporter::listedRows + 7;
+    for (int i = 0; i < refused; ++i)
+        json += ",\n" + jsonRow(("BAD_" + QByteArray::number(i)).constData(), "soap");
+    json += "\n]";
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, legacy());
+    QVERIFY(!imported.ok());
+    const QStringList lines = imported.error().message.split(u'\n');
+    QCOMPARE(lines.size(), DirectoryImporter::listedRows + 2);
+    QVERIFY2(lines.at(0).startsWith(QStringLiteral("line 3: row 2 ('BAD_0'): V001")),
+             qPrintable(lines.at(0)));
+    QCOMPARE(lines.at(lines.size() - 2), QStringLiteral("… and 7 more rows"));
+    QCOMPARE(lines.last(), QStringLiteral("%1 of the %2 rows are refused, so nothing was imported")
+                               .arg(refused)
+                               .arg(refused + 1));
+    QCOMPARE(imported.error().details.size(), DirectoryImporter::listedRows);
+    QVERIFY(m_store->allRows().value().isEmpty());
+}
+
+void TestDirectoryImporter::listsNoncompliantRowsUpToTheCap()
+{
+    const int noncompliant = DirectoryImporter::listedRows + 5;
+    QByteArray json = "[\n" + compliantJson("GOOD_ROW");
+    for (int i = 0; i < noncompliant; ++i)
+        json += ",\n{\"key\": \"UNDOCUMENTED_" + QByteArray::number(i)
+                + "\", \"type\": \"fn\", \"target\": \"upper\"}";
+    json += "\n]";
+
+    const StoreResult<ImportReport> refusedImport = DirectoryImporter::importBytes(*m_store, json);
+    QVERIFY(!refusedImport.ok());
+    QVERIFY(DirectoryImporter::isHygieneRefusal(refusedImport.error()));
+    QVERIFY2(refusedImport.error().message.contains(QStringLiteral("… and 5 more rows")),
+             qPrintable(refusedImport.error().message));
+    QSet<QString> refusedKeys;
+    for (const QJsonValue &finding : refusedImport.error().details)
+        refusedKeys.insert(finding.toObject().value(QStringLiteral("key")).toString());
+    QCOMPARE(refusedKeys.size(), DirectoryImporter::listedRows);
+    QVERIFY(m_store->allRows().value().isEmpty());
+
+    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, legacy());
+    QVERIFY2(imported.ok(), qPrintable(imported.error().message));
+    QCOMPARE(imported.value().imported, noncompliant + 1);
+    const QJsonObject report = imported.value().toJson();
+    QCOMPARE(report.value(QStringLiteral("noncompliant_rows")).toInt(), noncompliant);
+    QCOMPARE(report.value(QStringLiteral("noncompliant_unlisted")).toInt(), 5);
+    QSet<QString> listedKeys;
+    for (const QJsonValue &finding : report.value(QStringLiteral("noncompliant")).toArray()) {
+        const QJsonObject found = finding.toObject();
+        QVERIFY(!found.value(QStringLiteral("code")).toString().isEmpty());
+        listedKeys.insert(found.value(QStringLiteral("key")).toString());
+    }
+    QCOMPARE(listedKeys.size(), DirectoryImporter::listedRows);
+    QVERIFY(!listedKeys.contains(QStringLiteral("GOOD_ROW")));
 }
 
 void TestDirectoryImporter::importsGeneratedDump()
