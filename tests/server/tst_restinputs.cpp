@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -334,13 +335,21 @@ void TestRestInputs::rowFieldsAreStrict()
         QCOMPARE(exchange("GET", "/api/directory/" + key.toUtf8()).status, 404);
     QCOMPARE(exchange("GET", "/api/directory/ZZ_STRICT").json, before);
 
-    const QStringList cli = method == "PATCH"
-                                ? QStringList{QStringLiteral("patch"), QStringLiteral("ZZ_STRICT"),
-                                              QStringLiteral("--db"), m_cliDb}
-                                : QStringList{QStringLiteral("put"), QStringLiteral("--db"), m_cliDb};
-    const ProcessRun::Result local = ProcessRun::run(ServeProcess::program(), cli, body);
-    QVERIFY(local.exitCode != 0);
-    QVERIFY2(local.err.contains(error.toUtf8()), local.err.constData());
+    // The CLI refuses in the same words, on a file and through the server.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
+    for (const QStringList &where :
+         {QStringList{QStringLiteral("--db"), m_cliDb},
+          QStringList{QStringLiteral("--server"), m_served.baseUrl().toString()}}) {
+        const QStringList cli =
+            (method == "PATCH" ? QStringList{QStringLiteral("patch"), QStringLiteral("ZZ_STRICT")}
+                               : QStringList{QStringLiteral("put")})
+            + where;
+        const ProcessRun::Result run = ProcessRun::run(ServeProcess::program(), cli, body, environment);
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains(error.toUtf8()), run.err.constData());
+    }
+    QCOMPARE(exchange("GET", "/api/directory/ZZ_STRICT").json, before);
 }
 
 // SPEC §10's dispatch body: `key` a non-empty string, `body` a string, `shape` true or
