@@ -36,12 +36,16 @@ CallBudget::fromHeader(const QByteArray &header, const DispatchLimits &limits, Q
         }
         if (name == "calls") {
             budget->m_callsLeft = int(qMin<qint64>(budget->m_callsLeft, value));
+            budget->m_limits.maxTreeCalls = budget->m_callsLeft;
             sawCalls = true;
         } else if (name == "bytes") {
             budget->m_bytesLeft = qMin(budget->m_bytesLeft, value);
+            budget->m_limits.maxTreeBytes = budget->m_bytesLeft;
         } else if (name == "ms") {
-            if (value < budget->m_deadline.remainingTime())
+            if (value < budget->m_deadline.remainingTime()) {
                 budget->m_deadline.setRemainingTime(value);
+                budget->m_limits.timeoutMs = int(value);
+            }
         } else if (name == "depth") {
             budget->m_inheritedDepth = int(qMin<qint64>(value, limits.flow.maxDepth + 1));
         }

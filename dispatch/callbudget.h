@@ -31,6 +31,8 @@ public:
     // The depth a header's call runs at (0 without a header): nested flows count from it.
     int inheritedDepth() const { return m_inheritedDepth; }
 
+    // The limits in force: the dispatcher's, with a header's lower calls, bytes and ms in
+    // their place, so every refusal quotes the budget this tree was given.
     const DispatchLimits &limits() const { return m_limits; }
     int callsLeft() const { return m_callsLeft; }
     qint64 bytesLeft() const { return m_bytesLeft; }

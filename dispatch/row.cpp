@@ -1,5 +1,6 @@
 #include "row.h"
 
+#include "rowjsonfield.h"
 #include "rowschema.h"
 
 #include <QJsonValue>
@@ -143,12 +144,13 @@ std::optional<Row> Row::fromJson(const QJsonObject &object, QString *error)
 {
     Row row;
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-        if (!RowSchema::columns().contains(it.key())) {
-            fail(error, QStringLiteral("unknown field '%1'").arg(it.key()));
+        QString refusal;
+        const std::optional<QVariant> value = RowJsonField::read(it.key(), it.value(), &refusal);
+        if (!value) {
+            fail(error, refusal);
             return std::nullopt;
         }
-        if (!row.setValue(it.key(), it.value().toVariant(), error))
-            return std::nullopt;
+        row.setValue(it.key(), *value);
     }
     return row;
 }

@@ -40,7 +40,8 @@ struct Row
 
     // The REST/CLI representation: column names as keys, NULL as JSON null.
     QJsonObject toJson() const;
-    // Unknown members are refused by name; missing ones keep their defaults.
+    // Strict, for rows from outside (RowJsonField): unknown members and values of the wrong
+    // JSON type or range are refused by name; missing members keep their defaults.
     static std::optional<Row> fromJson(const QJsonObject &object, QString *error = nullptr);
 
     bool operator==(const Row &other) const;

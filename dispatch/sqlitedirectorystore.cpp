@@ -3,6 +3,7 @@
 #include "eventlog.h"
 #include "hygienegate.h"
 #include "isotime.h"
+#include "rowjsonfield.h"
 #include "rowschema.h"
 #include "rowvalidator.h"
 #include "schemamigrator.h"
@@ -559,9 +560,16 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
 StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
 {
     QStringList named;
+    QVariantList values;
     for (auto it = fields.constBegin(); it != fields.constEnd(); ++it) {
-        if (RowSchema::patchableFields().contains(it.key()))
-            named.append(it.key());
+        if (!RowSchema::patchableFields().contains(it.key()))
+            continue;
+        QString message;
+        const std::optional<QVariant> value = RowJsonField::read(it.key(), it.value(), &message);
+        if (!value)
+            return StoreError::make(Kind::Invalid, message);
+        named.append(it.key());
+        values.append(*value);
     }
     if (named.isEmpty())
         return StoreError::make(Kind::Invalid, QStringLiteral("no recognized fields"));
@@ -571,11 +579,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
         if (!current.ok())
             return current.error();
         Row patched = current.value();
-        for (const QString &field : named) {
-            QString message;
-            if (!patched.setValue(field, fields.value(field).toVariant(), &message))
-                return StoreError::make(Kind::Invalid, message);
-        }
+        for (qsizetype i = 0; i < named.size(); ++i)
+            patched.setValue(named.at(i), values.at(i));
         const QList<FieldProblem> problems = RowValidator::checkFields(patched, named);
         if (!problems.isEmpty())
             return StoreError::make(Kind::Invalid, RowValidator::describe(problems));

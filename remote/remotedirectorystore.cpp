@@ -49,19 +49,19 @@ StoreResult<QJsonObject> objectOf(const ServerResponse &response, const QString 
 }
 
 // A server may add members of its own (an id, a revision); the row keeps its columns.
+// Its values are read as its database stored them (a NULL `enabled` is the default, a
+// true is 1), not with the strictness a request body gets: a production server's rows
+// must stay readable.
 StoreResult<Row> rowOf(const QJsonObject &object)
 {
-    QJsonObject columns;
+    Row row;
     for (const QString &column : RowSchema::columns()) {
-        if (object.contains(column))
-            columns.insert(column, object.value(column));
+        QString error;
+        if (object.contains(column) && !row.setValue(column, object.value(column).toVariant(), &error))
+            return StoreError::make(Kind::Io,
+                                    QStringLiteral("the server sent a row that cannot be read: ") + error);
     }
-    QString error;
-    std::optional<Row> row = Row::fromJson(columns, &error);
-    if (!row)
-        return StoreError::make(Kind::Io,
-                                QStringLiteral("the server sent a row that cannot be read: ") + error);
-    return *row;
+    return row;
 }
 
 bool flag(const QJsonValue &value, bool absent)

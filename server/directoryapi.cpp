@@ -2,6 +2,8 @@
 
 #include "directorystore.h"
 #include "queryinteger.h"
+#include "rowjsonfield.h"
+#include "rowschema.h"
 #include "sqlitechangefeed.h"
 
 #include <QJsonArray>
@@ -24,6 +26,21 @@ QJsonObject written(const WriteOutcome &outcome)
     return {{QStringLiteral("ok"), true},
             {QStringLiteral("key"), outcome.key},
             {QStringLiteral("updated_at"), outcome.updatedAt}};
+}
+
+// The first member RowJsonField refuses, as the 400 naming it (before anything is read
+// or written); a PATCH's members outside the allow-list are dropped, not read.
+std::optional<ServerReply> badField(const QJsonObject &object, bool patchableOnly)
+{
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (patchableOnly && !RowSchema::patchableFields().contains(it.key()))
+            continue;
+        QString error;
+        if (!RowJsonField::read(it.key(), it.value(), &error))
+            return ServerReply::json(400,
+                                     {{QStringLiteral("error"), error}, {QStringLiteral("field"), it.key()}});
+    }
+    return std::nullopt;
 }
 
 bool matchesQuery(const Row &row, const QString &needle)
@@ -410,6 +427,8 @@ ServerReply DirectoryApi::create(const QByteArray &body)
 
 ServerReply DirectoryApi::createFrom(const QJsonObject &object)
 {
+    if (auto bad = badField(object, false))
+        return *bad;
     if (object.value(QStringLiteral("key")).toString().isEmpty()
         || object.value(QStringLiteral("type")).toString().isEmpty())
         return ServerReply::error(400, QStringLiteral("key and type are required"));
@@ -425,6 +444,8 @@ ServerReply DirectoryApi::replace(const QString &key, const QByteArray &body, co
 {
     QJsonObject object;
     if (auto bad = ServerReply::readObject(body, &object))
+        return *bad;
+    if (auto bad = badField(object, false))
         return *bad;
     const QString named = object.value(QStringLiteral("key")).toString();
     if (!named.isEmpty() && named != key)
@@ -464,6 +485,8 @@ ServerReply DirectoryApi::patch(const QString &key, const QByteArray &body, cons
 {
     QJsonObject fields;
     if (auto bad = ServerReply::readObject(body, &fields))
+        return *bad;
+    if (auto bad = badField(fields, true))
         return *bad;
     // The store's patch takes no expected updated_at. All REST writes run on the server's
     // one thread, so nothing of this server's can slip between this read and the patch.

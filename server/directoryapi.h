@@ -12,7 +12,9 @@ class DirectoryStore;
 // The /api/directory routes of SPEC §10 over one store. Callers have already checked the
 // owner key for writes; every write is recorded in the event log as "owner:terminal-key".
 // `ifMatch` (an If-Match header's updated_at, or empty) turns a change since that read
-// into 412 instead of an overwrite.
+// into 412 instead of an overwrite. Every member of a body is read strictly (RowJsonField:
+// the right JSON type, whole numbers in range); the first wrong one is a 400
+// `{"error":"field 'X' must be …","field":"X"}` and nothing is written.
 // Beyond SPEC §10, a listing pages when asked: `?limit=N` with `offset=M` or `after=KEY`,
 // and `fields=summary` (key, type, category, target, updated_at, enabled, sensitive),
 // answers `{"rows":[…],"total":T}` in key order; T counts every row the filters match.

@@ -105,15 +105,11 @@ std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArra
     QJsonObject object;
     if (auto bad = ServerReply::readObject(body, &object))
         return *bad;
-    const QJsonValue key = object.value(QStringLiteral("key"));
-    const QJsonValue invocationBody = object.value(QStringLiteral("body"));
-    if (!key.isString() || key.toString().isEmpty())
-        return ServerReply::error(400, QStringLiteral("key is required"));
-    if (!invocationBody.isUndefined() && !invocationBody.isString())
-        return ServerReply::error(400, QStringLiteral("body must be one string; args are split on |"));
+    if (auto bad = badMember(object))
+        return *bad;
     InvocationRequest request;
-    request.key = key.toString();
-    request.body = invocationBody.toString();
+    request.key = object.value(QStringLiteral("key")).toString();
+    request.body = object.value(QStringLiteral("body")).toString();
     request.shape = object.value(QStringLiteral("shape")).toBool();
     request.token = caller.token;
     request.audience =
@@ -123,6 +119,36 @@ std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArra
     if (caller.token.isEmpty())
         request.actor = QStringLiteral("owner:terminal-key");
     return m_dispatcher.invoke(request);
+}
+
+std::optional<ServerReply> DispatchApi::badMember(const QJsonObject &object)
+{
+    const auto refuse = [](const QString &field, const QString &message) {
+        return ServerReply::json(400, {{QStringLiteral("error"), message}, {QStringLiteral("field"), field}});
+    };
+    const QJsonValue key = object.value(QStringLiteral("key"));
+    if (key.isUndefined())
+        return refuse(QStringLiteral("key"), QStringLiteral("key is required"));
+    if (!key.isString() || key.toString().isEmpty())
+        return refuse(QStringLiteral("key"), QStringLiteral("field 'key' must be a non-empty string"));
+    // A misspelt member would be dropped in silence, and `"shpae": true` would run a real call.
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const QString &name = it.key();
+        if (name == QLatin1String("key"))
+            continue;
+        if (name == QLatin1String("body") && !it.value().isString())
+            return refuse(name, QStringLiteral("field 'body' must be one string; args are split on |"));
+        if (name == QLatin1String("shape") && !it.value().isBool())
+            return refuse(name, QStringLiteral("field 'shape' must be true or false"));
+        if (name == QLatin1String("audience") && !it.value().isString())
+            return refuse(name, QStringLiteral("field 'audience' must be a string"));
+        if (!QStringList{QStringLiteral("body"), QStringLiteral("shape"), QStringLiteral("audience")}
+                 .contains(name))
+            return refuse(name,
+                          QStringLiteral("unknown field '%1': a dispatch names key, body, shape and audience")
+                              .arg(name));
+    }
+    return std::nullopt;
 }
 
 ServerReply DispatchApi::finish(const InvocationOutcome &outcome) const

@@ -5,6 +5,7 @@
 #include <QUrlQuery>
 
 #include <memory>
+#include <optional>
 #include <variant>
 
 class Dispatcher;
@@ -47,6 +48,9 @@ public:
     ServerReply finish(const InvocationOutcome &outcome) const;
 
 private:
+    // SPEC §10's body, strictly: `key` a non-empty string, `body` a string, `shape` a bool,
+    // `audience` a string, nothing else; the 400 names the member.
+    static std::optional<ServerReply> badMember(const QJsonObject &object);
     ServerReply contract(const QString &key, const QString &format) const;
     ServerReply registry() const;
 

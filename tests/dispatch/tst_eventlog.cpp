@@ -300,7 +300,7 @@ void TestEventLog::chainVerifiesIntact()
     QCOMPARE(empty.checked, 0);
 
     QVERIFY(store->create(sampleRow(QStringLiteral("ECHO"))).ok());
-    QVERIFY(store->patch(QStringLiteral("ECHO"), {{QStringLiteral("enabled"), false}}).ok());
+    QVERIFY(store->patch(QStringLiteral("ECHO"), {{QStringLiteral("enabled"), 0}}).ok());
     QVERIFY(store->replace(sampleRow(QStringLiteral("ECHO"), QStringLiteral("upper"))).ok());
     QVERIFY(!store->importRows({sampleRow(QStringLiteral("ALPHA")), sampleRow(QStringLiteral("BETA"))})
                  .isError());

@@ -216,7 +216,11 @@ void TestRow::jsonRoundTripIsEqual_data()
 {
     QTest::addColumn<Row>("row");
 
-    QTest::addRow("defaults") << Row();
+    // A row from outside names its key and type (null ones are refused); the rest default.
+    Row defaults;
+    defaults.key = QStringLiteral("DEFAULTS");
+    defaults.type = QStringLiteral("fn");
+    QTest::addRow("defaults") << defaults;
     QTest::addRow("every field set") << fullRow();
 
     Row empties;
@@ -311,6 +315,19 @@ void TestRow::fromJsonRefuses_data()
         << with("sensitive", QStringLiteral("high")) << QStringLiteral("sensitive");
     QTest::addRow("planner_rank as array")
         << with("planner_rank", QJsonArray{1}) << QStringLiteral("planner_rank");
+    // Nothing from outside is coerced (issue 13): no bools, numeric text, fractions, nulls
+    // for a defaulted column, or numbers past what every JSON reader holds exactly.
+    QTest::addRow("enabled true") << with("enabled", true) << QStringLiteral("enabled");
+    QTest::addRow("sensitive false") << with("sensitive", false) << QStringLiteral("sensitive");
+    QTest::addRow("enabled null") << with("enabled", QJsonValue::Null) << QStringLiteral("enabled");
+    QTest::addRow("planner_rank null")
+        << with("planner_rank", QJsonValue::Null) << QStringLiteral("planner_rank");
+    QTest::addRow("seq as numeric text") << with("seq", QStringLiteral("1")) << QStringLiteral("seq");
+    QTest::addRow("planner_rank 1e300") << with("planner_rank", 1e300) << QStringLiteral("planner_rank");
+    QTest::addRow("seq 2^53") << with("seq", qint64(1) << 53) << QStringLiteral("seq");
+    QTest::addRow("seq -2^53") << with("seq", -(qint64(1) << 53)) << QStringLiteral("seq");
+    QTest::addRow("key null") << with("key", QJsonValue::Null) << QStringLiteral("key");
+    QTest::addRow("type null") << with("type", QJsonValue::Null) << QStringLiteral("type");
 }
 
 void TestRow::fromJsonRefuses()
@@ -333,9 +350,8 @@ void TestRow::fromJsonKeepsDefaultsForMissingFields()
 
     const std::optional<Row> some =
         Row::fromJson(QJsonObject{{QStringLiteral("key"), QStringLiteral("NOW")},
-                                  {QStringLiteral("enabled"), false},
+                                  {QStringLiteral("enabled"), 0},
                                   {QStringLiteral("seq"), QJsonValue::Null},
-                                  {QStringLiteral("planner_rank"), QJsonValue::Null},
                                   {QStringLiteral("target"), QString(QLatin1String(""))}},
                       &error);
     QVERIFY2(some.has_value(), qPrintable(error));

@@ -299,11 +299,18 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
     QTest::addRow("content") << QByteArray(R"({"content":"# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"})") << "" << "content" << QVariant(QStringLiteral("# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"));
     QTest::addRow("runner ignored beside content") << QByteArray(R"({"runner":"edge","category":"c"})") << ""
                                                    << "runner" << QVariant();
-    QTest::addRow("enabled as bool") << QByteArray(R"({"enabled":false})") << "" << "enabled" << QVariant(qint64(0));
+    QTest::addRow("enabled 0") << QByteArray(R"({"enabled":0})") << ""
+                               << "enabled" << QVariant(qint64(0));
+    QTest::addRow("enabled as bool") << QByteArray(R"({"enabled":false})") << "field 'enabled' must be 0 or 1"
+                                     << "enabled" << QVariant(qint64(1));
+    QTest::addRow("bad field beside a good one") << QByteArray(R"({"category":"c","planner_rank":1.5})")
+                                                 << "field 'planner_rank' must be a whole number"
+                                                 << "category" << QVariant(QStringLiteral("tools"));
     QTest::addRow("seq null") << QByteArray(R"({"seq":null})") << "" << "seq" << QVariant();
     QTest::addRow("bad type") << QByteArray(R"({"type":"lambda"})") << "not one of" << "type" << QVariant(QStringLiteral("fn"));
     QTest::addRow("bad schema") << QByteArray(R"({"input_schema":"{"})") << "input_schema is not JSON" << "input_schema" << QVariant();
-    QTest::addRow("seq text") << QByteArray(R"({"seq":"x"})") << "must be an integer" << "seq" << QVariant();
+    QTest::addRow("seq text") << QByteArray(R"({"seq":"x"})") << "field 'seq' must be null or a whole number"
+                              << "seq" << QVariant();
 }
 
 void TestSqliteDirectoryStore::patchHonoursTheAllowList()

@@ -99,7 +99,7 @@ void TestRowHistoryModel::reloadPicksUpNewWrites()
     QCOMPARE(model.rowCount(), 0); // until told
     QVERIFY(!model.reload().isError());
     QCOMPARE(model.rowCount(), 1);
-    QVERIFY(m_store->patch(QStringLiteral("ECHO"), {{QStringLiteral("enabled"), false}}).ok());
+    QVERIFY(m_store->patch(QStringLiteral("ECHO"), {{QStringLiteral("enabled"), 0}}).ok());
     QVERIFY(!model.reload().isError());
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, RowHistoryModel::ActionColumn).data().toString(), QStringLiteral("patch"));

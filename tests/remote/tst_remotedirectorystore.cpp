@@ -10,6 +10,7 @@
 #include "serveprocess.h"
 #include "serverconnection.h"
 #include "servererrors.h"
+#include "sqlitedirectorystore.h"
 #include "testcertificates.h"
 
 #include <QElapsedTimer>
@@ -119,6 +120,8 @@ private slots:
     void https();
     void keysNoRowCanHaveSendNothing();
     void putCreatesAndKeepsLockedFields();
+    void putReportsCreatedAsTheLocalStoreDoes_data() { servers(); }
+    void putReportsCreatedAsTheLocalStoreDoes();
 
 private:
     void servers();
@@ -809,6 +812,28 @@ void TestRemoteDirectoryStore::putCreatesAndKeepsLockedFields()
     const Row stored = storeFor(Server::Ours)->row(row.key).value();
     QCOMPARE(stored.category, u"edited"_s);
     QVERIFY(stored.sensitive);
+}
+
+// Create or replace is read from the answer's status (201 created, 200 replaced; a
+// SPEC-only server's 404 then POST's 201 is a create), the outcome a local put gives.
+void TestRemoteDirectoryStore::putReportsCreatedAsTheLocalStoreDoes()
+{
+    QFETCH(Server, server);
+    const auto store = storeFor(server);
+    QTemporaryDir dir;
+    const auto local = SqliteDirectoryStore::open(dir.filePath(u"local.db"_s));
+    QVERIFY2(local.ok(), qPrintable(local.error().message));
+    Row row = documentedRow(uniqueKey("PUT_TWICE"), u"fn"_s, u"echo"_s);
+    for (const bool created : {true, false}) {
+        const StoreResult<WriteOutcome> remote = store->put(row);
+        const StoreResult<WriteOutcome> here = local.value()->put(row);
+        QVERIFY2(remote.ok(), qPrintable(remote.error().message));
+        QVERIFY2(here.ok(), qPrintable(here.error().message));
+        QCOMPARE(here.value().created, created);
+        QCOMPARE(remote.value().created, created);
+        row.category = u"replaced"_s;
+    }
+    QCOMPARE(storeFor(server)->row(row.key).value().category, u"replaced"_s);
 }
 
 #include "tst_remotedirectorystore.moc"

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +36,17 @@ QByteArray rowJson(const QString &key, bool sensitive)
         .toJson(QJsonDocument::Compact);
 }
 
+// A compliant row object without `field`, as compact JSON text whose last member is then
+// `field` with the raw JSON `value` (so 1e300, -0 and 99999999999999999999 arrive as written).
+QByteArray rowWith(const QString &key, const QByteArray &field, const QByteArray &value)
+{
+    QJsonObject row = QJsonDocument::fromJson(rowJson(key, false)).object();
+    row.remove(QString::fromLatin1(field));
+    QByteArray text = QJsonDocument(row).toJson(QJsonDocument::Compact);
+    text.chop(1);
+    return text + ",\"" + field + "\":" + value + '}';
+}
+
 } // namespace
 
 // The REST API's inputs from outside: every number in a query is range-checked and a bad
@@ -51,6 +63,12 @@ private slots:
     void putCreatesAnAbsentRow();
     void putKeepsSensitiveAndRunner();
     void storedTextNeverBecomesAHeaderLine();
+    void rowFieldsAreStrict_data();
+    void rowFieldsAreStrict();
+    void dispatchFieldsAreStrict_data();
+    void dispatchFieldsAreStrict();
+    void refusalsQuoteTheBudgetInForce_data();
+    void refusalsQuoteTheBudgetInForce();
 
 private:
     RawAnswer exchange(const QByteArray &method, const QByteArray &target, const QByteArray &body = {},
@@ -58,6 +76,8 @@ private:
 
     QTemporaryDir m_dir;
     QString m_db;
+    QString m_cliDb; // the CLI's own file, holding ZZ_STRICT as the server's does
+    int m_postedRows = 0;
     ServeProcess m_served;
 };
 
@@ -71,6 +91,17 @@ void TestRestInputs::initTestCase()
     QString error;
     QVERIFY2(m_served.start(m_db, kOwnerKey, &error), qPrintable(error));
     QCOMPARE(exchange("POST", "/api/directory", rowJson(QStringLiteral("ZZ_PAGED"), false)).status, 201);
+    QCOMPARE(exchange("POST", "/api/directory", rowJson(QStringLiteral("ZZ_STRICT"), false)).status, 201);
+    m_cliDb = m_dir.filePath(QStringLiteral("cli.db"));
+    QCOMPARE(
+        ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), m_cliDb})
+            .exitCode,
+        0);
+    QCOMPARE(ProcessRun::run(ServeProcess::program(),
+                             {QStringLiteral("put"), QStringLiteral("--db"), m_cliDb},
+                             rowJson(QStringLiteral("ZZ_STRICT"), false))
+                 .exitCode,
+             0);
 }
 
 RawAnswer TestRestInputs::exchange(const QByteArray &method, const QByteArray &target, const QByteArray &body,
@@ -203,6 +234,194 @@ void TestRestInputs::storedTextNeverBecomesAHeaderLine()
     QCOMPARE(answer.status, 200);
     QVERIFY2(!answer.head.contains("Set-Cookie"), answer.head.constData());
     QVERIFY2(!answer.head.contains("ETag"), answer.head.constData());
+}
+
+// Issue 13, item 1: every member of a row body (POST, PUT, PATCH) is the right JSON type
+// and, for a number, whole and in its range (0 or 1 for the flags, ±(2^53 − 1) for seq and
+// planner_rank); anything else is a 400 naming the field, and nothing is written. The CLI's
+// put and patch read the same way and refuse in the same words.
+void TestRestInputs::rowFieldsAreStrict_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QByteArray>("value"); // raw JSON text
+    QTest::addColumn<QJsonValue>("stored"); // what GET then reads; Undefined: refused
+
+    const QByteArray flags[] = {"enabled", "planner_visible", "sensitive"};
+    const QByteArray numbers[] = {"seq", "planner_rank"};
+    const QByteArray alwaysBad[] = {"\"x\"", "\"1\"", "\"0\"", "true",   "false",
+                                    "1.5",   "-0.5",  "1e300", "-1e300", "99999999999999999999",
+                                    "[1]",   "{}",    "1e-300"};
+    const QJsonValue refused(QJsonValue::Undefined);
+    for (const QByteArray &method : {QByteArray("POST"), QByteArray("PUT"), QByteArray("PATCH")}) {
+        const auto add = [&](const QByteArray &field, const QByteArray &value, const QJsonValue &stored) {
+            // sensitive is not PATCHable at all; PUT keeps the stored one.
+            if (field == "sensitive" && (method == "PATCH" || (method == "PUT" && !stored.isUndefined())))
+                return;
+            QTest::addRow("%s %s %s", method.constData(), field.constData(), value.constData())
+                << method << field << value << stored;
+        };
+        for (const QByteArray &field : flags) {
+            for (const QByteArray &value : alwaysBad)
+                add(field, value, refused);
+            for (const char *value : {"null", "2", "-1", "9007199254740992"})
+                add(field, value, refused);
+            add(field, "0", QJsonValue(0));
+            add(field, "1", QJsonValue(1));
+            add(field, "-0", QJsonValue(0));
+            add(field, "1.0", QJsonValue(1));
+        }
+        for (const QByteArray &field : numbers) {
+            for (const QByteArray &value : alwaysBad)
+                add(field, value, refused);
+            for (const char *value : {"9007199254740992", "-9007199254740992", "9223372036854775807"})
+                add(field, value, refused);
+            add(field, "9007199254740991", QJsonValue(qint64(9007199254740991)));
+            add(field, "-9007199254740991", QJsonValue(qint64(-9007199254740991)));
+            add(field, "1e3", QJsonValue(1000));
+            add(field, "-0", QJsonValue(0));
+        }
+        add("planner_rank", "null", refused);
+        add("seq", "null", QJsonValue(QJsonValue::Null));
+        for (const char *field : {"target", "category", "allowed_categories", "examples", "includes"}) {
+            for (const char *value : {"5", "true", "[\"x\"]", "{}"})
+                add(field, value, refused);
+        }
+        add("category", "null", QJsonValue(QJsonValue::Null));
+        add("category", "\"other\"", QJsonValue(QStringLiteral("other")));
+        if (method != "PATCH") {
+            add("key", "5", refused);
+            add("key", "null", refused);
+            add("type", "true", refused);
+            add("type", "null", refused);
+            add("runner", "7", refused);
+            add("updated_at", "1", refused);
+            add("created_at", "false", refused);
+            add("colour", "\"red\"", refused);
+        }
+    }
+}
+
+void TestRestInputs::rowFieldsAreStrict()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, field);
+    QFETCH(QByteArray, value);
+    QFETCH(QJsonValue, stored);
+
+    const QString key =
+        method == "POST" ? QStringLiteral("ZZ_STRICT_%1").arg(++m_postedRows) : QStringLiteral("ZZ_STRICT");
+    const QByteArray path =
+        method == "POST" ? QByteArray("/api/directory") : "/api/directory/" + key.toUtf8();
+    const QByteArray body =
+        method == "PATCH" ? "{\"" + field + "\":" + value + '}' : rowWith(key, field, value);
+    const QJsonObject before = exchange("GET", "/api/directory/ZZ_STRICT").json;
+    const RawAnswer answer = exchange(method, path, body);
+
+    if (!stored.isUndefined()) {
+        QVERIFY2(answer.status == (method == "POST" ? 201 : 200), answer.head.constData());
+        const QJsonObject row = exchange("GET", "/api/directory/" + key.toUtf8()).json;
+        QCOMPARE(row.value(QString::fromLatin1(field)).toVariant(), stored.toVariant());
+        return;
+    }
+    QCOMPARE(answer.status, 400);
+    const QString error = answer.json.value(QStringLiteral("error")).toString();
+    QCOMPARE(answer.json.value(QStringLiteral("field")).toString(), QString::fromLatin1(field));
+    QVERIFY2(error.contains(u'\'' + QString::fromLatin1(field) + u'\''), qPrintable(error));
+    if (field != "colour")
+        QVERIFY2(error.contains(QStringLiteral(" must be ")), qPrintable(error));
+    // Nothing written: no row created, and the row replaced or patched is as it was.
+    if (method == "POST")
+        QCOMPARE(exchange("GET", "/api/directory/" + key.toUtf8()).status, 404);
+    QCOMPARE(exchange("GET", "/api/directory/ZZ_STRICT").json, before);
+
+    // The CLI refuses in the same words, on a file and through the server.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
+    for (const QStringList &where :
+         {QStringList{QStringLiteral("--db"), m_cliDb},
+          QStringList{QStringLiteral("--server"), m_served.baseUrl().toString()}}) {
+        const QStringList cli =
+            (method == "PATCH" ? QStringList{QStringLiteral("patch"), QStringLiteral("ZZ_STRICT")}
+                               : QStringList{QStringLiteral("put")})
+            + where;
+        const ProcessRun::Result run = ProcessRun::run(ServeProcess::program(), cli, body, environment);
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains(error.toUtf8()), run.err.constData());
+    }
+    QCOMPARE(exchange("GET", "/api/directory/ZZ_STRICT").json, before);
+}
+
+// SPEC §10's dispatch body: `key` a non-empty string, `body` a string, `shape` true or
+// false (never "yes", 7 or null meaning something), `audience` a string, and no other
+// member (a misspelt "shpae" would otherwise run a real call).
+void TestRestInputs::dispatchFieldsAreStrict_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("field"); // empty: accepted
+
+    for (const char *value : {"\"yes\"", "\"true\"", "7", "1", "0", "null", "[]", "{}"})
+        QTest::addRow("shape %s", value)
+            << QByteArray(R"({"key":"ZZ_PAGED","body":"x","shape":)") + value + '}'
+            << QStringLiteral("shape");
+    for (const char *value : {"5", "null", "true", "[\"x\"]"})
+        QTest::addRow("body %s", value)
+            << QByteArray(R"({"key":"ZZ_PAGED","body":)") + value + '}' << QStringLiteral("body");
+    for (const char *value : {"5", "null", "\"\"", "[\"ZZ_PAGED\"]"})
+        QTest::addRow("key %s", value)
+            << QByteArray(R"({"body":"x","key":)") + value + '}' << QStringLiteral("key");
+    QTest::addRow("no key") << QByteArray(R"({"body":"x"})") << QStringLiteral("key");
+    QTest::addRow("audience 5") << QByteArray(R"({"key":"ZZ_PAGED","audience":5})")
+                                << QStringLiteral("audience");
+    QTest::addRow("misspelt shape") << QByteArray(R"({"key":"ZZ_PAGED","body":"x","shpae":true})")
+                                    << QStringLiteral("shpae");
+    QTest::addRow("shape true") << QByteArray(R"({"key":"ZZ_PAGED","body":"x","shape":true})") << QString();
+    QTest::addRow("shape false") << QByteArray(R"({"key":"ZZ_PAGED","body":"x","shape":false})") << QString();
+    QTest::addRow("key only") << QByteArray(R"({"key":"ZZ_PAGED"})") << QString();
+    QTest::addRow("audience") << QByteArray(R"({"key":"ZZ_PAGED","body":"x","audience":"tests"})")
+                              << QString();
+}
+
+void TestRestInputs::dispatchFieldsAreStrict()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, field);
+    const RawAnswer answer = exchange("POST", "/api/dispatch", body);
+    if (field.isEmpty()) {
+        QCOMPARE(answer.status, 200);
+        return;
+    }
+    QCOMPARE(answer.status, 400);
+    QCOMPARE(answer.json.value(QStringLiteral("field")).toString(), field);
+    const QString error = answer.json.value(QStringLiteral("error")).toString();
+    QVERIFY2(error.contains(field), qPrintable(error));
+    QVERIFY(!answer.json.contains(QStringLiteral("proof")));
+}
+
+// Issue 13, item 4: a Capdesk-Call-Budget header lowers the tree's budget, and a refusal
+// quotes the budget so lowered, not the server's defaults (256 calls, 64 MiB, 120000 ms).
+void TestRestInputs::refusalsQuoteTheBudgetInForce_data()
+{
+    QTest::addColumn<QByteArray>("header");
+    QTest::addColumn<QString>("quoted");
+
+    QTest::addRow("calls") << QByteArray(
+        "calls=0") << QStringLiteral("call_budget: the call tree may make 0 calls in all, and 0 are left");
+    QTest::addRow("bytes") << QByteArray("calls=10; bytes=3")
+                           << QStringLiteral(
+                                  "call_budget: the call tree's outputs passed the 3 bytes allowed in all");
+    QTest::addRow("ms") << QByteArray("calls=10; ms=0")
+                        << QStringLiteral("dispatch_timeout: the call tree ran past its 0 ms");
+}
+
+void TestRestInputs::refusalsQuoteTheBudgetInForce()
+{
+    QFETCH(QByteArray, header);
+    QFETCH(QString, quoted);
+    const RawAnswer answer = exchange("POST", "/api/dispatch", R"({"key":"ZZ_PAGED","body":"hello world"})",
+                                      "Capdesk-Call-Budget: " + header + "\r\n");
+    const QString text = QString::fromUtf8(QJsonDocument(answer.json).toJson(QJsonDocument::Compact));
+    QVERIFY2(text.contains(quoted), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestRestInputs)
