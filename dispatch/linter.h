@@ -3,19 +3,10 @@
 #include "directoryindex.h"
 #include "lintfinding.h"
 #include "row.h"
+#include "ruleinfo.h"
 
 #include <QList>
 #include <QString>
-
-// What a rule is, for the lint panel's legend and `capdeskctl lint`'s documentation.
-struct RuleInfo
-{
-    QString code;     // "H010"
-    QString name;     // "doc_what"
-    QString severity; // "error" | "warning"
-    QString field;    // the column the rule reads first
-    QString summary;  // one line: what a compliant row has
-};
 
 // One row's findings from the rules that read only the row, with the edges the link rules
 // read. Lint-all lints every row this way first, builds the index from the edges, then

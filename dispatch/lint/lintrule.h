@@ -3,8 +3,8 @@
 #include "directoryindex.h"
 #include "doclines.h"
 #include "flowparser.h"
-#include "linter.h"
 #include "row.h"
+#include "ruleinfo.h"
 #include "templatesubstitution.h"
 
 #include <QJsonDocument>
