@@ -1,4 +1,4 @@
-#include "capabilitytokenmodel.h"
+#include "models/capabilitytokenmodel.h"
 
 CapabilityTokenModel::CapabilityTokenModel(QObject *parent) : QAbstractTableModel(parent) {}
 

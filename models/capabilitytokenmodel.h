@@ -1,6 +1,6 @@
 #pragma once
 
-#include "capabilitytoken.h"
+#include "dispatch/tokens/capabilitytoken.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -1,6 +1,6 @@
-#include "categorycountmodel.h"
+#include "models/categorycountmodel.h"
 
-#include "summarytable.h"
+#include "models/summarytable.h"
 
 #include <map>
 

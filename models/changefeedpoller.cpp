@@ -1,6 +1,6 @@
-#include "changefeedpoller.h"
+#include "models/changefeedpoller.h"
 
-#include "guithreadinbox.h"
+#include "models/guithreadinbox.h"
 
 #include <QPointer>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "directorychanges.h"
-#include "directorystore.h"
-#include "serialjobqueue.h"
+#include "dispatch/store/directorychanges.h"
+#include "dispatch/store/directorystore.h"
+#include "models/serialjobqueue.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,6 +1,6 @@
-#include "contentsearch.h"
+#include "models/contentsearch.h"
 
-#include "directorystore.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

@@ -1,12 +1,12 @@
-#include "directorydocument.h"
+#include "models/directorydocument.h"
 
-#include "categorycountmodel.h"
-#include "changefeedpoller.h"
-#include "contentsearch.h"
-#include "directorytablemodel.h"
-#include "rowchangecommand.h"
-#include "rowreader.h"
-#include "storewriter.h"
+#include "models/categorycountmodel.h"
+#include "models/changefeedpoller.h"
+#include "models/contentsearch.h"
+#include "models/directorytablemodel.h"
+#include "models/rowchangecommand.h"
+#include "models/rowreader.h"
+#include "models/storewriter.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "directorychanges.h"
-#include "directorystore.h"
+#include "dispatch/store/directorychanges.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QMap>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "directorytablemodel.h"
+#include "models/directorytablemodel.h"
 
-#include "guithreadinbox.h"
-#include "networkpool.h"
+#include "models/guithreadinbox.h"
+#include "models/networkpool.h"
 
 #include <QFont>
 #include <QFutureWatcher>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "directoryfilter.h"
-#include "summarytable.h"
+#include "models/directoryfilter.h"
+#include "models/summarytable.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>

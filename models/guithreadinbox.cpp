@@ -1,4 +1,4 @@
-#include "guithreadinbox.h"
+#include "models/guithreadinbox.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "invocationhistorymodel.h"
+#include "models/invocationhistorymodel.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,13 +1,13 @@
-#include "lintcontroller.h"
+#include "models/lintcontroller.h"
 
-#include "contractdocument.h"
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "linter.h"
-#include "lintrun.h"
-#include "lintstate.h"
-#include "poolrelease.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/contract/contractdocument.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "dispatch/lint/linter.h"
+#include "dispatch/lint/lintrun.h"
+#include "models/lintstate.h"
+#include "dispatch/core/poolrelease.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QLocale>
 #include <QTimer>

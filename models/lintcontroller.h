@@ -1,9 +1,9 @@
 #pragma once
 
-#include "directoryindex.h"
-#include "lintfinding.h"
-#include "lintstate.h"
-#include "saveexplainer.h"
+#include "dispatch/lint/rules/directoryindex.h"
+#include "dispatch/lint/rules/lintfinding.h"
+#include "models/lintstate.h"
+#include "models/saveexplainer.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "lintfindingmodel.h"
+#include "models/lintfindingmodel.h"
 
-#include "lintstate.h"
+#include "models/lintstate.h"
 
 #include <QSet>
 #include <QTimer>

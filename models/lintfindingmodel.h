@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lintfinding.h"
+#include "dispatch/lint/rules/lintfinding.h"
 
 #include <QAbstractItemModel>
 #include <QPointer>

@@ -1,6 +1,6 @@
-#include "lintstate.h"
+#include "models/lintstate.h"
 
-#include "poolrelease.h"
+#include "dispatch/core/poolrelease.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "lintfinding.h"
-#include "summarytable.h"
+#include "dispatch/lint/rules/lintfinding.h"
+#include "models/summarytable.h"
 
 #include <QHash>
 #include <QList>

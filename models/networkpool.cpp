@@ -1,4 +1,4 @@
-#include "networkpool.h"
+#include "models/networkpool.h"
 
 #include <QThreadPool>
 

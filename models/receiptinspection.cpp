@@ -1,8 +1,8 @@
-#include "receiptinspection.h"
+#include "models/receiptinspection.h"
 
-#include "contractfingerprint.h"
-#include "directoryledger.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 StoreResult<ReceiptInspection> ReceiptInspection::of(const DirectoryLedger &ledger,
                                                      const QString &invocationId)

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "receipt.h"
-#include "receiptverifier.h"
-#include "storeerror.h"
+#include "dispatch/receipts/receipt.h"
+#include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/core/storeerror.h"
 
 #include <QJsonObject>
 

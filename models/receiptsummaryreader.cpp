@@ -1,7 +1,7 @@
-#include "receiptsummaryreader.h"
+#include "models/receiptsummaryreader.h"
 
-#include "receiptsummarytable.h"
-#include "sqlitedirectorystore.h"
+#include "models/receiptsummarytable.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

@@ -1,4 +1,4 @@
-#include "receiptsummarytable.h"
+#include "models/receiptsummarytable.h"
 
 #include <algorithm>
 #include <cstring>

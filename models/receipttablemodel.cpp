@@ -1,7 +1,7 @@
-#include "receipttablemodel.h"
+#include "models/receipttablemodel.h"
 
-#include "receiptsummaryreader.h"
-#include "sqlitedirectorystore.h"
+#include "models/receiptsummaryreader.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QDateTime>
 #include <QLocale>

@@ -1,7 +1,7 @@
-#include "receipttreemodel.h"
+#include "models/receipttreemodel.h"
 
-#include "receiptsummarytable.h"
-#include "receipttablemodel.h"
+#include "models/receiptsummarytable.h"
+#include "models/receipttablemodel.h"
 
 #include <QFont>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "remotecallmodel.h"
+#include "models/remotecallmodel.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,6 +1,6 @@
-#include "rowchangecommand.h"
+#include "models/rowchangecommand.h"
 
-#include "directorydocument.h"
+#include "models/directorydocument.h"
 
 RowChangeCommand::RowChangeCommand(DirectoryDocument *document, QList<Change> changes, const QString &text,
                                    const QString &mergeField)

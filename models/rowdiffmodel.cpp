@@ -1,7 +1,7 @@
-#include "rowdiffmodel.h"
+#include "models/rowdiffmodel.h"
 
-#include "linediff.h"
-#include "rowschema.h"
+#include "dispatch/row/linediff.h"
+#include "dispatch/row/rowschema.h"
 
 #include <QBrush>
 #include <QFontDatabase>

@@ -1,7 +1,7 @@
-#include "rowhistorymodel.h"
+#include "models/rowhistorymodel.h"
 
-#include "eventlog.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/store/eventlog.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 RowHistoryModel::RowHistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
 

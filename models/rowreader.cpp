@@ -1,6 +1,6 @@
-#include "rowreader.h"
+#include "models/rowreader.h"
 
-#include "guithreadinbox.h"
+#include "models/guithreadinbox.h"
 
 #include <QPointer>
 

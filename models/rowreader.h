@@ -1,7 +1,7 @@
 #pragma once
 
-#include "directorystore.h"
-#include "serialjobqueue.h"
+#include "dispatch/store/directorystore.h"
+#include "models/serialjobqueue.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "saveexplainer.h"
+#include "models/saveexplainer.h"
 
-#include "directorydocument.h"
-#include "hygienegate.h"
+#include "models/directorydocument.h"
+#include "dispatch/lint/hygienegate.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

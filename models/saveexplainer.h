@@ -1,8 +1,8 @@
 #pragma once
 
-#include "directoryindex.h"
-#include "lintfinding.h"
-#include "storeerror.h"
+#include "dispatch/lint/rules/directoryindex.h"
+#include "dispatch/lint/rules/lintfinding.h"
+#include "dispatch/core/storeerror.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "secretlistmodel.h"
+#include "models/secretlistmodel.h"
 
 SecretListModel::SecretListModel(QObject *parent) : QAbstractTableModel(parent) {}
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "secretinventory.h"
+#include "dispatch/secrets/secretinventory.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
-#include "serialjobqueue.h"
+#include "models/serialjobqueue.h"
 
-#include "networkpool.h"
+#include "models/networkpool.h"
 
 #include <QMutex>
 #include <QMutexLocker>

@@ -1,6 +1,6 @@
-#include "serverprofilestore.h"
+#include "models/serverprofilestore.h"
 
-#include "tlstrust.h"
+#include "dispatch/runners/tlstrust.h"
 
 #include <QSettings>
 

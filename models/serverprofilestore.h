@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keychainstore.h"
+#include "dispatch/secrets/keychainstore.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "storewriter.h"
+#include "models/storewriter.h"
 
-#include "guithreadinbox.h"
+#include "models/guithreadinbox.h"
 
 #include <QPointer>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "changeset.h"
-#include "directorystore.h"
-#include "serialjobqueue.h"
+#include "dispatch/store/changeset.h"
+#include "dispatch/store/directorystore.h"
+#include "models/serialjobqueue.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "directorystore.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QString>
 #include <QStringView>

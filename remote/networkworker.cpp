@@ -1,6 +1,6 @@
-#include "networkworker.h"
+#include "remote/networkworker.h"
 
-#include "httptransport.h"
+#include "dispatch/runners/httptransport.h"
 
 namespace {
 

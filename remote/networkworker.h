@@ -1,8 +1,8 @@
 #pragma once
 
-#include "serverendpoint.h"
-#include "serverrequest.h"
-#include "serverresponse.h"
+#include "remote/serverendpoint.h"
+#include "remote/serverrequest.h"
+#include "remote/serverresponse.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "remotechangecursor.h"
+#include "remote/remotechangecursor.h"
 
 #include <QList>
 

@@ -1,7 +1,7 @@
-#include "remoteconfirmation.h"
+#include "remote/remoteconfirmation.h"
 
-#include "serverconnection.h"
-#include "servererrors.h"
+#include "remote/serverconnection.h"
+#include "remote/servererrors.h"
 
 #include <QJsonDocument>
 #include <QUrl>

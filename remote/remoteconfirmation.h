@@ -1,6 +1,6 @@
 #pragma once
 
-#include "storeerror.h"
+#include "dispatch/core/storeerror.h"
 
 #include <QJsonObject>
 #include <QString>

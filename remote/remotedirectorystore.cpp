@@ -1,11 +1,11 @@
-#include "remotedirectorystore.h"
+#include "remote/remotedirectorystore.h"
 
-#include "remotechangecursor.h"
-#include "rowpatch.h"
-#include "rowschema.h"
-#include "rowvalidator.h"
-#include "serverconnection.h"
-#include "servererrors.h"
+#include "remote/remotechangecursor.h"
+#include "remote/rowpatch.h"
+#include "dispatch/row/rowschema.h"
+#include "dispatch/row/rowvalidator.h"
+#include "remote/serverconnection.h"
+#include "remote/servererrors.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "directorystore.h"
-#include "serverresponse.h"
+#include "dispatch/store/directorystore.h"
+#include "remote/serverresponse.h"
 
 #include <QMutex>
 

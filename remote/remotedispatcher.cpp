@@ -1,8 +1,8 @@
-#include "remotedispatcher.h"
+#include "remote/remotedispatcher.h"
 
-#include "invocationhandle.h"
-#include "serverconnection.h"
-#include "servererrors.h"
+#include "dispatch/call/invocationhandle.h"
+#include "remote/serverconnection.h"
+#include "remote/servererrors.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

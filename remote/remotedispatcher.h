@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatcher.h"
-#include "serverrequest.h"
+#include "dispatch/call/dispatcher.h"
+#include "remote/serverrequest.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
-#include "rowpatch.h"
+#include "remote/rowpatch.h"
 
-#include "rowschema.h"
+#include "dispatch/row/rowschema.h"
 
 namespace RowPatch {
 

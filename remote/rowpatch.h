@@ -1,6 +1,6 @@
 #pragma once
 
-#include "row.h"
+#include "dispatch/row/row.h"
 
 #include <QJsonObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "serverconnection.h"
+#include "remote/serverconnection.h"
 
-#include "networkworker.h"
+#include "remote/networkworker.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "connectioncheck.h"
-#include "serverendpoint.h"
-#include "serverrequest.h"
-#include "serverresponse.h"
+#include "remote/connectioncheck.h"
+#include "remote/serverendpoint.h"
+#include "remote/serverrequest.h"
+#include "remote/serverresponse.h"
 
 #include <QObject>
 

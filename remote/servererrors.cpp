@@ -1,4 +1,4 @@
-#include "servererrors.h"
+#include "remote/servererrors.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

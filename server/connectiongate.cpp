@@ -1,7 +1,7 @@
-#include "connectiongate.h"
+#include "server/connectiongate.h"
 
-#include "accesslog.h"
-#include "gatedsocket.h"
+#include "server/accesslog.h"
+#include "server/gatedsocket.h"
 
 #include <QTcpSocket>
 

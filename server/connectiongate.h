@@ -1,7 +1,7 @@
 #pragma once
 
-#include "connectionlimits.h"
-#include "httpconnection.h"
+#include "server/connectionlimits.h"
+#include "server/httpconnection.h"
 
 #include <QHash>
 #include <QObject>

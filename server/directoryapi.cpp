@@ -1,10 +1,10 @@
-#include "directoryapi.h"
+#include "server/directoryapi.h"
 
-#include "directorystore.h"
-#include "queryinteger.h"
-#include "rowjsonfield.h"
-#include "rowschema.h"
-#include "sqlitechangefeed.h"
+#include "dispatch/store/directorystore.h"
+#include "server/queryinteger.h"
+#include "dispatch/row/rowjsonfield.h"
+#include "dispatch/row/rowschema.h"
+#include "dispatch/store/sqlitechangefeed.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

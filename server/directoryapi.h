@@ -1,7 +1,7 @@
 #pragma once
 
-#include "serverreply.h"
-#include "storeerror.h"
+#include "server/serverreply.h"
+#include "dispatch/core/storeerror.h"
 
 #include <QUrlQuery>
 

@@ -1,13 +1,13 @@
-#include "directoryserver.h"
+#include "server/directoryserver.h"
 
-#include "accesslog.h"
-#include "httpconnection.h"
-#include "directoryledger.h"
-#include "invocationhandle.h"
-#include "limitedsslserver.h"
-#include "limitedtcpserver.h"
-#include "serverreply.h"
-#include "sqlitedirectorystore.h"
+#include "server/accesslog.h"
+#include "server/httpconnection.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/call/invocationhandle.h"
+#include "server/limitedsslserver.h"
+#include "server/limitedtcpserver.h"
+#include "server/serverreply.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QHttpServerResponder>
 #include <QPointer>

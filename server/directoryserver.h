@@ -1,10 +1,10 @@
 #pragma once
 
-#include "directoryapi.h"
-#include "dispatchapi.h"
-#include "httpconnection.h"
-#include "ownerkey.h"
-#include "serveoptions.h"
+#include "server/directoryapi.h"
+#include "server/dispatchapi.h"
+#include "server/httpconnection.h"
+#include "server/ownerkey.h"
+#include "server/serveoptions.h"
 
 #include <QAbstractHttpServer>
 #include <QElapsedTimer>

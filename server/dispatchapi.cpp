@@ -1,14 +1,14 @@
-#include "dispatchapi.h"
+#include "server/dispatchapi.h"
 
-#include "capabilitygate.h"
-#include "capabilitytoken.h"
-#include "contractdocument.h"
-#include "contractfingerprint.h"
-#include "directoryledger.h"
-#include "directorystore.h"
-#include "dispatcher.h"
-#include "invocationhandle.h"
-#include "receiptpage.h"
+#include "dispatch/tokens/capabilitygate.h"
+#include "dispatch/tokens/capabilitytoken.h"
+#include "dispatch/contract/contractdocument.h"
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/directorystore.h"
+#include "dispatch/call/dispatcher.h"
+#include "dispatch/call/invocationhandle.h"
+#include "server/receiptpage.h"
 
 #include <QJsonArray>
 

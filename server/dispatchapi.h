@@ -1,6 +1,6 @@
 #pragma once
 
-#include "serverreply.h"
+#include "server/serverreply.h"
 
 #include <QUrlQuery>
 

@@ -1,6 +1,6 @@
-#include "gatedsocket.h"
+#include "server/gatedsocket.h"
 
-#include "httpconnection.h"
+#include "server/httpconnection.h"
 
 #include <cstring>
 

@@ -1,8 +1,8 @@
-#include "httpconnection.h"
+#include "server/httpconnection.h"
 
-#include "accesslog.h"
-#include "gatedsocket.h"
-#include "requestheadparser.h"
+#include "server/accesslog.h"
+#include "server/gatedsocket.h"
+#include "server/requestheadparser.h"
 
 #include <QTcpSocket>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connectionlimits.h"
-#include "requesthead.h"
-#include "serverreply.h"
+#include "server/connectionlimits.h"
+#include "server/requesthead.h"
+#include "server/serverreply.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
-#include "limitedsslserver.h"
+#include "server/limitedsslserver.h"
 
-#include "gatedsocket.h"
+#include "server/gatedsocket.h"
 
 #include <QSslSocket>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectiongate.h"
+#include "server/connectiongate.h"
 
 #include <QSslServer>
 

@@ -1,6 +1,6 @@
-#include "limitedtcpserver.h"
+#include "server/limitedtcpserver.h"
 
-#include "gatedsocket.h"
+#include "server/gatedsocket.h"
 
 #include <QTcpSocket>
 

@@ -1,4 +1,4 @@
-#include "ownerkey.h"
+#include "server/ownerkey.h"
 
 #include <QCryptographicHash>
 

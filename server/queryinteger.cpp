@@ -1,4 +1,4 @@
-#include "queryinteger.h"
+#include "server/queryinteger.h"
 
 #include <algorithm>
 

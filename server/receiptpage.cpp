@@ -1,4 +1,4 @@
-#include "receiptpage.h"
+#include "server/receiptpage.h"
 
 #include <QJsonDocument>
 #include <QStringList>

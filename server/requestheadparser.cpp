@@ -1,4 +1,4 @@
-#include "requestheadparser.h"
+#include "server/requestheadparser.h"
 
 #include <algorithm>
 #include <optional>

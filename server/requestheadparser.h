@@ -1,6 +1,6 @@
 #pragma once
 
-#include "requesthead.h"
+#include "server/requesthead.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

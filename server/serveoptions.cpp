@@ -1,4 +1,4 @@
-#include "serveoptions.h"
+#include "server/serveoptions.h"
 
 ServeOptions ServeOptions::fromListen(const QString &listen, QString *error,
                                       std::optional<QSslConfiguration> tls)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectionlimits.h"
+#include "server/connectionlimits.h"
 
 #include <QHostAddress>
 #include <QSslConfiguration>

@@ -1,4 +1,4 @@
-#include "serverreply.h"
+#include "server/serverreply.h"
 
 #include <QJsonDocument>
 

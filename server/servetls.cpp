@@ -1,6 +1,6 @@
-#include "servetls.h"
+#include "server/servetls.h"
 
-#include "opensslsupport.h"
+#include "dispatch/receipts/opensslsupport.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -1,9 +1,9 @@
-#include "connectactions.h"
-#include "directorysession.h"
-#include "fileactions.h"
-#include "launchoptions.h"
-#include "mainwindow.h"
-#include "typeicons.h"
+#include "views/shell/connectactions.h"
+#include "views/common/directorysession.h"
+#include "views/shell/fileactions.h"
+#include "views/shell/launchoptions.h"
+#include "views/shell/mainwindow.h"
+#include "views/common/typeicons.h"
 
 #include <QApplication>
 

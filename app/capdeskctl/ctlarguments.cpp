@@ -1,4 +1,4 @@
-#include "ctlarguments.h"
+#include "app/capdeskctl/ctlarguments.h"
 
 #include <QHash>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ctlarguments.h"
-#include "ctllintcommands.h"
-#include "ctlreceiptcommands.h"
+#include "app/capdeskctl/ctlarguments.h"
+#include "app/capdeskctl/ctllintcommands.h"
+#include "app/capdeskctl/ctlreceiptcommands.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "ctldispatchlimits.h"
+#include "app/capdeskctl/ctldispatchlimits.h"
 
 #include <limits>
 

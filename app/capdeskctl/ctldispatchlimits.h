@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ctlarguments.h"
-#include "dispatchlimits.h"
+#include "app/capdeskctl/ctlarguments.h"
+#include "dispatch/core/dispatchlimits.h"
 
 #include <QStringList>
 

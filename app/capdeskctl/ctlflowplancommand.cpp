@@ -1,8 +1,8 @@
-#include "ctlflowplancommand.h"
+#include "app/capdeskctl/ctlflowplancommand.h"
 
-#include "ctloutput.h"
-#include "flowparser.h"
-#include "directorystore.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/flows/flowparser.h"
+#include "dispatch/store/directorystore.h"
 
 #include <cstdio>
 

@@ -1,9 +1,9 @@
-#include "ctlkeycommands.h"
+#include "app/capdeskctl/ctlkeycommands.h"
 
-#include "ctloutput.h"
-#include "keychainstore.h"
-#include "signingkeyvault.h"
-#include "sqlitedirectorystore.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/receipts/signingkeyvault.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QFile>
 #include <QFileInfo>

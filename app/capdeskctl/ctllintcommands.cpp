@@ -1,10 +1,10 @@
-#include "ctllintcommands.h"
+#include "app/capdeskctl/ctllintcommands.h"
 
-#include "contractdocument.h"
-#include "ctloutput.h"
-#include "linter.h"
-#include "mcpprojection.h"
-#include "directorystore.h"
+#include "dispatch/contract/contractdocument.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/lint/linter.h"
+#include "dispatch/contract/mcpprojection.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QJsonArray>
 

@@ -1,13 +1,13 @@
-#include "ctllogcommand.h"
+#include "app/capdeskctl/ctllogcommand.h"
 
-#include "ctloutput.h"
-#include "directoryledger.h"
-#include "eventlog.h"
-#include "jsontextcheck.h"
-#include "publickey.h"
-#include "receiptloganchor.h"
-#include "receiptlogaudit.h"
-#include "sqlitedirectorystore.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/eventlog.h"
+#include "dispatch/json/jsontextcheck.h"
+#include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/receiptloganchor.h"
+#include "dispatch/receipts/receiptlogaudit.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "ctloutput.h"
+#include "app/capdeskctl/ctloutput.h"
 
 #include <QFile>
 #include <QJsonArray>

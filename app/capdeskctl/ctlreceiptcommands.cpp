@@ -1,11 +1,11 @@
-#include "ctlreceiptcommands.h"
+#include "app/capdeskctl/ctlreceiptcommands.h"
 
-#include "ctloutput.h"
-#include "directoryledger.h"
-#include "jsontextcheck.h"
-#include "publickey.h"
-#include "sqlitedirectorystore.h"
-#include "receiptverifier.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/json/jsontextcheck.h"
+#include "dispatch/receipts/publickey.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/receipts/receiptverifier.h"
 
 #include <QFile>
 #include <QJsonArray>

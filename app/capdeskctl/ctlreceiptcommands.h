@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ctlarguments.h"
+#include "app/capdeskctl/ctlarguments.h"
 
 #include <memory>
 

@@ -1,14 +1,14 @@
-#include "ctlservecommand.h"
+#include "app/capdeskctl/ctlservecommand.h"
 
-#include "ctldispatchlimits.h"
-#include "ctloutput.h"
-#include "defaultlocations.h"
-#include "directoryledger.h"
-#include "directoryserver.h"
-#include "servetls.h"
-#include "signalwatcher.h"
-#include "sqlitedirectorystore.h"
-#include "standarddispatcher.h"
+#include "app/capdeskctl/ctldispatchlimits.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/store/defaultlocations.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "server/directoryserver.h"
+#include "server/servetls.h"
+#include "server/signalwatcher.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/invoke/standarddispatcher.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

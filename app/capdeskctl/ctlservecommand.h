@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ctlarguments.h"
-#include "serveoptions.h"
+#include "app/capdeskctl/ctlarguments.h"
+#include "server/serveoptions.h"
 
 // `capdeskctl serve --db FILE [--listen 127.0.0.1:PORT] [--generate-key]
 // [--tls-cert FILE --tls-key FILE]`: SPEC §10's server over a local directory until

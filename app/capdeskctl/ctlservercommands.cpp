@@ -1,11 +1,11 @@
-#include "ctlservercommands.h"
+#include "app/capdeskctl/ctlservercommands.h"
 
-#include "ctloutput.h"
-#include "remoteconfirmation.h"
-#include "remotedispatcher.h"
-#include "serverconnection.h"
-#include "servererrors.h"
-#include "tlstrust.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "remote/remoteconfirmation.h"
+#include "remote/remotedispatcher.h"
+#include "remote/serverconnection.h"
+#include "remote/servererrors.h"
+#include "dispatch/runners/tlstrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ctlarguments.h"
-#include "storeerror.h"
+#include "app/capdeskctl/ctlarguments.h"
+#include "dispatch/core/storeerror.h"
 
 #include <memory>
 

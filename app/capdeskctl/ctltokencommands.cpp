@@ -1,8 +1,8 @@
-#include "ctltokencommands.h"
+#include "app/capdeskctl/ctltokencommands.h"
 
-#include "capabilitytokenstore.h"
-#include "ctloutput.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
+#include "app/capdeskctl/ctloutput.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

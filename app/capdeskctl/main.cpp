@@ -1,4 +1,4 @@
-#include "ctlcommands.h"
+#include "app/capdeskctl/ctlcommands.h"
 
 #include <QCoreApplication>
 

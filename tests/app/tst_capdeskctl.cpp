@@ -1,9 +1,9 @@
-#include "fixturegenerator.h"
-#include "processrun.h"
-#include "rawsql.h"
-#include "serveprocess.h"
-#include "sqlitedirectorystore.h"
-#include "testcertificates.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/support/processrun.h"
+#include "tests/support/rawsql.h"
+#include "tests/support/serveprocess.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/testcertificates.h"
 
 #include <QFile>
 #include <QHttpServer>

@@ -1,14 +1,14 @@
-#include "../views/viewtestsupport.h"
+#include "tests/views/viewtestsupport.h"
 
-#include "curlcommand.h"
-#include "directorysession.h"
-#include "directoryledger.h"
-#include "invocationhandle.h"
-#include "keychainstore.h"
-#include "mainwindow.h"
-#include "processrun.h"
-#include "secretsdialog.h"
-#include "standarddispatcher.h"
+#include "dispatch/contract/curlcommand.h"
+#include "views/common/directorysession.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/call/invocationhandle.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "views/shell/mainwindow.h"
+#include "tests/support/processrun.h"
+#include "views/secrets/secretsdialog.h"
+#include "dispatch/invoke/standarddispatcher.h"
 
 #include <QApplication>
 #include <QClipboard>

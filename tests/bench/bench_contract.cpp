@@ -1,6 +1,6 @@
-#include "contractdocument.h"
-#include "mcpprojection.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/contract/contractdocument.h"
+#include "dispatch/contract/mcpprojection.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

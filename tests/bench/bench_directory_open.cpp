@@ -1,15 +1,15 @@
 // Opens a 100,000-row production-shaped directory in the real main window and prints:
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
 // to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
-#include "benchmeasures.h"
-#include "directorydocument.h"
-#include "directorysession.h"
-#include "directorytableview.h"
-#include "directorytablemodel.h"
-#include "fixturegenerator.h"
-#include "mainwindow.h"
-#include "paintprobe.h"
-#include "sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "models/directorydocument.h"
+#include "views/common/directorysession.h"
+#include "views/table/directorytableview.h"
+#include "models/directorytablemodel.h"
+#include "tests/support/fixturegenerator.h"
+#include "views/shell/mainwindow.h"
+#include "tests/bench/paintprobe.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

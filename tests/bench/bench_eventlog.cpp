@@ -1,9 +1,9 @@
 // Imports a 100,000-row production-shaped directory into a fresh file (one
 // DIRECTORY_MUTATE event per row) and verifies the resulting event log, printing both
 // times. Usage: bench_eventlog [ROWS] (default 100000).
-#include "eventlog.h"
-#include "fixturegenerator.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/store/eventlog.h"
+#include "tests/support/fixturegenerator.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

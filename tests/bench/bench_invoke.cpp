@@ -3,14 +3,14 @@
 // calling thread. Prints p50/p99 over 2,000 calls, once with the directory on the disk
 // the folder given (default: the current one) lives on and once on /dev/shm, then what
 // one receipt costs by part, so the durable commit's share is visible.
-#include "contractfingerprint.h"
-#include "directoryledger.h"
-#include "invocationhandle.h"
-#include "receiptlog.h"
-#include "sampledirectory.h"
-#include "signingkey.h"
-#include "sqlitedirectorystore.h"
-#include "standarddispatcher.h"
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/call/invocationhandle.h"
+#include "dispatch/receipts/receiptlog.h"
+#include "dispatch/store/sampledirectory.h"
+#include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/invoke/standarddispatcher.h"
 
 #include <QCoreApplication>
 #include <QDir>

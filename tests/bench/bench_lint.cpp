@@ -1,8 +1,8 @@
-#include "benchmeasures.h"
-#include "fixturegenerator.h"
-#include "linter.h"
-#include "lintrun.h"
-#include "sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/support/fixturegenerator.h"
+#include "dispatch/lint/linter.h"
+#include "dispatch/lint/lintrun.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,14 +3,14 @@
 // the GUI thread is kept from its event loop meanwhile, and the re-lint after an edit (the
 // edited row, and the rows reaching it when its key or edges change), then the repaint.
 // Usage: bench_lint_gui [FILE.db] (default: generates one).
-#include "benchmeasures.h"
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "directorytableview.h"
-#include "fixturegenerator.h"
-#include "lintcontroller.h"
-#include "lintstate.h"
-#include "sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "views/table/directorytableview.h"
+#include "tests/support/fixturegenerator.h"
+#include "models/lintcontroller.h"
+#include "models/lintstate.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,15 +2,15 @@
 // table, full load, a filter keystroke with repaint (median, max), selecting a receipt
 // (details, signature check, tree, plot, all repainted), a scroll to the end, and peak RSS.
 // Usage: bench_receipt_viewer [FILE.db] (default: generates one).
-#include "benchmeasures.h"
-#include "directoryledger.h"
-#include "messageboxprompter.h"
-#include "paintprobe.h"
-#include "receiptfilterbar.h"
-#include "receiptfixture.h"
-#include "receipttablemodel.h"
-#include "receiptviewer.h"
-#include "sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "views/common/messageboxprompter.h"
+#include "tests/bench/paintprobe.h"
+#include "views/receipts/receiptfilterbar.h"
+#include "tests/support/receiptfixture.h"
+#include "models/receipttablemodel.h"
+#include "views/receipts/receiptviewer.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

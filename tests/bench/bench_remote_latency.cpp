@@ -7,21 +7,21 @@
 // GUI thread's CPU time on its costliest event, named: unlike the stall, it does not grow
 // with the machine's load.
 // Usage: bench_remote_latency [ROWS] (default 891, the size of the tryout).
-#include "benchmeasures.h"
-#include "connectactions.h"
-#include "directorydocument.h"
-#include "directorysession.h"
-#include "directorytablemodel.h"
-#include "directorytableview.h"
-#include "editactions.h"
-#include "eventcostapplication.h"
-#include "fixturegenerator.h"
-#include "guistallprobe.h"
-#include "latencyproxy.h"
-#include "mainwindow.h"
-#include "paintprobe.h"
-#include "serveprocess.h"
-#include "sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "views/shell/connectactions.h"
+#include "models/directorydocument.h"
+#include "views/common/directorysession.h"
+#include "models/directorytablemodel.h"
+#include "views/table/directorytableview.h"
+#include "views/shell/editactions.h"
+#include "tests/bench/eventcostapplication.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/support/guistallprobe.h"
+#include "tests/support/latencyproxy.h"
+#include "views/shell/mainwindow.h"
+#include "tests/bench/paintprobe.h"
+#include "tests/support/serveprocess.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

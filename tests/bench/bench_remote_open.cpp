@@ -3,14 +3,14 @@
 // view, and prints the time to the first painted rows and to the whole registry painted,
 // beside what one plain SPEC §10 listing of every row costs.
 // Usage: bench_remote_open [FILE.db] (default: generates 100,000 rows).
-#include "benchmeasures.h"
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "fixturegenerator.h"
-#include "paintprobe.h"
-#include "remotedirectorystore.h"
-#include "serveprocess.h"
-#include "serverconnection.h"
+#include "tests/bench/benchmeasures.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/bench/paintprobe.h"
+#include "remote/remotedirectorystore.h"
+#include "tests/support/serveprocess.h"
+#include "remote/serverconnection.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

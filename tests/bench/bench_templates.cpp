@@ -1,8 +1,8 @@
 // Substitutions per second for the templates every call goes through, and doc-line
 // parses per second for a typical row. Each case runs for about a second, three times;
 // the best run is printed. Usage: bench_templates
-#include "doclines.h"
-#include "templatesubstitution.h"
+#include "dispatch/row/doclines.h"
+#include "dispatch/templates/templatesubstitution.h"
 
 #include <QElapsedTimer>
 

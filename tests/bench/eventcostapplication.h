@@ -1,6 +1,6 @@
 #pragma once
 
-#include "guistallprobe.h"
+#include "tests/support/guistallprobe.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -3,7 +3,7 @@
 // Shared by the ledger tests (tst_directoryledger, tst_receiptlogaudit): the fn rows their
 // receipts are issued for.
 
-#include "row.h"
+#include "dispatch/row/row.h"
 
 inline Row fnRow(const QString &key, const QString &target)
 {

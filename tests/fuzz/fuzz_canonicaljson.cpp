@@ -1,6 +1,6 @@
-#include "canonicaljson.h"
-#include "fuzzcheck.h"
-#include "jsonsyntaxcheck.h"
+#include "dispatch/json/canonicaljson.h"
+#include "tests/fuzz/fuzzcheck.h"
+#include "dispatch/json/jsonsyntaxcheck.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

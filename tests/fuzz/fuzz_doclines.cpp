@@ -1,5 +1,5 @@
-#include "doclines.h"
-#include "fuzzcheck.h"
+#include "dispatch/row/doclines.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 // DocLines over any content: the payload is exactly the content's non-doc lines, in order,
 // without leading and trailing blank lines (checked against a plain split on '\n');

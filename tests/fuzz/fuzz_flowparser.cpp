@@ -1,5 +1,5 @@
-#include "flowparser.h"
-#include "fuzzcheck.h"
+#include "dispatch/flows/flowparser.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 #include <QJsonDocument>
 

@@ -4,13 +4,13 @@
 // that receipt, so mutations start from a valid signature rather than from noise. The
 // anchor reader and the chain head check run on every input too: they must not crash.
 
-#include "canonicaljson.h"
-#include "publickey.h"
-#include "receipt.h"
-#include "receiptchainhead.h"
-#include "receiptloganchor.h"
-#include "receiptverifier.h"
-#include "signingkey.h"
+#include "dispatch/json/canonicaljson.h"
+#include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/receipt.h"
+#include "dispatch/receipts/receiptchainhead.h"
+#include "dispatch/receipts/receiptloganchor.h"
+#include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/receipts/signingkey.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

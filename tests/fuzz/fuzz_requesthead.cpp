@@ -4,7 +4,7 @@
 // Transfer-Encoding, with a body length within the cap, one still incomplete holds only
 // CRLF line breaks (a bare LF is refused at once), and its canonical form (what Qt
 // parses) re-parses to the same head with no line Qt could read as another header.
-#include "requestheadparser.h"
+#include "server/requestheadparser.h"
 
 #include <QByteArray>
 

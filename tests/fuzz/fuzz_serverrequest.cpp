@@ -1,12 +1,12 @@
-#include "directoryledger.h"
-#include "directoryserver.h"
-#include "fuzzcheck.h"
-#include "ownerkey.h"
-#include "rawsql.h"
-#include "sampledirectory.h"
-#include "serveoptions.h"
-#include "sqlitedirectorystore.h"
-#include "standarddispatcher.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "server/directoryserver.h"
+#include "tests/fuzz/fuzzcheck.h"
+#include "server/ownerkey.h"
+#include "tests/support/rawsql.h"
+#include "dispatch/store/sampledirectory.h"
+#include "server/serveoptions.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/invoke/standarddispatcher.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

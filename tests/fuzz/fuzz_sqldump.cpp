@@ -1,6 +1,6 @@
-#include "fuzzcheck.h"
-#include "sqldumpreader.h"
-#include "sqldumpwriter.h"
+#include "tests/fuzz/fuzzcheck.h"
+#include "dispatch/store/sqldumpreader.h"
+#include "dispatch/store/sqldumpwriter.h"
 
 #include <QRegularExpression>
 

@@ -1,5 +1,5 @@
-#include "categorycountmodel.h"
-#include "summarytable.h"
+#include "models/categorycountmodel.h"
+#include "models/summarytable.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>

@@ -1,5 +1,5 @@
-#include "contentsearch.h"
-#include "sqlitedirectorystore.h"
+#include "models/contentsearch.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

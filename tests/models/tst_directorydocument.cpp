@@ -1,7 +1,7 @@
-#include "categorycountmodel.h"
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "sqlitedirectorystore.h"
+#include "models/categorycountmodel.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "directorytablemodel.h"
-#include "fixturegenerator.h"
-#include "sqlitedirectorystore.h"
+#include "models/directorytablemodel.h"
+#include "tests/support/fixturegenerator.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,8 +1,8 @@
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "lintcontroller.h"
-#include "lintfixture.h"
-#include "lintstate.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "models/lintcontroller.h"
+#include "tests/support/lintfixture.h"
+#include "models/lintstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,5 +1,5 @@
-#include "lintfindingmodel.h"
-#include "lintstate.h"
+#include "models/lintfindingmodel.h"
+#include "models/lintstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

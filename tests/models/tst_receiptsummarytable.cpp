@@ -1,4 +1,4 @@
-#include "receiptsummarytable.h"
+#include "models/receiptsummarytable.h"
 
 #include <QDateTime>
 #include <QTest>

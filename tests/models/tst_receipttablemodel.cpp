@@ -1,6 +1,6 @@
-#include "receiptfixture.h"
-#include "receipttablemodel.h"
-#include "sqlitedirectorystore.h"
+#include "tests/support/receiptfixture.h"
+#include "models/receipttablemodel.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

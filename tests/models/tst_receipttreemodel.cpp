@@ -1,5 +1,5 @@
-#include "receiptsummarytable.h"
-#include "receipttreemodel.h"
+#include "models/receiptsummarytable.h"
+#include "models/receipttreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFont>

@@ -1,10 +1,10 @@
-#include "changefeedpoller.h"
-#include "directorydocument.h"
-#include "directorytablemodel.h"
-#include "minimalserver.h"
-#include "networkpool.h"
-#include "remotedirectorystore.h"
-#include "serverconnection.h"
+#include "models/changefeedpoller.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "tests/support/minimalserver.h"
+#include "models/networkpool.h"
+#include "remote/remotedirectorystore.h"
+#include "remote/serverconnection.h"
 
 #include <QJsonObject>
 #include <QSignalSpy>

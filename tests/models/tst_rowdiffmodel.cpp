@@ -1,4 +1,4 @@
-#include "rowdiffmodel.h"
+#include "models/rowdiffmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonObject>

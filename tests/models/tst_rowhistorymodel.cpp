@@ -1,5 +1,5 @@
-#include "rowhistorymodel.h"
-#include "sqlitedirectorystore.h"
+#include "models/rowhistorymodel.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
-#include "keychainstore.h"
-#include "serverprofilestore.h"
-#include "testcertificates.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "models/serverprofilestore.h"
+#include "tests/support/testcertificates.h"
 
 #include <QFile>
 #include <QSettings>

@@ -1,4 +1,4 @@
-#include "summarytable.h"
+#include "models/summarytable.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "dispatcher.h"
-#include "invocationhandle.h"
-#include "row.h"
+#include "dispatch/call/dispatcher.h"
+#include "dispatch/call/invocationhandle.h"
+#include "dispatch/row/row.h"
 
 #include <QTest>
 

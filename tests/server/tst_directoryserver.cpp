@@ -1,6 +1,6 @@
-#include "processrun.h"
-#include "serveprocess.h"
-#include "testcertificates.h"
+#include "tests/support/processrun.h"
+#include "tests/support/serveprocess.h"
+#include "tests/support/testcertificates.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "processrun.h"
-#include "receiptlog.h"
-#include "serveprocess.h"
-#include "sqlitedirectorystore.h"
+#include "tests/support/processrun.h"
+#include "dispatch/receipts/receiptlog.h"
+#include "tests/support/serveprocess.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

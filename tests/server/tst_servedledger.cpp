@@ -1,6 +1,6 @@
-#include "processrun.h"
-#include "rawsql.h"
-#include "serveprocess.h"
+#include "tests/support/processrun.h"
+#include "tests/support/rawsql.h"
+#include "tests/support/serveprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

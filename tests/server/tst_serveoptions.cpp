@@ -1,4 +1,4 @@
-#include "serveoptions.h"
+#include "server/serveoptions.h"
 
 #include <QTest>
 

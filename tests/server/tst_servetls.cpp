@@ -1,5 +1,5 @@
-#include "servetls.h"
-#include "testcertificates.h"
+#include "server/servetls.h"
+#include "tests/support/testcertificates.h"
 
 #include <QFile>
 #include <QSslCertificate>

@@ -1,4 +1,4 @@
-#include "fixturegenerator.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QProcess>
 

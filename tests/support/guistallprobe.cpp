@@ -1,4 +1,4 @@
-#include "guistallprobe.h"
+#include "tests/support/guistallprobe.h"
 
 #include <QCoreApplication>
 #include <QKeyEvent>

@@ -1,4 +1,4 @@
-#include "latencyproxy.h"
+#include "tests/support/latencyproxy.h"
 
 #include <QElapsedTimer>
 #include <QPointer>

@@ -3,8 +3,8 @@
 // Rows for the lint GUI tests: a compliant row of each kind the tests need and a directory
 // file holding them, so a test names the one fault it is about.
 
-#include "row.h"
-#include "sqlitedirectorystore.h"
+#include "dispatch/row/row.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "minimalserver.h"
+#include "tests/support/minimalserver.h"
 
 #include <QAbstractHttpServer>
 #include <QCryptographicHash>

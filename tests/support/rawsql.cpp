@@ -1,4 +1,4 @@
-#include "rawsql.h"
+#include "tests/support/rawsql.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>

@@ -8,8 +8,8 @@
 // receipt n-1 (plus jitter), 10% without a material result. Every fifth group of four
 // shares a trace: three calls whose parent is the fourth, a flow that finishes last.
 
-#include "receipt.h"
-#include "signingkey.h"
+#include "dispatch/receipts/receipt.h"
+#include "dispatch/receipts/signingkey.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "secretservicepause.h"
+#include "tests/support/secretservicepause.h"
 
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>

@@ -1,4 +1,4 @@
-#include "serveprocess.h"
+#include "tests/support/serveprocess.h"
 
 #include <QEventLoop>
 #include <QFile>

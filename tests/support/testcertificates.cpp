@@ -1,6 +1,6 @@
-#include "testcertificates.h"
+#include "tests/support/testcertificates.h"
 
-#include "processrun.h"
+#include "tests/support/processrun.h"
 
 #include <QFile>
 #include <QSslCertificate>

@@ -1,5 +1,5 @@
-#include "latencyproxy.h"
-#include "minimalserver.h"
+#include "tests/support/latencyproxy.h"
+#include "tests/support/minimalserver.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>

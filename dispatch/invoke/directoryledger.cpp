@@ -1,0 +1,258 @@
+#include "dispatch/invoke/directoryledger.h"
+
+#include "dispatch/tokens/capabilitygate.h"
+#include "dispatch/store/eventlog.h"
+#include "dispatch/core/isotime.h"
+#include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/writetransaction.h"
+
+#include <QPointer>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement,
+                                 qint64 unknownTokenIntervalMs)
+    : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
+                                         placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+      m_receipts(m_store->database()), m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
+{
+    m_clock.start();
+}
+
+DirectoryLedger::~DirectoryLedger()
+{
+    if (m_unknownTokens.pending() > 0)
+        writeUnknownTokenSummary();
+}
+
+StoreError DirectoryLedger::unlock()
+{
+    if (m_key)
+        return StoreError::none();
+    QString error;
+    m_key = m_vault.unlock(&error);
+    if (!m_key)
+        return cannotSign(error);
+    return StoreError::none();
+}
+
+StoreError DirectoryLedger::cannotSign(const QString &why)
+{
+    return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + why);
+}
+
+void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
+{
+    m_waitingForKey.append(std::move(then));
+    if (m_waitingForKey.size() > 1)
+        return;
+    if (m_key) {
+        QMetaObject::invokeMethod(
+            &m_steps, [this] { answerWaiting(StoreError::none()); }, Qt::QueuedConnection);
+        return;
+    }
+    m_vault.unlockAsync(&m_steps,
+                        [this](const std::optional<SigningKeyVault::Unlocked> &key, const QString &error) {
+                            if (key && !m_key)
+                                m_key = key;
+                            answerWaiting(m_key ? StoreError::none() : cannotSign(error));
+                        });
+}
+
+void DirectoryLedger::answerWaiting(const StoreError &error)
+{
+    const QList<std::function<void(const StoreError &)>> waiting = std::exchange(m_waitingForKey, {});
+    for (const std::function<void(const StoreError &)> &then : waiting)
+        then(error);
+}
+
+void DirectoryLedger::unlockAsync(QObject *context, std::function<void(const StoreError &)> done)
+{
+    whenUnlocked([context = QPointer<QObject>(context), done = std::move(done)](const StoreError &error) {
+        if (context)
+            done(error);
+    });
+}
+
+void DirectoryLedger::issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done)
+{
+    whenUnlocked(
+        [this, receipt = std::move(receipt), done = std::move(done)](const StoreError &error) mutable {
+            done(error.isError() ? StoreResult<Receipt>(error) : issue(std::move(receipt)));
+        });
+}
+
+StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    if (!m_preChainSealed) {
+        if (const StoreError sealed = m_receipts.sealPreChain(m_key->key); sealed.isError())
+            return sealed;
+        m_preChainSealed = true;
+    }
+    receipt.signature = QString::fromLatin1(m_key->key.sign(receipt.signedBytes()).toBase64());
+    const StoreError error = m_receipts.append(receipt, m_key->key);
+    if (error.isError())
+        return error;
+    return receipt;
+}
+
+StoreError DirectoryLedger::sealPreChain()
+{
+    if (const StoreError locked = unlock(); locked.isError())
+        return locked;
+    if (m_preChainSealed)
+        return StoreError::none();
+    const StoreError sealed = m_receipts.sealPreChain(m_key->key);
+    m_preChainSealed = !sealed.isError();
+    return sealed;
+}
+
+StoreResult<SigningKey> DirectoryLedger::signingKey()
+{
+    if (const StoreError locked = unlock(); locked.isError())
+        return locked;
+    return m_key->key;
+}
+
+StoreError DirectoryLedger::writeUnknownTokenSummary()
+{
+    const CapabilityGateRefusalCounter::Summary summary = m_unknownTokens.take(m_clock.elapsed());
+    WriteTransaction transaction(m_store->database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    LogEvent event;
+    event.kind = u"CAPABILITY_REFUSED"_s;
+    event.action = u"invoke"_s;
+    event.actor = u"token:unknown"_s;
+    event.detail = QJsonObject{{u"reason"_s, CapabilityGate::unknownToken().reason},
+                               {u"count"_s, summary.count},
+                               {u"first_at"_s, summary.firstAt},
+                               {u"last_at"_s, summary.lastAt}};
+    if (const StoreError error = EventLog(m_store->database()).append(event); error.isError())
+        return error;
+    return transaction.commit();
+}
+
+void DirectoryLedger::scheduleUnknownTokenSummary()
+{
+    if (m_summaryScheduled)
+        return;
+    m_summaryScheduled = true;
+    QTimer::singleShot(std::chrono::milliseconds(m_unknownTokens.dueIn(m_clock.elapsed())), &m_steps, [this] {
+        m_summaryScheduled = false;
+        if (m_unknownTokens.pending() > 0)
+            writeUnknownTokenSummary();
+    });
+}
+
+StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tokenId, const QString &reason,
+                                          const QString &actor)
+{
+    if (tokenId.isEmpty()) {
+        if (m_unknownTokens.count(m_clock.elapsed(), IsoTime::nowUtc()))
+            return writeUnknownTokenSummary();
+        scheduleUnknownTokenSummary();
+        return StoreError::none();
+    }
+    WriteTransaction transaction(m_store->database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    LogEvent event;
+    event.kind = u"CAPABILITY_REFUSED"_s;
+    event.action = u"invoke"_s;
+    event.key = key;
+    event.actor = actor;
+    event.detail = QJsonObject{{u"token_id"_s, tokenId}, {u"reason"_s, reason}};
+    const StoreError error = EventLog(m_store->database()).append(event);
+    if (error.isError())
+        return error;
+    return transaction.commit();
+}
+
+QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
+{
+    const StoreResult<Receipt> found = m_receipts.find(invocationId);
+    if (!found.ok()) {
+        QJsonObject unknown{{u"confirmed"_s, false}, {u"status"_s, u"UNKNOWN_INVOCATION"_s}, {u"invocation_id"_s, invocationId}};
+        if (found.error().kind == StoreError::Kind::Conflict)
+            unknown.insert(u"reason"_s, u"receipt_mismatch"_s);
+        else if (found.error().kind != StoreError::Kind::NotFound)
+            unknown.insert(u"reason"_s, u"unreadable"_s);
+        if (found.error().kind != StoreError::Kind::NotFound)
+            unknown.insert(u"error"_s, found.error().message);
+        return unknown;
+    }
+    const QJsonObject receipt = found.value().toJson();
+    const ReceiptVerifier::Result signature = ReceiptVerifier::check(receipt, m_vault.publicKeys());
+    QJsonObject answer{{u"confirmed"_s, signature == ReceiptVerifier::Result::Valid},
+                       {u"status"_s, Receipt::statusFor(found.value().material)},
+                       {u"invocation_id"_s, invocationId},
+                       {u"signature"_s, ReceiptVerifier::name(signature)},
+                       {u"receipt"_s, receipt}};
+    if (signature != ReceiptVerifier::Result::Valid) {
+        const auto [reason, message] = whyNotValid(invocationId, receipt, signature);
+        answer.insert(u"reason"_s, reason);
+        answer.insert(u"error"_s, message);
+    }
+    return answer;
+}
+
+std::pair<QString, QString> DirectoryLedger::whyNotValid(const QString &invocationId,
+                                                         const QJsonObject &receipt,
+                                                         ReceiptVerifier::Result signature) const
+{
+    if (signature == ReceiptVerifier::Result::NoKey)
+        return {u"no_key"_s, u"the directory lists no public key to check the receipt with"_s};
+    if (!ReceiptVerifier::signatureWellFormed(receipt))
+        return {u"signature_malformed"_s,
+                u"the receipt's signature is not the base64 of a 64-byte Ed25519 signature"_s};
+    const QString mismatch =
+        u"the signature does not verify over the stored fields with any of the directory's keys"_s;
+    // The receipt's chain link tells an edit after the receipt was written from a
+    // signature made with a key this directory does not list.
+    const StoreResult<ReceiptLog::LinkState> link = m_receipts.linkState(invocationId);
+    if (!link.ok())
+        return {u"signature_mismatch"_s, mismatch};
+    switch (link.value()) {
+    case ReceiptLog::LinkState::Linked:
+        return {u"key_unknown"_s, u"the stored receipt is the one written, but none of the directory's keys "
+                                  "signed it: it was signed with a key the directory does not list"_s};
+    case ReceiptLog::LinkState::Altered:
+        return {u"signature_mismatch"_s,
+                mismatch
+                    + u": the stored receipt was edited after it was written (it no longer matches its "
+                      "receipt chain link)"_s};
+    case ReceiptLog::LinkState::Unlinked:
+        break;
+    }
+    return {u"signature_mismatch"_s, mismatch + u"; the receipt is in no receipt chain"_s};
+}
+
+StoreResult<QString> DirectoryLedger::keyStorage()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return SigningKeyVault::storageDescription(*m_key);
+}
+
+StoreResult<bool> DirectoryLedger::keyIsInKeychain()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return m_key->storage == SigningKeyVault::Unlocked::Storage::Keychain;
+}
+
+StoreResult<QByteArray> DirectoryLedger::publicKeyPem()
+{
+    const StoreError locked = unlock();
+    if (locked.isError())
+        return locked;
+    return m_key->key.publicKey().pem();
+}

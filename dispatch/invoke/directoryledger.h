@@ -1,0 +1,106 @@
+#pragma once
+
+#include "dispatch/tokens/capabilitygaterefusalcounter.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/receipts/receiptlog.h"
+#include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/receipts/signingkeyvault.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+
+class SqliteDirectoryStore;
+
+// The engine's records beside one local directory: signed receipts, capability tokens and
+// gate refusals. The dispatcher writes here in the same code path that runs a call; the
+// receipt viewer, the Tokens dialog and capdeskctl read here. Used on the thread that
+// opened the store (it shares the store's connection).
+//
+// The signing key is unlocked once, on first need. The plain calls below block while the
+// keychain answers (for the CLI); the GUI and the dispatcher call unlockAsync() or
+// issueAsync() first, after which nothing here waits on the keychain.
+class DirectoryLedger final
+{
+public:
+    enum class KeyPlacement { KeychainOrFile, FileOnly };
+
+    explicit DirectoryLedger(
+        std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement = KeyPlacement::KeychainOrFile,
+        qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs);
+    // Writes the unknown-token refusals still counted.
+    ~DirectoryLedger();
+    Q_DISABLE_COPY_MOVE(DirectoryLedger)
+
+    // Signs `receipt` (filling `signature`) and commits it durably. The signing key is
+    // found, or created, on the first call.
+    StoreResult<Receipt> issue(Receipt receipt);
+    // The same, with the key unlocked without blocking this thread. `done` runs later on
+    // this thread, whatever became of the caller meanwhile, as long as the ledger exists.
+    void issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done);
+    // Finds (or creates) the signing key without blocking this thread; `done` runs later in
+    // `context`'s event loop, and not at all once `context` is destroyed.
+    void unlockAsync(QObject *context, std::function<void(const StoreError &)> done);
+    // Records a refusal of a stored token in the event log (SPEC §7). A refusal with an
+    // empty `tokenId` (the value matched no token) is only counted, and the count goes to
+    // the log as one summary event per interval (CapabilityGateRefusalCounter).
+    StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
+    // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}, or
+    // with "reason" and "error" when it cannot confirm a receipt that is there:
+    // "receipt_mismatch" (the row holds a receipt signed for another invocation),
+    // "unreadable", or, when the signature does not hold, "signature_mismatch" (it does not
+    // verify over the stored fields), "key_unknown" (the receipt is as written, signed by a
+    // key the directory does not list), "signature_malformed" or "no_key".
+    QJsonObject confirm(const QString &invocationId) const;
+    // Unlocks the key and seals the receipts written before the chains existed; the
+    // anchor command's first step, and issue()'s.
+    StoreError sealPreChain();
+    // The signing key, unlocked (or created) first.
+    StoreResult<SigningKey> signingKey();
+
+    // Where the signing key lives, in words for the UI; unlocks (or creates) it first.
+    StoreResult<QString> keyStorage();
+    // Whether that key is in the keychain (else in the 0600 file beside the directory).
+    StoreResult<bool> keyIsInKeychain();
+    StoreResult<QByteArray> publicKeyPem();
+    QList<PublicKey> publicKeys() const { return m_vault.publicKeys(); }
+
+    ReceiptLog &receipts() { return m_receipts; }
+    const ReceiptLog &receipts() const { return m_receipts; }
+    CapabilityTokenStore &tokens() { return m_tokens; }
+    const std::shared_ptr<SqliteDirectoryStore> &store() const { return m_store; }
+
+private:
+    StoreError unlock();
+    // confirm()'s {"reason","error"} for a receipt whose signature is not valid.
+    std::pair<QString, QString> whyNotValid(const QString &invocationId, const QJsonObject &receipt,
+                                            ReceiptVerifier::Result signature) const;
+    // Runs `then` once the key is unlocked or could not be; one search answers all callers.
+    void whenUnlocked(std::function<void(const StoreError &)> then);
+    void answerWaiting(const StoreError &error);
+    static StoreError cannotSign(const QString &why);
+    StoreError writeUnknownTokenSummary();
+    void scheduleUnknownTokenSummary();
+
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+    KeychainStore m_keychain;
+    SigningKeyVault m_vault;
+    std::optional<SigningKeyVault::Unlocked> m_key;
+    ReceiptLog m_receipts;
+    CapabilityTokenStore m_tokens;
+    QList<std::function<void(const StoreError &)>> m_waitingForKey;
+    bool m_preChainSealed = false;
+    CapabilityGateRefusalCounter m_unknownTokens;
+    QElapsedTimer m_clock;
+    bool m_summaryScheduled = false;
+    // The context of the vault's asynchronous steps. Last, so it goes first: no step runs
+    // on a ledger being destroyed.
+    QObject m_steps;
+};

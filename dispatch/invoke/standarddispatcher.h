@@ -1,0 +1,36 @@
+#pragma once
+
+#include "dispatch/runners/agentendpoints.h"
+#include "dispatch/call/dispatcher.h"
+#include "dispatch/core/dispatchlimits.h"
+#include "dispatch/secrets/environmentkeychainsecrets.h"
+#include "dispatch/runners/httpclient.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/invoke/localdispatcher.h"
+
+#include <memory>
+
+class DirectoryLedger;
+class DirectoryStore;
+
+// The dispatcher the GUI and capdeskctl use for a local directory: the fn, http and agent
+// runners over one HttpClient (which trusts the CA file CAPDESK_CA_FILE names, beside the
+// system roots), secrets from the environment first, then the keychain, receipts and
+// token checks through the directory's ledger, every call under `limits`.
+class StandardDispatcher final : public Dispatcher
+{
+public:
+    StandardDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
+                       AgentEndpoints endpoints = AgentEndpoints::defaults(),
+                       const DispatchLimits &limits = {});
+    ~StandardDispatcher() override;
+    Q_DISABLE_COPY_MOVE(StandardDispatcher)
+
+    InvocationHandle *invoke(const InvocationRequest &request) override;
+    HttpClient &httpClient() { return m_client; }
+
+private:
+    KeychainStore m_keychain;
+    HttpClient m_client;
+    LocalDispatcher m_local;
+};

@@ -1,9 +1,0 @@
-#pragma once
-
-#include "lintrule.h"
-
-#include <QList>
-
-namespace JsonRules {
-void add(QList<LintRule> &rules);
-} // namespace JsonRules

@@ -1,9 +1,0 @@
-#pragma once
-
-#include "lintrule.h"
-
-#include <QList>
-
-namespace KeyRules {
-void add(QList<LintRule> &rules);
-} // namespace KeyRules

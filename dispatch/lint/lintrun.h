@@ -1,0 +1,70 @@
+#pragma once
+
+#include "dispatch/lint/rules/directoryindex.h"
+#include "dispatch/lint/rules/lintfinding.h"
+#include "dispatch/row/row.h"
+#include "dispatch/core/storeerror.h"
+
+#include <QFutureWatcher>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPromise>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+// Lint-all in the background: the rows are a snapshot, linted in parallel with
+// QtConcurrent against an index built from the same snapshot, so the directory may keep
+// changing while it runs. Reports progress; cancel() stops it without a finished().
+//
+// Each row is parsed once: chunks of rows are linted by the row-local rules on the pool,
+// the index is built from the edges that pass read, then the rows with edges get the link
+// rules. Reading the rows can happen on the pool too (start(Reader)), so a caller on the
+// GUI thread never waits for a whole directory to be read.
+class LintRun final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LintRun)
+
+public:
+    // Runs on a pool thread; reads the rows to lint.
+    using Reader = std::function<StoreResult<QList<Row>>()>;
+
+    explicit LintRun(bool localEngine = true, QObject *parent = nullptr);
+    ~LintRun() override;
+
+    // Starts over with `rows`, one per key; a run still going is cancelled first.
+    void start(QList<Row> rows);
+    void start(Reader read);
+    void cancel();
+    bool isRunning() const;
+
+    // What the finished run read and the index it built from them, handed over once
+    // (from finished() until the next start()), so that the taker holds the only copy:
+    // editing a shared index would copy all of it first.
+    QList<Row> takeRows();
+    DirectoryIndex takeIndex();
+
+signals:
+    void progress(int done, int total);
+    // The rows with findings; a row that is not there is clean.
+    void finished(const QHash<QString, QList<LintFinding>> &findingsByKey);
+    void cancelled();
+    // The reader failed; the run ends without finished() or cancelled().
+    void readFailed(const QString &message);
+
+private:
+    struct Outcome;
+
+    // The whole run, on one pool thread that fans the two lint passes out over the pool.
+    static void runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &outcome, const Reader &read,
+                       bool localEngine);
+    void onFinished();
+
+    bool m_localEngine = true;
+    QFutureWatcher<void> m_watcher;
+    std::shared_ptr<Outcome> m_running; // filled by the run in progress
+    std::shared_ptr<Outcome> m_outcome; // the finished run's
+};

@@ -1,0 +1,247 @@
+#include "dispatch/receipts/receiptlog.h"
+
+#include "dispatch/store/eventlog.h"
+#include "dispatch/core/isotime.h"
+#include "dispatch/receipts/receiptchain.h"
+#include "dispatch/receipts/receiptchainhead.h"
+#include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/writetransaction.h"
+
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+StoreError sqlError(const QString &what, const QSqlError &error)
+{
+    return StoreError::make(StoreError::Kind::Io, what + u": "_s + error.text());
+}
+
+StoreResult<Receipt> receiptFromText(const QString &text)
+{
+    QString error;
+    const std::optional<Receipt> receipt = Receipt::fromJson(QJsonDocument::fromJson(text.toUtf8()).object(), &error);
+    if (!receipt)
+        return StoreError::make(StoreError::Kind::Io, u"a stored receipt cannot be read: "_s + error);
+    return *receipt;
+}
+
+} // namespace
+
+ReceiptLog::ReceiptLog(QSqlDatabase db) : m_db(std::move(db)), m_writer(ReceiptChain::newWriterId()) {}
+
+StoreError ReceiptLog::announce(EventLog &events, const QString &writer)
+{
+    LogEvent opened;
+    opened.kind = ReceiptChain::kOpenedEventKind;
+    opened.action = u"open"_s;
+    opened.actor = u"engine"_s;
+    opened.detail = QJsonObject{{u"writer"_s, writer}};
+    return events.append(opened);
+}
+
+StoreResult<ReceiptLog::Tip> ReceiptLog::link(const QString &writer, const Tip &tip, qint64 receiptSeq,
+                                              const QByteArray &receiptJson)
+{
+    const Tip next{tip.seq + 1, ReceiptChain::linkHash(writer, tip.seq + 1, tip.hash,
+                                                       ReceiptChain::receiptHash(receiptJson))};
+    QSqlQuery insert(m_db);
+    insert.prepare(
+        u"INSERT INTO receipt_chain_links (receipt_seq, writer, seq, prev_hash, hash) VALUES (?,?,?,?,?)"_s);
+    insert.addBindValue(receiptSeq);
+    insert.addBindValue(writer);
+    insert.addBindValue(next.seq);
+    insert.addBindValue(tip.hash);
+    insert.addBindValue(next.hash);
+    if (!insert.exec())
+        return sqlError(u"cannot link receipt #%1 into its chain"_s.arg(receiptSeq), insert.lastError());
+    return next;
+}
+
+StoreError ReceiptLog::signHead(const QString &writer, const Tip &tip, const SigningKey &key)
+{
+    QSqlQuery events(m_db);
+    if (!events.exec(u"SELECT seq, hash FROM event_chain_head WHERE id = 1"_s))
+        return sqlError(u"cannot read the event log's head"_s, events.lastError());
+    ReceiptChainHead head;
+    head.writer = writer;
+    head.seq = tip.seq;
+    head.hash = tip.hash;
+    head.eventsSeq = events.next() ? events.value(0).toLongLong() : 0;
+    head.eventsHash = head.eventsSeq > 0 ? events.value(1).toString() : EventLog::kGenesisHash;
+    head.signedAt = IsoTime::nowUtc();
+    head.signWith(key);
+    QSqlQuery upsert(m_db);
+    upsert.prepare(
+        u"INSERT INTO receipt_chain_heads (writer, seq, hash, events_seq, events_hash, signed_at, signature) "
+        "VALUES (?,?,?,?,?,?,?) ON CONFLICT (writer) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+        "events_seq = excluded.events_seq, events_hash = excluded.events_hash, "
+        "signed_at = excluded.signed_at, signature = excluded.signature"_s);
+    for (const QVariant &value :
+         {QVariant(head.writer), QVariant(head.seq), QVariant(head.hash), QVariant(head.eventsSeq),
+          QVariant(head.eventsHash), QVariant(head.signedAt), QVariant(head.signature)})
+        upsert.addBindValue(value);
+    if (!upsert.exec())
+        return sqlError(u"cannot move the receipt chain's head"_s, upsert.lastError());
+    return StoreError::none();
+}
+
+StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
+{
+    WriteTransaction transaction(m_db);
+    if (transaction.startError().isError())
+        return transaction.startError();
+    if (!m_tip) {
+        EventLog events(m_db);
+        if (const StoreError error = announce(events, m_writer); error.isError())
+            return error;
+    }
+    const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
+    QSqlQuery insert(m_db);
+    insert.prepare(u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
+                   "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s);
+    insert.addBindValue(receipt.invocationId);
+    insert.addBindValue(receipt.trace);
+    insert.addBindValue(receipt.key);
+    insert.addBindValue(receipt.parent);
+    insert.addBindValue(receipt.actor);
+    insert.addBindValue(receipt.runner);
+    insert.addBindValue(receipt.startedAt);
+    insert.addBindValue(receipt.durationMs);
+    insert.addBindValue(receipt.material ? 1 : 0);
+    insert.addBindValue(receipt.status);
+    insert.addBindValue(receipt.contractFingerprint);
+    insert.addBindValue(QString::fromUtf8(json));
+    if (!insert.exec())
+        return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, insert.lastError());
+    const StoreResult<Tip> next = link(m_writer, m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash}),
+                                       insert.lastInsertId().toLongLong(), json);
+    if (!next.ok())
+        return next.error();
+    if (const StoreError error = signHead(m_writer, next.value(), key); error.isError())
+        return error;
+    if (const StoreError error = transaction.commit(); error.isError())
+        return error;
+    m_tip = next.value();
+    return StoreError::none();
+}
+
+StoreError ReceiptLog::sealPreChain(const SigningKey &key)
+{
+    WriteTransaction transaction(m_db);
+    if (transaction.startError().isError())
+        return transaction.startError();
+    QSqlQuery sealed(m_db);
+    sealed.prepare(u"SELECT 1 FROM receipt_chain_heads WHERE writer = ?"_s);
+    sealed.addBindValue(ReceiptChain::kPreChainWriter);
+    if (!sealed.exec())
+        return sqlError(u"cannot read the receipt chains"_s, sealed.lastError());
+    if (sealed.next())
+        return StoreError::none();
+    QSqlQuery old(m_db);
+    old.setForwardOnly(true);
+    if (!old.exec(
+            u"SELECT r.seq, r.receipt_json FROM receipts r LEFT JOIN receipt_chain_links l ON l.receipt_seq "
+            u"= r.seq "
+            "WHERE l.receipt_seq IS NULL AND r.seq <= (SELECT pre_chain_through FROM receipt_chain_origin "
+            "WHERE id = 1) ORDER BY r.seq"_s))
+        return sqlError(u"cannot read the receipts written before the chains"_s, old.lastError());
+    Tip tip{0, ReceiptChain::kGenesisHash};
+    while (old.next()) {
+        const StoreResult<Tip> next = link(ReceiptChain::kPreChainWriter, tip, old.value(0).toLongLong(),
+                                           old.value(1).toString().toUtf8());
+        if (!next.ok())
+            return next.error();
+        tip = next.value();
+    }
+    if (old.lastError().isValid())
+        return sqlError(u"cannot read all the receipts written before the chains"_s, old.lastError());
+    if (tip.seq == 0)
+        return StoreError::none();
+    EventLog events(m_db);
+    if (const StoreError error = announce(events, ReceiptChain::kPreChainWriter); error.isError())
+        return error;
+    if (const StoreError error = signHead(ReceiptChain::kPreChainWriter, tip, key); error.isError())
+        return error;
+    return transaction.commit();
+}
+
+StoreResult<qint64> ReceiptLog::chainCount() const
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(u"SELECT COUNT(*) FROM receipt_chain_heads"_s) || !query.next())
+        return sqlError(u"cannot read the receipt chains"_s, query.lastError());
+    return query.value(0).toLongLong();
+}
+
+StoreResult<Receipt> ReceiptLog::find(const QString &invocationId) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(u"SELECT receipt_json FROM receipts WHERE invocation_id = ?"_s);
+    query.addBindValue(invocationId);
+    if (!query.exec())
+        return sqlError(u"cannot read receipts"_s, query.lastError());
+    if (!query.next())
+        return StoreError::make(StoreError::Kind::NotFound, u"no receipt "_s + invocationId);
+    StoreResult<Receipt> receipt = receiptFromText(query.value(0).toString());
+    // The signed JSON is the receipt; the row's own invocation_id column is only an index,
+    // which anyone holding the file can point at another receipt.
+    if (receipt.ok() && receipt.value().invocationId != invocationId)
+        return StoreError::make(
+            StoreError::Kind::Conflict,
+            u"the receipt stored for %1 is signed for %2"_s.arg(invocationId, receipt.value().invocationId));
+    return receipt;
+}
+
+StoreResult<ReceiptLog::LinkState> ReceiptLog::linkState(const QString &invocationId) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(u"SELECT r.receipt_json, l.writer, l.seq, l.prev_hash, l.hash FROM receipts r "
+                  "LEFT JOIN receipt_chain_links l ON l.receipt_seq = r.seq WHERE r.invocation_id = ?"_s);
+    query.addBindValue(invocationId);
+    if (!query.exec())
+        return sqlError(u"cannot read receipts"_s, query.lastError());
+    if (!query.next())
+        return StoreError::make(StoreError::Kind::NotFound, u"no receipt "_s + invocationId);
+    if (query.value(1).isNull())
+        return LinkState::Unlinked;
+    const QString recomputed = ReceiptChain::linkHash(
+        query.value(1).toString(), query.value(2).toLongLong(), query.value(3).toString(),
+        ReceiptChain::receiptHash(query.value(0).toString().toUtf8()));
+    return recomputed == query.value(4).toString() ? LinkState::Linked : LinkState::Altered;
+}
+
+StoreResult<QList<Receipt>> ReceiptLog::list(const Query &filter) const
+{
+    QStringList where;
+    if (!filter.key.isEmpty())
+        where.append(u"key = :key"_s);
+    if (!filter.parent.isEmpty())
+        where.append(u"parent = :parent"_s);
+    QString sql = u"SELECT receipt_json FROM receipts"_s;
+    if (!where.isEmpty())
+        sql += u" WHERE "_s + where.join(u" AND "_s);
+    sql += u" ORDER BY seq DESC"_s;
+    if (filter.limit >= 0)
+        sql += u" LIMIT "_s + QString::number(filter.limit);
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(sql);
+    if (!filter.key.isEmpty())
+        query.bindValue(u":key"_s, filter.key);
+    if (!filter.parent.isEmpty())
+        query.bindValue(u":parent"_s, filter.parent);
+    if (!query.exec())
+        return sqlError(u"cannot read receipts"_s, query.lastError());
+    QList<Receipt> receipts;
+    while (query.next()) {
+        StoreResult<Receipt> receipt = receiptFromText(query.value(0).toString());
+        if (!receipt.ok())
+            return receipt.error();
+        receipts.append(std::move(receipt.value()));
+    }
+    return receipts;
+}

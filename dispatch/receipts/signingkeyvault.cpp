@@ -1,0 +1,311 @@
+#include "dispatch/receipts/signingkeyvault.h"
+
+#include "dispatch/core/isotime.h"
+#include "dispatch/secrets/keychainsteps.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <cerrno>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace {
+
+// A PEM key is well under a kilobyte: reading no further keeps a wrong file from
+// filling memory.
+constexpr qint64 maxKeyFileBytes = 64 * 1024;
+
+QString entryName(const QString &keyId)
+{
+    return QStringLiteral("receipt-signing-key:") + keyId;
+}
+
+QString keychainLocation(const QString &keyId)
+{
+    return QStringLiteral("keychain entry ") + entryName(keyId);
+}
+
+} // namespace
+
+struct SigningKeyVault::Search
+{
+    KeychainSteps steps;
+    Unlocking done;
+    QList<PublicKey> known;
+    std::optional<SigningKey> fileKey;
+    QString fileKeyId;
+    std::optional<bool> keychainAvailable;
+};
+
+SigningKeyVault::SigningKeyVault(QSqlDatabase db, QString databasePath, KeychainStore *keychain)
+    : m_db(std::move(db)), m_keyFilePath(databasePath + QStringLiteral(".signing-key")), m_keychain(keychain)
+{}
+
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
+{
+    std::optional<Unlocked> unlocked;
+    QString why;
+    // Blocking steps run every continuation before search() returns.
+    search(KeychainSteps::blocking(), [&](const std::optional<Unlocked> &key, const QString &reason) {
+        unlocked = key;
+        why = reason;
+    });
+    if (!unlocked && error)
+        *error = why;
+    return unlocked;
+}
+
+void SigningKeyVault::unlockAsync(QObject *context, Unlocking done)
+{
+    search(KeychainSteps::onContext(context), std::move(done));
+}
+
+void SigningKeyVault::search(KeychainSteps steps, Unlocking done)
+{
+    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}});
+    QString error;
+    const std::optional<QList<PublicKey>> known = readPublicKeys(&error);
+    if (!known || readKeyFile(&search->fileKey, &error) == Lookup::Refused)
+        return finish(search, std::nullopt, error);
+    search->known = *known;
+    search->fileKeyId = search->fileKey ? search->fileKey->publicKey().keyId() : QString();
+    tryKey(search, 0);
+}
+
+void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
+{
+    if (index == search->known.size()) {
+        // A valid file whose row is missing was written by a run that stopped before the
+        // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
+        if (!search->fileKey)
+            return createKey(search);
+        QString error;
+        const std::optional<Unlocked> adopted = adoptKeyFile(*search->fileKey, &error);
+        return finish(search, adopted, error);
+    }
+    const QString keyId = search->known.at(index).keyId();
+    if (keyId == search->fileKeyId)
+        return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
+    withKeychain(search, [this, search, index, keyId](bool available) {
+        if (!available)
+            return tryKey(search, index + 1);
+        search->steps.read(entryName(keyId), [this, search, index, keyId](const KeychainStore::Read &entry) {
+            std::optional<SigningKey> key;
+            QString error;
+            switch (checkKeychainEntry(keyId, entry, &key, &error)) {
+            case Lookup::Refused:
+                return finish(search, std::nullopt, error);
+            case Lookup::Found:
+                return finish(search, Unlocked{*key, Unlocked::Storage::Keychain, keychainLocation(keyId)},
+                              {});
+            case Lookup::Absent:
+                return tryKey(search, index + 1);
+            }
+        });
+    });
+}
+
+void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)
+{
+    if (!m_keychain)
+        return then(false);
+    if (search->keychainAvailable)
+        return then(*search->keychainAvailable);
+    search->steps.available([search, then = std::move(then)](const KeychainStore::Outcome &outcome) {
+        search->keychainAvailable = outcome.ok;
+        then(outcome.ok);
+    });
+}
+
+void SigningKeyVault::finish(const SearchPtr &search, const std::optional<Unlocked> &key,
+                             const QString &error)
+{
+    search->steps.next([search, key, error] { search->done(key, error); });
+}
+
+QList<PublicKey> SigningKeyVault::publicKeys() const
+{
+    return readPublicKeys(nullptr).value_or(QList<PublicKey>());
+}
+
+QString SigningKeyVault::storageDescription(const Unlocked &unlocked)
+{
+    if (unlocked.storage == Unlocked::Storage::Keychain)
+        return QStringLiteral("Receipts are signed with a key kept in the keychain (%1).")
+            .arg(unlocked.location);
+    return QStringLiteral("Receipts are signed with a key kept in the file %1, readable by your user only "
+                          "(the keychain did not hold it: no Secret Service was reachable when it was made).")
+        .arg(unlocked.location);
+}
+
+std::optional<QList<PublicKey>> SigningKeyVault::readPublicKeys(QString *error) const
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(
+            QStringLiteral("SELECT public_key_pem FROM signing_keys ORDER BY created_at DESC, rowid DESC"))) {
+        if (error)
+            *error = QStringLiteral("cannot read the receipt-signing public keys: %1")
+                         .arg(query.lastError().text());
+        return std::nullopt;
+    }
+    QList<PublicKey> keys;
+    while (query.next()) {
+        // Only Capdesk writes this table; a row that does not parse verifies nothing and
+        // has no private half to find, so it is passed over rather than blocking signing.
+        if (std::optional<PublicKey> key = PublicKey::fromPem(query.value(0).toString().toLatin1(), nullptr))
+            keys.append(*key);
+    }
+    return keys;
+}
+
+SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *key, QString *error) const
+{
+    const QFileInfo info(m_keyFilePath);
+    if (!info.exists() && !info.isSymLink())
+        return Lookup::Absent;
+    auto refuse = [&](const QString &why) {
+        if (error)
+            *error = why;
+        return Lookup::Refused;
+    };
+    const QFileDevice::Permissions openToOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup
+                                                  | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                                  | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    if (info.exists() && (info.permissions() & openToOthers))
+        return refuse(
+            QStringLiteral("The receipt-signing key file %1 is open to other users, so Capdesk will "
+                           "not sign with it. If the key can still be trusted, run: chmod 600 %1")
+                .arg(m_keyFilePath));
+    QFile file(m_keyFilePath);
+    if (!file.open(QIODevice::ReadOnly))
+        return refuse(QStringLiteral("Cannot read the receipt-signing key file %1: %2")
+                          .arg(m_keyFilePath, file.errorString()));
+    QString why;
+    *key = SigningKey::fromPem(file.read(maxKeyFileBytes + 1), &why);
+    if (!*key)
+        return refuse(
+            QStringLiteral("The receipt-signing key file %1 cannot be used (%2). It was left untouched: "
+                           "restore it from a backup, or move it aside so that Capdesk makes a new key.")
+                .arg(m_keyFilePath, why));
+    return Lookup::Found;
+}
+
+SigningKeyVault::Lookup SigningKeyVault::checkKeychainEntry(const QString &keyId,
+                                                            const KeychainStore::Read &entry,
+                                                            std::optional<SigningKey> *key, QString *error)
+{
+    if (entry.status != KeychainStore::Read::Status::Found)
+        return Lookup::Absent;
+    QString why;
+    *key = SigningKey::fromPem(entry.value.toLatin1(), &why);
+    if (*key && key->value().publicKey().keyId() == keyId)
+        return Lookup::Found;
+    if (error)
+        *error =
+            QStringLiteral("The %1 does not hold the key it is named after (%2); Capdesk left it untouched.")
+                .arg(keychainLocation(keyId), *key ? QStringLiteral("another key") : why);
+    return Lookup::Refused;
+}
+
+void SigningKeyVault::createKey(const SearchPtr &search)
+{
+    const SigningKey key = SigningKey::generate();
+    if (key.isNull())
+        return finish(search, std::nullopt,
+                      QStringLiteral("OpenSSL could not generate a receipt-signing key"));
+    withKeychain(search, [this, search, key](bool available) {
+        if (!available)
+            return placeInFile(search, key);
+        const PublicKey publicKey = key.publicKey();
+        const QString name = entryName(publicKey.keyId());
+        search->steps.set(name, QString::fromLatin1(key.privatePem()),
+                          [this, search, key, publicKey, name](const KeychainStore::Outcome &stored) {
+                              // A Secret Service that answered the probe but refuses the write
+                              // leaves the file as the place, as if it had not answered.
+                              if (!stored.ok)
+                                  return placeInFile(search, key);
+                              QString error;
+                              if (insertPublicKey(publicKey, &error))
+                                  return finish(search,
+                                                Unlocked{key, Unlocked::Storage::Keychain,
+                                                         keychainLocation(publicKey.keyId())},
+                                                {});
+                              // Without its row the entry would never be looked up again.
+                              search->steps.remove(name, [search, error](const KeychainStore::Outcome &) {
+                                  finish(search, std::nullopt, error);
+                              });
+                          });
+    });
+}
+
+void SigningKeyVault::placeInFile(const SearchPtr &search, const SigningKey &key)
+{
+    QString error;
+    if (writeKeyFile(key.privatePem(), &error)) {
+        const std::optional<Unlocked> adopted = adoptKeyFile(key, &error);
+        return finish(search, adopted, error);
+    }
+    // Another process may have created the file since it was looked for: use theirs.
+    std::optional<SigningKey> theirs;
+    if (!QFileInfo::exists(m_keyFilePath) || readKeyFile(&theirs, &error) != Lookup::Found)
+        return finish(search, std::nullopt, error);
+    const std::optional<Unlocked> adopted = adoptKeyFile(*theirs, &error);
+    finish(search, adopted, error);
+}
+
+bool SigningKeyVault::writeKeyFile(const QByteArray &pem, QString *error) const
+{
+    // Written whole under a private name first, so the key file is never seen half
+    // written; created 0600 so not one byte is ever readable by others; then hard-linked
+    // into place, which (unlike rename, or QFile::rename's copy fallback) never replaces
+    // an existing key.
+    const QString temporaryPath =
+        m_keyFilePath
+        + QStringLiteral(".new-%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
+    QFile temporary(temporaryPath);
+    bool placed = temporary.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                                 QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+                  && temporary.write(pem) == pem.size() && temporary.flush()
+                  && ::fsync(temporary.handle()) == 0;
+    QString why = temporary.errorString();
+    temporary.close();
+    if (placed
+        && ::link(QFile::encodeName(temporaryPath).constData(), QFile::encodeName(m_keyFilePath).constData())
+               != 0) {
+        placed = false;
+        why = QString::fromLocal8Bit(std::strerror(errno));
+    }
+    QFile::remove(temporaryPath);
+    if (!placed && error)
+        *error = QStringLiteral("Cannot write the receipt-signing key file %1: %2").arg(m_keyFilePath, why);
+    return placed;
+}
+
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::adoptKeyFile(const SigningKey &key, QString *error)
+{
+    if (!insertPublicKey(key.publicKey(), error))
+        return std::nullopt;
+    return Unlocked{key, Unlocked::Storage::File, m_keyFilePath};
+}
+
+bool SigningKeyVault::insertPublicKey(const PublicKey &key, QString *error)
+{
+    QSqlQuery query(m_db);
+    // OR IGNORE: a concurrent process that found the same key file may have inserted it first.
+    query.prepare(QStringLiteral(
+        "INSERT OR IGNORE INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?)"));
+    query.addBindValue(key.keyId());
+    query.addBindValue(QString::fromLatin1(key.pem()));
+    query.addBindValue(IsoTime::nowUtc());
+    if (query.exec())
+        return true;
+    if (error)
+        *error =
+            QStringLiteral("cannot record the receipt-signing public key: %1").arg(query.lastError().text());
+    return false;
+}

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/signingkey.h"
+
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class KeychainSteps;
+class QObject;
+
+// Where a directory's receipt-signing key lives (SPEC §6). The public halves are rows of
+// signing_keys in the directory file, so every receipt stays verifiable from the file
+// alone; the private half is in the OS keychain, or, when no Secret Service answers, in
+// the file `<directory>.signing-key` readable by its owner only.
+class SigningKeyVault final
+{
+public:
+    struct Unlocked
+    {
+        SigningKey key;
+        enum class Storage { Keychain, File } storage;
+        QString location; // "keychain entry receipt-signing-key:<id>" or the file path
+    };
+
+    using Unlocking = std::function<void(const std::optional<Unlocked> &key, const QString &error)>;
+
+    // `keychain` may be null: the key then lives in the file.
+    SigningKeyVault(QSqlDatabase db, QString databasePath, KeychainStore *keychain);
+
+    // The newest key whose private half can be found, or a new pair when none can. Blocks
+    // while the keychain answers (for the CLI). Errors name the place that failed and never
+    // contain key material.
+    std::optional<Unlocked> unlock(QString *error);
+    // The same search without blocking this thread: each keychain question is asked
+    // asynchronously and `done` runs later in `context`'s event loop. `context` lives on
+    // the database's thread and is destroyed no later than the vault.
+    void unlockAsync(QObject *context, Unlocking done);
+    // Every key receipts may have been signed with, newest first.
+    QList<PublicKey> publicKeys() const;
+
+    static QString storageDescription(const Unlocked &unlocked);
+
+private:
+    // Refused: the place holds something that must not be used nor replaced.
+    enum class Lookup { Absent, Found, Refused };
+    // One unlock under way: what it has learnt so far and whom to answer.
+    struct Search;
+    using SearchPtr = std::shared_ptr<Search>;
+
+    void search(KeychainSteps steps, Unlocking done);
+    void tryKey(const SearchPtr &search, qsizetype index);
+    void createKey(const SearchPtr &search);
+    void placeInFile(const SearchPtr &search, const SigningKey &key);
+    // Asks once per search whether a Secret Service answers: the answer can take seconds.
+    void withKeychain(const SearchPtr &search, std::function<void(bool available)> then);
+    static void finish(const SearchPtr &search, const std::optional<Unlocked> &key, const QString &error);
+
+    std::optional<QList<PublicKey>> readPublicKeys(QString *error) const;
+    Lookup readKeyFile(std::optional<SigningKey> *key, QString *error) const;
+    static Lookup checkKeychainEntry(const QString &keyId, const KeychainStore::Read &entry,
+                                     std::optional<SigningKey> *key, QString *error);
+    bool writeKeyFile(const QByteArray &pem, QString *error) const;
+    std::optional<Unlocked> adoptKeyFile(const SigningKey &key, QString *error);
+    bool insertPublicKey(const PublicKey &key, QString *error);
+
+    QSqlDatabase m_db;
+    QString m_keyFilePath;
+    KeychainStore *m_keychain;
+};

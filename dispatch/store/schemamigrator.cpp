@@ -1,0 +1,124 @@
+#include "dispatch/store/schemamigrator.h"
+
+#include "dispatch/store/sqlstatementsplitter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace {
+
+StoreError sqlFailure(const QString &what, const QSqlError &error)
+{
+    return StoreError::make(StoreError::Kind::Io,
+                            QStringLiteral("%1: %2").arg(what, error.text()));
+}
+
+} // namespace
+
+SchemaMigrator::SchemaMigrator(QSqlDatabase db) : m_db(std::move(db)) {}
+
+QList<SchemaMigrator::Migration> SchemaMigrator::bundledMigrations()
+{
+    static const QList<Migration> migrations = [] {
+        QList<Migration> list;
+        const QDir dir(QStringLiteral(":/migrations"));
+        const QStringList names = dir.entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name);
+        for (const QString &name : names) {
+            QFile file(dir.filePath(name));
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            list.append({name.section(u'_', 0, 0).toInt(), name, QString::fromUtf8(file.readAll())});
+        }
+        return list;
+    }();
+    return migrations;
+}
+
+int SchemaMigrator::latestVersion()
+{
+    const QList<Migration> all = bundledMigrations();
+    return all.isEmpty() ? 0 : all.last().number;
+}
+
+int SchemaMigrator::currentVersion() const
+{
+    QSqlQuery query(m_db);
+    if (query.exec(QStringLiteral("PRAGMA user_version")) && query.next())
+        return query.value(0).toInt();
+    return 0;
+}
+
+QList<SchemaMigrator::Migration> SchemaMigrator::pending() const
+{
+    const int version = currentVersion();
+    QList<Migration> list;
+    for (const Migration &migration : bundledMigrations()) {
+        if (migration.number > version)
+            list.append(migration);
+    }
+    return list;
+}
+
+StoreError SchemaMigrator::migrate()
+{
+    const QList<Migration> todo = pending();
+    if (todo.isEmpty())
+        return StoreError::none();
+    if (!m_db.transaction())
+        return sqlFailure(QStringLiteral("cannot start the migration"), m_db.lastError());
+    for (const Migration &migration : todo) {
+        StoreError error = apply(migration);
+        if (error.isError()) {
+            m_db.rollback();
+            return error;
+        }
+    }
+    QSqlQuery version(m_db);
+    if (!version.exec(QStringLiteral("PRAGMA user_version = %1").arg(todo.last().number))) {
+        const QSqlError error = version.lastError();
+        m_db.rollback();
+        return sqlFailure(QStringLiteral("cannot record the schema version"), error);
+    }
+    if (!m_db.commit()) {
+        const QSqlError error = m_db.lastError();
+        m_db.rollback();
+        return sqlFailure(QStringLiteral("cannot commit the migration"), error);
+    }
+    return StoreError::none();
+}
+
+StoreError SchemaMigrator::apply(const Migration &migration)
+{
+    static const QRegularExpression addColumn(
+        QStringLiteral(R"(^ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+))"),
+        QRegularExpression::CaseInsensitiveOption);
+
+    const StoreResult<QList<SqlStatement>> statements = SqlStatementSplitter::split(migration.sql);
+    if (!statements.ok())
+        return StoreError::make(StoreError::Kind::Io, migration.name + QStringLiteral(": ")
+                                                          + statements.error().message);
+    for (const SqlStatement &statement : statements.value()) {
+        const QRegularExpressionMatch match = addColumn.match(statement.text);
+        if (match.hasMatch() && columnExists(match.captured(1), match.captured(2)))
+            continue;
+        QSqlQuery query(m_db);
+        if (!query.exec(statement.text))
+            return sqlFailure(QStringLiteral("migration %1 (line %2)").arg(migration.name).arg(statement.line),
+                              query.lastError());
+    }
+    return StoreError::none();
+}
+
+bool SchemaMigrator::columnExists(const QString &table, const QString &column) const
+{
+    QSqlQuery query(m_db);
+    query.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table));
+    while (query.next()) {
+        if (query.value(1).toString().compare(column, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,684 @@
+#include "dispatch/store/sqlitedirectorystore.h"
+
+#include "dispatch/store/eventlog.h"
+#include "dispatch/lint/hygienegate.h"
+#include "dispatch/core/isotime.h"
+#include "dispatch/row/rowjsonfield.h"
+#include "dispatch/row/rowschema.h"
+#include "dispatch/row/rowvalidator.h"
+#include "dispatch/store/schemamigrator.h"
+#include "dispatch/store/sqlitesummaryscan.h"
+#include "dispatch/store/writetransaction.h"
+
+#include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QSet>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QThread>
+
+#include <sqlite3.h>
+
+namespace {
+
+using Kind = StoreError::Kind;
+
+QString newConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("capdesk-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+StoreError sqlError(const QString &what, const QSqlError &error)
+{
+    const QString text = error.text();
+    // SQLite's constraint failures are the row's fault, not the disk's.
+    const Kind kind = text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid
+                                                                                     : Kind::Io;
+    return StoreError::make(kind, QStringLiteral("%1: %2").arg(what, text));
+}
+
+StoreError checkIsSqliteFile(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is a folder, not a directory file").arg(path));
+    if (!info.exists() || info.size() == 0)
+        return StoreError::none();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    if (file.read(16) != QByteArray("SQLite format 3\0", 16))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
+    // SQLite would report a read-only file as "attempt to write a readonly database" at
+    // the first migration or WAL switch; say what is wrong instead.
+    if (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable())
+        return StoreError::make(Kind::Io, QStringLiteral("%1 is read-only (the file or its folder): Capdesk needs to "
+                                                         "write beside it for its journal, migrations and edits")
+                                              .arg(path));
+    return StoreError::none();
+}
+
+// A file with tables but no `directory` table (or one without key/type) belongs to
+// something else; a file with no tables at all is a new directory.
+StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty)
+{
+    QSqlQuery tables(db);
+    if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
+    QStringList names;
+    while (tables.next())
+        names.append(tables.value(0).toString());
+    *isEmpty = names.isEmpty();
+    if (*isEmpty)
+        return StoreError::none();
+    if (!names.contains(QStringLiteral("directory")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is not a capability directory: it has no 'directory' table (tables: %2)")
+                                    .arg(path, names.join(QStringLiteral(", "))));
+    const QSqlRecord columns = db.record(QStringLiteral("directory"));
+    if (!columns.contains(QStringLiteral("key")) || !columns.contains(QStringLiteral("type")))
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1: its 'directory' table has no key/type columns").arg(path));
+    return StoreError::none();
+}
+
+StoreError checkIntegrity(QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery check(db);
+    if (!check.exec(QStringLiteral("PRAGMA quick_check(1)")) || !check.next())
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is corrupt: %2").arg(path, check.lastError().text()));
+    const QString verdict = check.value(0).toString();
+    if (verdict != QLatin1String("ok"))
+        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is corrupt: %2").arg(path, verdict));
+    return StoreError::none();
+}
+
+QString selectColumns()
+{
+    return RowSchema::columns().join(QStringLiteral(", "));
+}
+
+Row rowFromQuery(const QSqlQuery &query)
+{
+    Row row;
+    const QStringList &columns = RowSchema::columns();
+    for (int i = 0; i < columns.size(); ++i) {
+        // Text a legacy file stored in an INTEGER column, or the reverse, is taken as it
+        // comes rather than refusing the whole row.
+        QVariant value = query.value(i);
+        if (!RowSchema::isIntegerColumn(columns[i]) && !value.isNull())
+            value = value.toString();
+        row.setValue(columns[i], value);
+    }
+    return row;
+}
+
+QString likePattern(const QString &needle)
+{
+    QString escaped = needle;
+    escaped.replace(u'\\', QLatin1String("\\\\")).replace(u'%', QLatin1String("\\%")).replace(u'_', QLatin1String("\\_"));
+    return u'%' + escaped + u'%';
+}
+
+} // namespace
+
+StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(const QString &path)
+{
+    StoreError error = checkIsSqliteFile(path);
+    if (error.isError())
+        return error;
+
+    const QString name = newConnectionName();
+    std::shared_ptr<SqliteDirectoryStore> store(new SqliteDirectoryStore(path, name));
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!db.open())
+        return StoreError::make(Kind::Io, QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+
+    bool isEmpty = false;
+    error = checkIsDirectory(db, path, &isEmpty);
+    if (error.isError())
+        return error;
+
+    SchemaMigrator migrator(db);
+    if (migrator.currentVersion() > SchemaMigrator::latestVersion())
+        return StoreError::make(Kind::TooNew,
+                                QStringLiteral("%1 has schema version %2, newer than this Capdesk understands (%3); "
+                                               "open it with a newer Capdesk")
+                                    .arg(path)
+                                    .arg(migrator.currentVersion())
+                                    .arg(SchemaMigrator::latestVersion()));
+    if (!isEmpty && !migrator.pending().isEmpty()) {
+        error = checkIntegrity(db, path);
+        if (error.isError())
+            return error;
+    }
+    error = migrator.migrate();
+    if (error.isError())
+        return error;
+
+    QSqlQuery pragma(db);
+    if (!pragma.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !pragma.next()
+        || pragma.value(0).toString() != QLatin1String("wal"))
+        return StoreError::make(Kind::Io, QStringLiteral("cannot switch %1 to write-ahead logging: %2")
+                                              .arg(path, pragma.lastError().text()));
+    if (!pragma.exec(QStringLiteral("PRAGMA synchronous = FULL")))
+        return sqlError(QStringLiteral("cannot make writes to %1 durable").arg(path), pragma.lastError());
+    return store;
+}
+
+SqliteDirectoryStore::SqliteDirectoryStore(QString path, QString connectionName)
+    : m_path(std::move(path)), m_connectionName(std::move(connectionName)),
+      m_ownerThread(QThread::currentThread()), m_feed(m_path)
+{
+}
+
+SqliteDirectoryStore::~SqliteDirectoryStore()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QSqlDatabase SqliteDirectoryStore::database() const
+{
+    return QSqlDatabase::database(m_connectionName, false);
+}
+
+StoreError SqliteDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
+{
+    if (QThread::currentThread() == m_ownerThread) {
+        QSqlDatabase db = database();
+        return read(db);
+    }
+    const QString name = newConnectionName();
+    StoreError error;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(m_path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        error = db.open() ? read(db) : sqlError(QStringLiteral("cannot open %1").arg(m_path), db.lastError());
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return error;
+}
+
+StoreError SqliteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                                  int firstByKey) const
+{
+    // The bulk load steps a statement on the same QtSql connection directly (see
+    // SqliteSummaryScan).
+    return withReadConnection([&](QSqlDatabase &connection) -> StoreError {
+        const QVariant handle = connection.driver()->handle();
+        sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
+        if (!db)
+            return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
+        QByteArray sql = QByteArray("SELECT ") + SqliteSummaryScan::kColumns + " FROM directory";
+        if (firstByKey > 0)
+            sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
+        sqlite3_stmt *statement = nullptr;
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
+            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
+        const int step = SqliteSummaryScan::read(statement, sink);
+        const QString message = QString::fromUtf8(sqlite3_errmsg(db));
+        sqlite3_finalize(statement);
+        if (step != SQLITE_DONE)
+            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, message));
+        return StoreError::none();
+    });
+}
+
+StoreResult<Row> SqliteDirectoryStore::row(const QString &key) const
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(selectColumns()));
+    query.addBindValue(key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot read %1").arg(key), query.lastError());
+    if (!query.next())
+        return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
+    return rowFromQuery(query);
+}
+
+StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
+{
+    // On any thread: the lint of a whole directory reads it on the pool.
+    QList<Row> rows;
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+        while (query.next())
+            rows.append(rowFromQuery(query));
+        // A corrupt page ends next() early; a partial list must never pass for the whole.
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return rows;
+}
+
+StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) const
+{
+    // SQLite limits bound parameters per statement; 500 stays far below every build's limit.
+    constexpr qsizetype chunk = 500;
+    QList<Row> found;
+    QSqlQuery query(database());
+    query.setForwardOnly(true);
+    for (qsizetype start = 0; start < keys.size(); start += chunk) {
+        const QStringList part = keys.mid(start, chunk);
+        QStringList marks;
+        for (qsizetype i = 0; i < part.size(); ++i)
+            marks.append(QStringLiteral("?"));
+        query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key IN (%2)").arg(selectColumns(), marks.join(u',')));
+        for (const QString &key : part)
+            query.addBindValue(key);
+        if (!query.exec())
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+        while (query.next())
+            found.append(rowFromQuery(query));
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+    }
+    return found;
+}
+
+StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &needle) const
+{
+    QStringList keys;
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        query.prepare(QStringLiteral("SELECT key FROM directory WHERE content LIKE ? ESCAPE '\\'"));
+        query.addBindValue(likePattern(needle));
+        if (!query.exec())
+            return sqlError(QStringLiteral("content search failed"), query.lastError());
+        while (query.next())
+            keys.append(query.value(0).toString());
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("content search failed"), query.lastError());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return keys;
+}
+
+StoreResult<QList<AuthUsage>> SqliteDirectoryStore::authUsage() const
+{
+    QList<AuthUsage> usage;
+    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT auth, COUNT(*) FROM directory "
+                                       "WHERE auth IS NOT NULL AND trim(auth) <> '' GROUP BY auth ORDER BY auth")))
+            return sqlError(QStringLiteral("cannot count auth usage"), query.lastError());
+        while (query.next())
+            usage.append({query.value(0).toString(), query.value(1).toInt()});
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot count auth usage"), query.lastError());
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return usage;
+}
+
+bool SqliteDirectoryStore::exists(const QString &key) const
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("SELECT 1 FROM directory WHERE key = ?"));
+    query.addBindValue(key);
+    return query.exec() && query.next();
+}
+
+QString SqliteDirectoryStore::insertStatement()
+{
+    QStringList marks;
+    for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
+        marks.append(QStringLiteral("?"));
+    return QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u','));
+}
+
+StoreError SqliteDirectoryStore::insertRow(const Row &row)
+{
+    QSqlQuery query(database());
+    query.prepare(insertStatement());
+    for (const QString &column : RowSchema::columns())
+        query.addBindValue(row.value(column));
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot write '%1'").arg(row.key), query.lastError());
+    return StoreError::none();
+}
+
+StoreError SqliteDirectoryStore::updateRow(const Row &row)
+{
+    QStringList assignments;
+    for (const QString &column : RowSchema::columns()) {
+        if (column != QLatin1String("key"))
+            assignments.append(column + QStringLiteral(" = ?"));
+    }
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
+    for (const QString &column : RowSchema::columns()) {
+        if (column != QLatin1String("key"))
+            query.addBindValue(row.value(column));
+    }
+    query.addBindValue(row.key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot write '%1'").arg(row.key), query.lastError());
+    return StoreError::none();
+}
+
+StoreError SqliteDirectoryStore::markLogging(bool logging)
+{
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("UPDATE directory_outside_writes SET logging = ? WHERE id = 1"));
+    query.addBindValue(logging ? 1 : 0);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot mark the write as logged"), query.lastError());
+    return StoreError::none();
+}
+
+StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreError(EventLog &)> &work)
+{
+    WriteTransaction transaction(database());
+    if (transaction.startError().isError())
+        return transaction.startError();
+    StoreError error = markLogging(true);
+    {
+        // The log's statements end before the transaction does.
+        EventLog log(database());
+        if (!error.isError())
+            error = work(log);
+    }
+    // Cleared before the commit, so no other connection ever sees it set.
+    if (!error.isError())
+        error = markLogging(false);
+    if (error.isError()) {
+        m_index.reset();
+        return error;
+    }
+    const StoreError committed = transaction.commit();
+    if (committed.isError())
+        m_index.reset();
+    return committed;
+}
+
+DirectoryIndex &SqliteDirectoryStore::index()
+{
+    // A table that cannot be read fails the write that follows with its own error, so an
+    // empty index here refuses nothing that would otherwise have been written.
+    if (!m_index) {
+        const StoreResult<QList<Row>> rows = allRows();
+        m_index = DirectoryIndex::build(rows.ok() ? rows.value() : QList<Row>());
+    }
+    return *m_index;
+}
+
+StoreResult<WriteOutcome>
+SqliteDirectoryStore::writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work)
+{
+    std::optional<WriteOutcome> outcome;
+    const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
+        StoreResult<WriteOutcome> written = work(log);
+        if (!written.ok())
+            return written.error();
+        outcome = written.value();
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return *outcome;
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
+{
+    const QList<FieldProblem> problems = RowValidator::check(row);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    if (exists(row.key))
+        return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
+    const StoreError refused = HygieneGate::checkCreate(row, index());
+    if (refused.isError())
+        return refused;
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = row.updatedAt;
+    StoreError error = insertRow(row);
+    if (!error.isError())
+        index().update(row);
+    if (!error.isError())
+        error = log.appendRowChange(QStringLiteral("create"), m_actor, nullptr, &row, row.updatedAt);
+    if (error.isError())
+        return error;
+    return WriteOutcome{row.key, row.updatedAt, true};
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
+                                                          ReplaceGate gate, EventLog &log)
+{
+    const StoreResult<Row> current = this->row(row.key);
+    if (!current.ok())
+        return current.error();
+    // Their row goes along, so the editor can offer a merge instead of only refusing.
+    if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
+        return StoreError::make(Kind::Conflict,
+                                QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                    .arg(row.key, current.value().updatedAt, expectedUpdatedAt),
+                                QJsonArray{current.value().toJson()});
+    // Judged on what the write changes, as a patch is: a row that predates a rule stays
+    // editable for unrelated maintenance.
+    QStringList changed;
+    for (const QString &column : RowSchema::columns()) {
+        if (row.value(column) != current.value().value(column))
+            changed.append(column);
+    }
+    const QList<FieldProblem> problems = RowValidator::checkFields(row, changed);
+    if (!problems.isEmpty())
+        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    const StoreError refused = gate == ReplaceGate::Strict ? HygieneGate::checkCreate(row, index())
+                                                           : HygieneGate::checkPatch(current.value(), row, index());
+    if (refused.isError())
+        return refused;
+    row.updatedAt = IsoTime::nowUtc();
+    row.createdAt = current.value().createdAt;
+    StoreError error = updateRow(row);
+    if (!error.isError())
+        index().update(row);
+    if (!error.isError())
+        error =
+            log.appendRowChange(QStringLiteral("replace"), m_actor, &current.value(), &row, row.updatedAt);
+    if (error.isError())
+        return error;
+    return WriteOutcome{row.key, row.updatedAt, false};
+}
+
+StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log)
+{
+    const StoreResult<Row> current = row(key);
+    if (!current.ok())
+        return current.error();
+    if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
+        return StoreError::make(Kind::Conflict,
+                                QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                    .arg(key, current.value().updatedAt, expectedUpdatedAt));
+    QSqlQuery query(database());
+    query.prepare(QStringLiteral("DELETE FROM directory WHERE key = ?"));
+    query.addBindValue(key);
+    if (!query.exec())
+        return sqlError(QStringLiteral("cannot delete '%1'").arg(key), query.lastError());
+    if (m_index)
+        m_index->remove(key);
+    return log.appendRowChange(QStringLiteral("delete"), m_actor, &current.value(), nullptr);
+}
+
+StoreResult<DirectoryChanges> SqliteDirectoryStore::changesSince(const QByteArray &cursor) const
+{
+    return m_feed.changesSince(cursor);
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
+{
+    return writeOne([&](EventLog &log) { return createIn(std::move(row), log); });
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+{
+    return writeOne(
+        [&](EventLog &log) { return replaceIn(std::move(row), expectedUpdatedAt, ReplaceGate::Strict, log); });
+}
+
+StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
+{
+    return inWriteTransaction([&](EventLog &log) { return removeIn(key, expectedUpdatedAt, log); });
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
+{
+    // Inside the transaction, so no other writer can take or free the key in between.
+    return writeOne([&](EventLog &log) {
+        return exists(row.key) ? replaceIn(std::move(row), QString(), ReplaceGate::Strict, log)
+                               : createIn(std::move(row), log);
+    });
+}
+
+StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+{
+    QStringList named;
+    QVariantList values;
+    for (auto it = fields.constBegin(); it != fields.constEnd(); ++it) {
+        if (!RowSchema::patchableFields().contains(it.key()))
+            continue;
+        QString message;
+        const std::optional<QVariant> value = RowJsonField::read(it.key(), it.value(), &message);
+        if (!value)
+            return StoreError::make(Kind::Invalid, message);
+        named.append(it.key());
+        values.append(*value);
+    }
+    if (named.isEmpty())
+        return StoreError::make(Kind::Invalid, QStringLiteral("no recognized fields"));
+
+    return writeOne([&](EventLog &log) -> StoreResult<WriteOutcome> {
+        const StoreResult<Row> current = row(key);
+        if (!current.ok())
+            return current.error();
+        Row patched = current.value();
+        for (qsizetype i = 0; i < named.size(); ++i)
+            patched.setValue(named.at(i), values.at(i));
+        const QList<FieldProblem> problems = RowValidator::checkFields(patched, named);
+        if (!problems.isEmpty())
+            return StoreError::make(Kind::Invalid, RowValidator::describe(problems));
+        // A patch is judged on the fields it names; an old row's other fields stay as they are.
+        const StoreError refused = HygieneGate::checkPatch(current.value(), patched, index());
+        if (refused.isError())
+            return refused;
+        patched.updatedAt = IsoTime::nowUtc();
+        QStringList assignments;
+        for (const QString &field : named)
+            assignments.append(field + QStringLiteral(" = ?"));
+        assignments.append(QStringLiteral("updated_at = ?"));
+        QSqlQuery query(database());
+        query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?")
+                          .arg(assignments.join(QStringLiteral(", "))));
+        for (const QString &field : named)
+            query.addBindValue(patched.value(field));
+        query.addBindValue(patched.updatedAt);
+        query.addBindValue(key);
+        if (!query.exec())
+            return sqlError(QStringLiteral("cannot patch '%1'").arg(key), query.lastError());
+        index().update(patched);
+        const StoreError error = log.appendRowChange(QStringLiteral("patch"), m_actor, &current.value(),
+                                                     &patched, patched.updatedAt);
+        if (error.isError())
+            return error;
+        return WriteOutcome{key, patched.updatedAt, false};
+    });
+}
+
+StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
+{
+    // Imports are not gated (legacy dumps must land as they are); the index is rebuilt.
+    m_index.reset();
+    return inWriteTransaction([&](EventLog &log) -> StoreError {
+        QSqlQuery query(database());
+        query.prepare(insertStatement());
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            Row row = rows.at(i);
+            if (!RowSchema::isKnownType(row.type))
+                return StoreError::make(Kind::Invalid, QStringLiteral("row %1 ('%2'): type '%3' is not one of fn, http, agent, flow")
+                                                           .arg(i + 1).arg(row.key, row.type));
+            if (row.key.isEmpty())
+                return StoreError::make(Kind::Invalid, QStringLiteral("row %1 has no key").arg(i + 1));
+            if (row.updatedAt.isEmpty())
+                row.updatedAt = IsoTime::nowUtc();
+            for (const QString &column : RowSchema::columns())
+                query.addBindValue(row.value(column));
+            // The primary key refuses a key taken in the store or earlier in the batch.
+            if (!query.exec()) {
+                if (query.lastError().text().contains(QLatin1String("UNIQUE constraint failed")))
+                    return StoreError::make(Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
+                return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
+            }
+            const StoreError error = log.appendRowChange(QStringLiteral("import"), m_actor, nullptr, &row);
+            if (error.isError())
+                return error;
+        }
+        return StoreError::none();
+    });
+}
+
+StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
+{
+    ApplyTracking tracking;
+    return applyTracked(changes, tracking);
+}
+
+StoreError SqliteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
+{
+    QList<WriteOutcome> written;
+    const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
+        for (const RowChange &change : changes) {
+            if (tracking.cancelled)
+                return StoreError::make(StoreError::Kind::Cancelled,
+                                        QStringLiteral("the save was cancelled"));
+            StoreResult<WriteOutcome> outcome = WriteOutcome{change.key, {}, false};
+            switch (change.kind) {
+            case RowChange::Kind::Create:
+                outcome = createIn(change.row, log);
+                break;
+            case RowChange::Kind::Replace:
+                outcome = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log);
+                break;
+            case RowChange::Kind::Delete:
+                if (StoreError removed = removeIn(change.key, change.expectedUpdatedAt, log);
+                    removed.isError())
+                    outcome = std::move(removed);
+                break;
+            }
+            if (!outcome.ok())
+                return outcome.error();
+            written.append(outcome.value());
+        }
+        return StoreError::none();
+    });
+    // All or nothing: a rolled-back transaction wrote no row.
+    if (!error.isError())
+        tracking.written = std::move(written);
+    return error;
+}

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "dispatch/lint/rules/directoryindex.h"
+#include "dispatch/store/directorystore.h"
+#include "dispatch/store/sqlitechangefeed.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QThread>
+
+#include <memory>
+#include <optional>
+
+class EventLog;
+
+// The embedded directory: one SQLite file through QtSql, in WAL mode, migrated to the
+// app's schema when opened. A file that is not a directory, is newer than this build, or
+// is corrupt is refused and left exactly as it was.
+class SqliteDirectoryStore final : public DirectoryStore
+{
+public:
+    static StoreResult<std::shared_ptr<SqliteDirectoryStore>> open(const QString &path);
+    ~SqliteDirectoryStore() override;
+    Q_DISABLE_COPY_MOVE(SqliteDirectoryStore)
+
+    QString location() const override { return m_path; }
+
+    StoreError scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                int firstByKey = 0) const override;
+    StoreResult<Row> row(const QString &key) const override;
+    StoreResult<QList<Row>> allRows() const override;
+    StoreResult<QList<Row>> rows(const QStringList &keys) const override;
+    StoreResult<QStringList> keysWithContent(const QString &needle) const override;
+    StoreResult<QList<AuthUsage>> authUsage() const override;
+
+    StoreResult<WriteOutcome> create(Row row) override;
+    StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) override;
+    StoreResult<WriteOutcome> put(Row row) override;
+    StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) override;
+    StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
+    StoreError importRows(const QList<Row> &rows) override;
+    StoreError apply(const ChangeSet &changes) override;
+    StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
+    bool hasRoundTrips() const override { return false; }
+
+    // See SqliteChangeFeed.
+    StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
+    int changePollIntervalMs() const override { return 1000; }
+
+    void setActor(const QString &actor) override { m_actor = actor; }
+    QString actor() const override { return m_actor; }
+
+    // The connection, for components that keep their own tables in the same file.
+    QSqlDatabase database() const;
+    // Runs `read` on the store's own connection when called from the thread that opened
+    // it, else on a short-lived read-only connection: QtSql connections are per thread.
+    // For readers of the engine's other tables (the event log, receipts) on any thread.
+    StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
+
+private:
+    SqliteDirectoryStore(QString path, QString connectionName);
+
+    static QString insertStatement();
+    bool exists(const QString &key) const;
+    StoreError insertRow(const Row &row);
+    StoreError updateRow(const Row &row);
+    StoreError markLogging(bool logging);
+
+    // Every public write is one WriteTransaction with its events appended inside it, so
+    // a write and its DIRECTORY_MUTATE events commit or vanish together. The *In parts
+    // assume that transaction is open, so apply() can compose them. While it is open its
+    // row writes are marked as logged, so the outside-write triggers do not count them.
+    StoreError inWriteTransaction(const std::function<StoreError(EventLog &)> &work);
+    StoreResult<WriteOutcome> writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work);
+    StoreResult<WriteOutcome> createIn(Row row, EventLog &log);
+    // How a replace is gated (SPEC §8): a PUT must leave the row compliant; an editor's
+    // Replace, like a patch, only must not make a compliant row non-compliant.
+    enum class ReplaceGate { Strict, NonRegression };
+    StoreResult<WriteOutcome> replaceIn(Row row, const QString &expectedUpdatedAt, ReplaceGate gate,
+                                        EventLog &log);
+    StoreError removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log);
+
+    // The hygiene gate's view of the whole directory, built on the first gated write and
+    // kept current by each write after it; dropped when a write rolls back or an import
+    // lands, to be rebuilt from the table on next use.
+    DirectoryIndex &index();
+
+    QString m_path;
+    QString m_connectionName;
+    std::optional<DirectoryIndex> m_index;
+    QThread *m_ownerThread;
+    SqliteChangeFeed m_feed;
+    QString m_actor = QStringLiteral("owner:local");
+};

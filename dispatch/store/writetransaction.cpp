@@ -1,0 +1,34 @@
+#include "dispatch/store/writetransaction.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+WriteTransaction::WriteTransaction(QSqlDatabase db) : m_db(std::move(db))
+{
+    QSqlQuery begin(m_db);
+    if (begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        m_open = true;
+    else
+        m_startError = StoreError::make(StoreError::Kind::Io,
+                                        QStringLiteral("cannot start a write transaction: %1").arg(begin.lastError().text()));
+}
+
+WriteTransaction::~WriteTransaction()
+{
+    if (m_open) {
+        QSqlQuery rollback(m_db);
+        rollback.exec(QStringLiteral("ROLLBACK"));
+    }
+}
+
+StoreError WriteTransaction::commit()
+{
+    if (!m_open)
+        return m_startError.isError() ? m_startError
+                                      : StoreError::make(StoreError::Kind::Io, QStringLiteral("no open transaction"));
+    QSqlQuery commit(m_db);
+    if (!commit.exec(QStringLiteral("COMMIT")))
+        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot commit: %1").arg(commit.lastError().text()));
+    m_open = false;
+    return StoreError::none();
+}

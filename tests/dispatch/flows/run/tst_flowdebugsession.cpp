@@ -1,0 +1,195 @@
+#include "dispatch/flows/run/flowdebugsession.h"
+#include "dispatch/flows/flowparser.h"
+#include "tests/dispatch/flowtestdirectory.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+FlowPlan planOf(const QString &flow)
+{
+    return FlowParser::parse(flow).plan;
+}
+
+} // namespace
+
+// The debugger over the real executor and dispatcher: step, continue, breakpoints, abort
+// and rerun with pinned outputs, checking what it exposes before and after each step.
+class TestFlowDebugSession : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void stepPausesBeforeEveryStep();
+    void continueRunsToTheEnd();
+    void breakpointsPauseThere();
+    void abortWhilePausedRunsNothing();
+    void abortMidStepCancelsTheCall();
+    void rerunFromPinsEarlierOutputs();
+    void rerunNeedsTheEarlierStepsDone();
+    void aRunsStepsShareOneTrace();
+
+private:
+    // Waits for the session's run to pause or finish; "paused N" or "finished OUTPUT".
+    QString waitForStop();
+
+    std::unique_ptr<FlowTestDirectory> m_directory;
+    std::unique_ptr<FlowDebugSession> m_session;
+};
+
+void TestFlowDebugSession::init()
+{
+    m_directory = std::make_unique<FlowTestDirectory>();
+    QVERIFY(m_directory->open());
+    m_session = std::make_unique<FlowDebugSession>(*m_directory->dispatcher);
+    m_session->setRowLookup([store = m_directory->store](const QString &key) -> std::optional<Row> {
+        const StoreResult<Row> row = store->row(key);
+        return row.ok() ? std::optional<Row>(row.value()) : std::nullopt;
+    });
+    m_session->setFlow(planOf(u"ECHO: $1 => FIRST > SHOUT: $FIRST > ECHO: $PREV/$FIRST"_s), u"a|b"_s);
+}
+
+QString TestFlowDebugSession::waitForStop()
+{
+    FlowExecutor *run = m_session->run();
+    if (!run)
+        return u"no run"_s;
+    QString stop;
+    const QMetaObject::Connection paused =
+        connect(run, &FlowExecutor::paused, this, [&stop](int i) { stop = u"paused %1"_s.arg(i); });
+    const QMetaObject::Connection finished = connect(
+        run, &FlowExecutor::finished, this, [&stop](const QString &out) { stop = u"finished "_s + out; });
+    const bool stopped = QTest::qWaitFor(
+        [&] { return !stop.isEmpty() || run->state() == FlowExecutor::State::Finished; }, 10000);
+    disconnect(paused);
+    disconnect(finished);
+    if (!stopped)
+        return u"still running"_s;
+    return stop.isEmpty() ? u"finished "_s + run->output() : stop;
+}
+
+void TestFlowDebugSession::stepPausesBeforeEveryStep()
+{
+    m_session->step();
+    QCOMPARE(waitForStop(), u"paused 0"_s);
+    const FlowExecutor *run = m_session->run();
+    QCOMPARE(run->state(), FlowExecutor::State::Paused);
+    QCOMPARE(run->steps()[0].prev, u"a|b"_s);
+    QCOMPARE(run->steps()[0].args, (QStringList{u"a"_s, u"b"_s}));
+    QCOMPARE(run->steps()[0].calls[0].resolvedBody, u"a"_s);
+    QCOMPARE(run->steps()[0].calls[0].row->target, u"echo"_s);
+    QVERIFY(m_directory->receipts({}).isEmpty());
+
+    m_session->step();
+    QCOMPARE(waitForStop(), u"paused 1"_s);
+    QCOMPARE(run->steps()[0].output, u"a"_s);
+    QVERIFY(m_directory->ledger->receipts().find(run->steps()[0].calls[0].invocationId).ok());
+    QCOMPARE(run->steps()[1].prev, u"a"_s);
+    QCOMPARE(run->steps()[1].bindings.value(u"FIRST"_s), u"a"_s);
+    QCOMPARE(run->steps()[1].calls[0].resolvedBody, u"a"_s);
+    QCOMPARE(run->steps()[1].calls[0].row->target, u"upper"_s);
+
+    m_session->step();
+    QCOMPARE(waitForStop(), u"paused 2"_s);
+    QCOMPARE(run->steps()[2].calls[0].resolvedBody, u"A/a"_s);
+    m_session->step();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+    QCOMPARE(m_directory->receipts({}).size(), 3);
+}
+
+void TestFlowDebugSession::continueRunsToTheEnd()
+{
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+}
+
+void TestFlowDebugSession::breakpointsPauseThere()
+{
+    m_session->toggleBreakpoint(2);
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"paused 2"_s);
+    QCOMPARE(m_session->run()->steps()[1].phase, FlowStepState::Phase::Done);
+    QCOMPARE(m_session->run()->steps()[2].phase, FlowStepState::Phase::Pending);
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+
+    m_session->toggleBreakpoint(2);
+    QVERIFY(m_session->breakpoints().isEmpty());
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+}
+
+void TestFlowDebugSession::abortWhilePausedRunsNothing()
+{
+    m_session->step();
+    QCOMPARE(waitForStop(), u"paused 0"_s);
+    m_session->abort();
+    QCOMPARE(m_session->run()->output(), u"ERR: flow aborted"_s);
+    QVERIFY(!m_session->isActive());
+    QTest::qWait(50);
+    QVERIFY(m_directory->receipts({}).isEmpty());
+}
+
+void TestFlowDebugSession::abortMidStepCancelsTheCall()
+{
+    m_session->setFlow(planOf(u"NAP: 3000 > SHOUT: x"_s), {});
+    m_session->resume();
+    QTimer::singleShot(100, m_session.get(), &FlowDebugSession::abort);
+    QElapsedTimer timer;
+    timer.start();
+    QCOMPARE(waitForStop(), u"finished ERR: flow aborted"_s);
+    QVERIFY(timer.elapsed() < 1500);
+    QCOMPARE(m_session->run()->steps()[0].phase, FlowStepState::Phase::Failed);
+    QTest::qWait(200);
+    QVERIFY(m_directory->receipts(u"SHOUT"_s).isEmpty());
+}
+
+void TestFlowDebugSession::rerunFromPinsEarlierOutputs()
+{
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+    // Edit the last step and run only it again: the first two keep their outputs.
+    m_session->setFlow(planOf(u"ECHO: $1 => FIRST > SHOUT: $FIRST > ECHO: $PREV+$FIRST"_s), u"a|b"_s);
+    QVERIFY(m_session->rerunFrom(2));
+    QCOMPARE(waitForStop(), u"paused 2"_s);
+    const FlowExecutor *run = m_session->run();
+    QVERIFY(run->steps()[0].pinned && run->steps()[1].pinned);
+    QCOMPARE(run->steps()[2].prev, u"A"_s);
+    QCOMPARE(run->steps()[2].calls[0].resolvedBody, u"A+a"_s);
+    m_session->step();
+    QCOMPARE(waitForStop(), u"finished A+a"_s);
+    QCOMPARE(m_directory->receipts(u"SHOUT"_s).size(), 1);
+    QCOMPARE(m_directory->receipts(u"ECHO"_s).size(), 3);
+}
+
+void TestFlowDebugSession::rerunNeedsTheEarlierStepsDone()
+{
+    QVERIFY(!m_session->rerunFrom(1));
+    QVERIFY(!m_session->run());
+    m_session->setFlow(planOf(u"BOOM: x > SHOUT"_s), {});
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished ERR: x"_s);
+    QVERIFY(!m_session->rerunFrom(1));
+    QVERIFY(m_session->rerunFrom(0));
+    QCOMPARE(waitForStop(), u"paused 0"_s);
+}
+
+void TestFlowDebugSession::aRunsStepsShareOneTrace()
+{
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+    const QList<Receipt> receipts = m_directory->receipts({});
+    QCOMPARE(receipts.size(), 3);
+    for (const Receipt &receipt : receipts) {
+        QCOMPARE(receipt.trace, receipts[0].trace);
+        QVERIFY(receipt.parent.isNull());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestFlowDebugSession)
+#include "tst_flowdebugsession.moc"

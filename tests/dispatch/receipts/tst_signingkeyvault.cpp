@@ -1,0 +1,368 @@
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/receipts/signingkeyvault.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using Storage = SigningKeyVault::Unlocked::Storage;
+
+int modeOf(const QString &path)
+{
+    struct stat info
+    {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? int(info.st_mode & 07777) : -1;
+}
+
+QByteArray contentsOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeFile(const QString &path, const QByteArray &bytes, int mode)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+    QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode_t(mode)), 0);
+}
+
+} // namespace
+
+// SigningKeyVault (SPEC §6): the private half in the keychain, else in a 0600 file beside
+// the directory; public halves in signing_keys. The keychain case needs a Secret Service
+// (packaging/capdesk test runs one); without it only that case is skipped.
+class TestSigningKeyVault : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void fileFallbackCreatesOnce();
+    void fileIsPrivateFromCreation();
+    void openFileRefused_data();
+    void openFileRefused();
+    void corruptFileRefusedAndKept_data();
+    void corruptFileRefusedAndKept();
+    void orphanFileAdopted();
+    void newestReachableKeyWins();
+    void keychainHoldsTheKey();
+    void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
+    void asynchronousUnlockFindsWhatTheBlockingOneFinds();
+    void storageDescriptionNamesThePlace();
+    void cleanup();
+
+private:
+    QString keyFile() const { return m_path + u".signing-key"_s; }
+    SigningKeyVault vault(KeychainStore *keychain = nullptr) const
+    {
+        return SigningKeyVault(m_store->database(), m_path, keychain);
+    }
+    int rowCount() const;
+    void insertRow(const PublicKey &key, const QString &createdAt);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+    QString m_path;
+    QStringList m_keychainEntries;
+};
+
+void TestSigningKeyVault::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_path = m_dir->filePath(u"directory.db"_s);
+    auto opened = SqliteDirectoryStore::open(m_path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().message));
+    m_store = opened.value();
+}
+
+void TestSigningKeyVault::cleanup()
+{
+    KeychainStore keychain;
+    for (const QString &name : std::as_const(m_keychainEntries))
+        keychain.remove(name);
+    m_keychainEntries.clear();
+    m_store.reset();
+    m_dir.reset();
+}
+
+int TestSigningKeyVault::rowCount() const
+{
+    QSqlQuery query(m_store->database());
+    return query.exec(u"SELECT count(*) FROM signing_keys"_s) && query.next() ? query.value(0).toInt() : -1;
+}
+
+void TestSigningKeyVault::insertRow(const PublicKey &key, const QString &createdAt)
+{
+    QSqlQuery query(m_store->database());
+    query.prepare(u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?)"_s);
+    query.addBindValue(key.keyId());
+    query.addBindValue(QString::fromLatin1(key.pem()));
+    query.addBindValue(createdAt);
+    QVERIFY(query.exec());
+}
+
+void TestSigningKeyVault::fileFallbackCreatesOnce()
+{
+    QString error;
+    SigningKeyVault first = vault();
+    const std::optional<SigningKeyVault::Unlocked> created = first.unlock(&error);
+    QVERIFY2(created, qPrintable(error));
+    QCOMPARE(created->storage, Storage::File);
+    QCOMPARE(created->location, keyFile());
+    QCOMPARE(modeOf(keyFile()), 0600);
+    QCOMPARE(rowCount(), 1);
+    const QByteArray fileBytes = contentsOf(keyFile());
+    QVERIFY(fileBytes.startsWith("-----BEGIN PRIVATE KEY-----"));
+
+    const QString keyId = created->key.publicKey().keyId();
+    const std::optional<SigningKeyVault::Unlocked> again = first.unlock(&error);
+    QVERIFY2(again, qPrintable(error));
+    QCOMPARE(again->key.publicKey().keyId(), keyId);
+    // A later run, with a vault of its own, finds the same key.
+    SigningKeyVault later = vault();
+    const std::optional<SigningKeyVault::Unlocked> reopened = later.unlock(&error);
+    QVERIFY2(reopened, qPrintable(error));
+    QCOMPARE(reopened->key.publicKey().keyId(), keyId);
+    QCOMPARE(reopened->storage, Storage::File);
+
+    QCOMPARE(rowCount(), 1);
+    QCOMPARE(contentsOf(keyFile()), fileBytes);
+    const QList<PublicKey> keys = later.publicKeys();
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().keyId(), keyId);
+    QVERIFY(keys.first().verify("receipt", reopened->key.sign("receipt")));
+    // No temporary file is left beside the directory.
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden).filter(u".new-"_s), QStringList());
+}
+
+void TestSigningKeyVault::fileIsPrivateFromCreation()
+{
+    // With no umask to help, the mode asked for at creation must alone keep it private.
+    const mode_t previous = ::umask(0);
+    QString error;
+    SigningKeyVault keys = vault();
+    const std::optional<SigningKeyVault::Unlocked> created = keys.unlock(&error);
+    ::umask(previous);
+    QVERIFY2(created, qPrintable(error));
+    QCOMPARE(modeOf(keyFile()), 0600);
+}
+
+void TestSigningKeyVault::openFileRefused_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addRow("group-readable") << 0640;
+    QTest::addRow("group-writable") << 0620;
+    QTest::addRow("world-readable") << 0604;
+    QTest::addRow("world-writable") << 0602;
+    QTest::addRow("0644") << 0644;
+    QTest::addRow("0666") << 0666;
+}
+
+void TestSigningKeyVault::openFileRefused()
+{
+    QFETCH(int, mode);
+    QString error;
+    SigningKeyVault first = vault();
+    QVERIFY2(first.unlock(&error), qPrintable(error));
+    const QByteArray before = contentsOf(keyFile());
+    QCOMPARE(::chmod(QFile::encodeName(keyFile()).constData(), mode_t(mode)), 0);
+
+    SigningKeyVault keys = vault();
+    error.clear();
+    QVERIFY(!keys.unlock(&error));
+    QVERIFY2(error.contains(keyFile()) && error.contains(u"chmod 600"_s), qPrintable(error));
+    QVERIFY(!error.contains(u"PRIVATE KEY"_s));
+    QCOMPARE(contentsOf(keyFile()), before);
+    QCOMPARE(modeOf(keyFile()), mode);
+    QCOMPARE(rowCount(), 1);
+}
+
+void TestSigningKeyVault::corruptFileRefusedAndKept_data()
+{
+    const QByteArray valid = SigningKey::generate().privatePem();
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<bool>("withRow"); // the directory already has a key
+    QTest::addRow("garbage") << QByteArray("not a key\n") << false;
+    QTest::addRow("empty file") << QByteArray() << false;
+    QTest::addRow("truncated PEM") << valid.left(valid.size() / 2) << false;
+    QTest::addRow("a public key") << SigningKey::generate().publicKey().pem() << false;
+    QTest::addRow("binary") << QByteArray("\0\x01\xff\x30", 4) << false;
+    QTest::addRow("garbage, directory has a key") << QByteArray("garbage") << true;
+}
+
+void TestSigningKeyVault::corruptFileRefusedAndKept()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(bool, withRow);
+    if (withRow)
+        insertRow(SigningKey::generate().publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    writeFile(keyFile(), contents, 0600);
+    const int rowsBefore = rowCount();
+
+    QString error;
+    SigningKeyVault keys = vault();
+    QVERIFY(!keys.unlock(&error));
+    QVERIFY2(error.contains(keyFile()) && error.contains(u"untouched"_s), qPrintable(error));
+    for (const QByteArray &line : contents.split('\n')) {
+        if (line.size() >= 16 && !line.startsWith("-----"))
+            QVERIFY2(!error.contains(QString::fromLatin1(line)), "the error quotes the file");
+    }
+    QCOMPARE(contentsOf(keyFile()), contents);
+    QCOMPARE(modeOf(keyFile()), 0600);
+    QCOMPARE(rowCount(), rowsBefore);
+}
+
+void TestSigningKeyVault::orphanFileAdopted()
+{
+    const SigningKey key = SigningKey::generate();
+    writeFile(keyFile(), key.privatePem(), 0600);
+    QString error;
+    SigningKeyVault keys = vault();
+    const std::optional<SigningKeyVault::Unlocked> unlocked = keys.unlock(&error);
+    QVERIFY2(unlocked, qPrintable(error));
+    QCOMPARE(unlocked->storage, Storage::File);
+    QCOMPARE(unlocked->key.publicKey().keyId(), key.publicKey().keyId());
+    QCOMPARE(rowCount(), 1);
+    QCOMPARE(keys.publicKeys().first().keyId(), key.publicKey().keyId());
+}
+
+void TestSigningKeyVault::newestReachableKeyWins()
+{
+    const SigningKey older = SigningKey::generate();
+    const SigningKey newer = SigningKey::generate(); // its private half is nowhere here
+    insertRow(older.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    insertRow(newer.publicKey(), u"2026-02-01T00:00:00.000Z"_s);
+    writeFile(keyFile(), older.privatePem(), 0600);
+
+    SigningKeyVault keys = vault();
+    const QList<PublicKey> listed = keys.publicKeys();
+    QCOMPARE(listed.size(), 2);
+    QCOMPARE(listed.at(0).keyId(), newer.publicKey().keyId());
+    QCOMPARE(listed.at(1).keyId(), older.publicKey().keyId());
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> unlocked = keys.unlock(&error);
+    QVERIFY2(unlocked, qPrintable(error));
+    QCOMPARE(unlocked->key.publicKey().keyId(), older.publicKey().keyId());
+    QCOMPARE(rowCount(), 2);
+}
+
+void TestSigningKeyVault::keychainHoldsTheKey()
+{
+    KeychainStore keychain;
+    QString why;
+    if (!keychain.available(&why))
+        QSKIP(qPrintable(why));
+
+    QString error;
+    SigningKeyVault keys = vault(&keychain);
+    const std::optional<SigningKeyVault::Unlocked> created = keys.unlock(&error);
+    QVERIFY2(created, qPrintable(error));
+    const QString keyId = created->key.publicKey().keyId();
+    const QString entry = u"receipt-signing-key:"_s + keyId;
+    m_keychainEntries << entry;
+    QCOMPARE(created->storage, Storage::Keychain);
+    QCOMPARE(created->location, u"keychain entry "_s + entry);
+    QVERIFY(!QFile::exists(keyFile()));
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden).filter(u"signing-key"_s),
+             QStringList());
+    const KeychainStore::Read stored = keychain.read(entry);
+    QCOMPARE(stored.status, KeychainStore::Read::Status::Found);
+    QCOMPARE(SigningKey::fromPem(stored.value.toLatin1(), nullptr)->publicKey().keyId(), keyId);
+    QCOMPARE(rowCount(), 1);
+
+    SigningKeyVault later = vault(&keychain);
+    const std::optional<SigningKeyVault::Unlocked> again = later.unlock(&error);
+    QVERIFY2(again, qPrintable(error));
+    QCOMPARE(again->storage, Storage::Keychain);
+    QCOMPARE(again->key.publicKey().keyId(), keyId);
+    QCOMPARE(rowCount(), 1);
+
+    // Without the keychain that key is out of reach: a new pair is made, in the file, and
+    // the old public key stays listed so that old receipts still verify.
+    SigningKeyVault withoutKeychain = vault();
+    const std::optional<SigningKeyVault::Unlocked> fallback = withoutKeychain.unlock(&error);
+    QVERIFY2(fallback, qPrintable(error));
+    QCOMPARE(fallback->storage, Storage::File);
+    QVERIFY(fallback->key.publicKey().keyId() != keyId);
+    QCOMPARE(rowCount(), 2);
+    QCOMPARE(withoutKeychain.publicKeys().size(), 2);
+}
+
+void TestSigningKeyVault::asynchronousUnlockFindsWhatTheBlockingOneFinds_data()
+{
+    QTest::addColumn<bool>("withKeychain");
+    QTest::addColumn<bool>("madeBefore"); // a blocking unlock made the key first
+    QTest::addColumn<int>("storage");
+
+    QTest::addRow("a new pair in the file") << false << false << int(Storage::File);
+    QTest::addRow("the file's key again") << false << true << int(Storage::File);
+    QTest::addRow("a new pair in the keychain") << true << false << int(Storage::Keychain);
+    QTest::addRow("the keychain's key again") << true << true << int(Storage::Keychain);
+}
+
+void TestSigningKeyVault::asynchronousUnlockFindsWhatTheBlockingOneFinds()
+{
+    QFETCH(bool, withKeychain);
+    QFETCH(bool, madeBefore);
+    KeychainStore keychain;
+    QString why;
+    if (withKeychain && !keychain.available(&why))
+        QSKIP(qPrintable(why));
+    KeychainStore *const place = withKeychain ? &keychain : nullptr;
+    QString error;
+    QString madeKeyId;
+    if (madeBefore) {
+        const std::optional<SigningKeyVault::Unlocked> made = vault(place).unlock(&error);
+        QVERIFY2(made, qPrintable(error));
+        madeKeyId = made->key.publicKey().keyId();
+        m_keychainEntries << u"receipt-signing-key:"_s + madeKeyId;
+    }
+
+    SigningKeyVault keys = vault(place);
+    QObject context;
+    std::optional<std::optional<SigningKeyVault::Unlocked>> answer;
+    keys.unlockAsync(&context,
+                     [&](const std::optional<SigningKeyVault::Unlocked> &key, const QString &reason) {
+                         answer = key;
+                         error = reason;
+                     });
+    QVERIFY2(!answer, "an asynchronous unlock must not answer before it returns");
+    QTRY_VERIFY(answer);
+    QVERIFY2(*answer, qPrintable(error));
+    const SigningKeyVault::Unlocked &unlocked = **answer;
+    m_keychainEntries << u"receipt-signing-key:"_s + unlocked.key.publicKey().keyId();
+    QTEST(int(unlocked.storage), "storage");
+    if (madeBefore)
+        QCOMPARE(unlocked.key.publicKey().keyId(), madeKeyId);
+    QCOMPARE(QFile::exists(keyFile()), !withKeychain);
+    QCOMPARE(rowCount(), 1);
+}
+
+void TestSigningKeyVault::storageDescriptionNamesThePlace()
+{
+    const SigningKeyVault::Unlocked inKeychain{SigningKey::generate(), Storage::Keychain,
+                                               u"keychain entry receipt-signing-key:0123456789abcdef"_s};
+    QVERIFY(SigningKeyVault::storageDescription(inKeychain).contains(u"keychain"_s));
+    QVERIFY(SigningKeyVault::storageDescription(inKeychain).contains(inKeychain.location));
+    const SigningKeyVault::Unlocked inFile{SigningKey::generate(), Storage::File, keyFile()};
+    QVERIFY(SigningKeyVault::storageDescription(inFile).contains(keyFile()));
+    QVERIFY(!SigningKeyVault::storageDescription(inFile).contains(u"PRIVATE"_s));
+}
+
+QTEST_GUILESS_MAIN(TestSigningKeyVault)
+#include "tst_signingkeyvault.moc"

@@ -1,0 +1,176 @@
+#include "models/directorydocument.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "models/invocationhistorymodel.h"
+#include "views/invoke/invocationresultview.h"
+#include "views/invoke/invokepanel.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "tests/views/viewtestsupport.h"
+
+#include <QElapsedTimer>
+#include <QHttpServer>
+#include <QHttpServerResponse>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableView>
+
+// The invoke panel against the real dispatcher: fn rows through the real FnRunner, a
+// cancellable sleep, and one http call to a local QHttpServer answering JSON.
+class TestInvokePanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void invokeShowsOutputAndRecordsHistory();
+    void reopeningAHistoryEntryShowsIt();
+    void cancelEndsASleepWithinASecond();
+    void httpJsonOutputIsPrettyPrinted();
+    void prettyOutput_data();
+    void prettyOutput();
+
+private:
+    QPushButton *button(const char *name) const { return m_panel->findChild<QPushButton *>(QLatin1String(name)); }
+    void invokeAndWait()
+    {
+        const int before = m_panel->history()->rowCount();
+        QTest::mouseClick(button("invokeButton"), Qt::LeftButton);
+        QTRY_COMPARE(m_panel->history()->rowCount(), before + 1);
+    }
+
+    QHttpServer m_server;
+    quint16 m_port = 0;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<DirectoryDocument> m_document;
+    std::unique_ptr<StandardDispatcher> m_dispatcher;
+    std::unique_ptr<InvokePanel> m_panel;
+};
+
+void TestInvokePanel::initTestCase()
+{
+    m_server.route(QStringLiteral("/v1/things"), [] {
+        return QHttpServerResponse(QByteArrayLiteral("application/json"), QByteArrayLiteral(R"({"items":[1,2],"ok":true})"));
+    });
+    m_port = m_server.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(m_port != 0);
+}
+
+void TestInvokePanel::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    const QList<Row> rows{
+        makeRow(QStringLiteral("SHOUT"), QStringLiteral("fn"), QStringLiteral("upper"), QString(),
+                QStringLiteral("# ARGS: $1=text\n")),
+        makeRow(QStringLiteral("WAIT"), QStringLiteral("fn"), QStringLiteral("sleep_ms"), QString(),
+                QStringLiteral("# ARGS: $1=milliseconds\n")),
+        makeRow(QStringLiteral("THINGS"), QStringLiteral("http"),
+                QStringLiteral("GET http://127.0.0.1:%1/v1/things").arg(m_port), QString()),
+    };
+    auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), rows);
+    QVERIFY(store);
+    m_dispatcher = std::make_unique<StandardDispatcher>(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
+    m_document = std::make_unique<DirectoryDocument>(store);
+    QVERIFY(!m_document->load().isError());
+    m_panel = std::make_unique<InvokePanel>(*m_dispatcher);
+    m_panel->setDocument(m_document.get());
+    m_panel->resize(700, 500);
+    m_panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+}
+
+void TestInvokePanel::cleanup()
+{
+    m_panel.reset();
+    m_document.reset();
+    m_dispatcher.reset();
+    m_dir.reset();
+}
+
+void TestInvokePanel::invokeShowsOutputAndRecordsHistory()
+{
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("hello"));
+    invokeAndWait();
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("HELLO"));
+    QVERIFY(m_panel->resultView()->statusText().contains(QStringLiteral("ok")));
+    const InvocationHistoryModel::Entry *entry = m_panel->history()->entryAt(0);
+    QVERIFY(entry);
+    QCOMPARE(entry->key, QStringLiteral("SHOUT"));
+    QCOMPARE(entry->body, QStringLiteral("hello"));
+    QVERIFY(entry->ok());
+    QCOMPARE(entry->response.value(QStringLiteral("result")).toString(), QStringLiteral("HELLO"));
+    QVERIFY(!m_panel->isBusy());
+}
+
+void TestInvokePanel::reopeningAHistoryEntryShowsIt()
+{
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("first"));
+    invokeAndWait();
+    m_panel->setBody(QStringLiteral("second"));
+    invokeAndWait();
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("SECOND"));
+
+    auto *view = m_panel->findChild<QTableView *>(QStringLiteral("invocationHistory"));
+    QVERIFY(view);
+    const QModelIndex older = m_panel->history()->index(1, InvocationHistoryModel::KeyColumn);
+    view->scrollTo(older);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(older).center());
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("FIRST"));
+}
+
+void TestInvokePanel::cancelEndsASleepWithinASecond()
+{
+    m_panel->showRow(QStringLiteral("WAIT"));
+    m_panel->setBody(QStringLiteral("5000"));
+    QTest::mouseClick(button("invokeButton"), Qt::LeftButton);
+    QVERIFY(m_panel->isBusy());
+    QVERIFY(m_panel->findChild<QProgressBar *>(QStringLiteral("invokeBusy"))->isVisible());
+    QPushButton *cancel = button("cancelButton");
+    QVERIFY(cancel->isVisible() && cancel->isEnabled());
+    QVERIFY(!button("invokeButton")->isEnabled());
+    QTest::qWait(100);
+
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_panel->isBusy(), 1000);
+    QVERIFY(timer.elapsed() < 1000);
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("ERR: cancelled"));
+    QVERIFY(m_panel->resultView()->statusText().contains(QStringLiteral("ERR")));
+    QVERIFY(!cancel->isVisible());
+    QVERIFY(button("invokeButton")->isEnabled());
+}
+
+void TestInvokePanel::httpJsonOutputIsPrettyPrinted()
+{
+    m_panel->showRow(QStringLiteral("THINGS"));
+    invokeAndWait();
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("HTTP 200:\n{\n    \"items\": [\n        1,\n        2\n"
+                                                                 "    ],\n    \"ok\": true\n}"));
+    QVERIFY(m_panel->resultView()->statusText().contains(QStringLiteral("HTTP 200")));
+}
+
+void TestInvokePanel::prettyOutput_data()
+{
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("plain text") << QStringLiteral("HELLO") << QStringLiteral("HELLO");
+    QTest::addRow("json") << QStringLiteral("{\"a\":1}") << QStringLiteral("{\n    \"a\": 1\n}");
+    QTest::addRow("http text body") << QStringLiteral("HTTP 200:ok") << QStringLiteral("HTTP 200:ok");
+    QTest::addRow("http error json") << QStringLiteral("ERR: HTTP 404:[1]") << QStringLiteral("ERR: HTTP 404:\n[\n    1\n]");
+    QTest::addRow("colon in json kept") << QStringLiteral("HTTP 201:{\"u\":\"a:b\"}")
+                                        << QStringLiteral("HTTP 201:\n{\n    \"u\": \"a:b\"\n}");
+}
+
+void TestInvokePanel::prettyOutput()
+{
+    QFETCH(QString, output);
+    QFETCH(QString, expected);
+    QCOMPARE(InvocationResultView::prettyOutput(output), expected);
+}
+
+QTEST_MAIN(TestInvokePanel)
+#include "tst_invokepanel.moc"

@@ -1,0 +1,413 @@
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "views/invoke/durationplot.h"
+#include "dispatch/call/invocationids.h"
+#include "dispatch/core/isotime.h"
+#include "views/receipts/receiptdetailview.h"
+#include "views/receipts/receiptfileverificationdialog.h"
+#include "views/receipts/receiptfilterbar.h"
+#include "models/receipttablemodel.h"
+#include "models/receipttreemodel.h"
+#include "views/receipts/receiptviewer.h"
+#include "tests/views/viewtestsupport.h"
+
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTimeEdit>
+#include <QFile>
+#include <QGuiApplication>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTreeView>
+
+// The viewer over receipts issued through a real DirectoryLedger (file-kept key): what
+// the table lists, what the detail pane says about signature and drift, the trace tree,
+// the plot, export and the offline check of an exported file.
+class TestReceiptViewer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void listsReceiptsAndSaysWhereTheKeyLives();
+    void showsEveryFieldAndAValidSignature();
+    void showsDriftWhenTheRowChangedOrIsGone();
+    void jumpToRowAsksForTheKey();
+    void showsTheTraceAsATree();
+    void plotsTheKeysDurations();
+    void filtersFromTheBar();
+    void showInvocationClearsFiltersThatHideIt();
+    void reloadAddsNewReceipts();
+    void copiesAndExportsJson();
+    void verifiesAnExportedFile();
+    void findsATamperedFileInvalidAndNamesTheField();
+    void verifiesWithAPublicKeyFile();
+
+private:
+    Receipt issue(const QString &key, qint64 durationMs, const QString &parent = {},
+                  const QString &trace = {}, const QString &invocationId = {});
+    void openViewer();
+    QString exportShown(const QString &name);
+    QString writeFile(const QString &name, const QByteArray &bytes);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
+    FakePrompter m_prompter;
+    std::unique_ptr<ReceiptViewer> m_viewer;
+    QList<Receipt> m_issued; // oldest first
+    Receipt m_flow;
+    QList<Receipt> m_flowCalls;
+};
+
+Receipt TestReceiptViewer::issue(const QString &key, qint64 durationMs, const QString &parent,
+                                 const QString &trace, const QString &invocationId)
+{
+    const Row row = m_store->row(key).value();
+    Receipt receipt;
+    receipt.invocationId = invocationId.isEmpty() ? InvocationIds::newInvocationId() : invocationId;
+    receipt.trace = trace.isEmpty() ? InvocationIds::newTrace() : trace;
+    receipt.key = key;
+    receipt.parent = parent;
+    receipt.actor = QStringLiteral("owner:terminal-key");
+    receipt.runner = row.type;
+    receipt.startedAt = IsoTime::nowUtc();
+    receipt.durationMs = durationMs;
+    receipt.material = durationMs % 2 == 0;
+    receipt.status = Receipt::statusFor(receipt.material);
+    receipt.inputFingerprint = Receipt::sha256Hex(QStringLiteral("in"));
+    receipt.outputFingerprint = Receipt::sha256Hex(QStringLiteral("out"));
+    receipt.contractFingerprint = ContractFingerprint::of(row);
+    StoreResult<Receipt> issued = m_ledger->issue(receipt);
+    if (!issued.ok())
+        qFatal("cannot issue: %s", qPrintable(issued.error().message));
+    m_issued.append(issued.value());
+    return issued.value();
+}
+
+void TestReceiptViewer::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_store = openStoreWithRows(m_dir->filePath(QStringLiteral("dir.db")), sampleRows());
+    QVERIFY(m_store);
+    m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);
+    m_issued.clear();
+    m_flowCalls.clear();
+    m_prompter = FakePrompter();
+    issue(QStringLiteral("NOW"), 12);
+    issue(QStringLiteral("ECHO_BACK"), 7);
+    issue(QStringLiteral("WEATHER_NOW"), 340);
+    issue(QStringLiteral("NOW"), 18);
+    // A flow's calls finish first and name the flow's invocation as their parent.
+    const QString flowId = InvocationIds::newInvocationId();
+    const QString trace = InvocationIds::newTrace();
+    m_flowCalls.append(issue(QStringLiteral("NOW"), 4, flowId, trace));
+    m_flowCalls.append(issue(QStringLiteral("ECHO_BACK"), 6, flowId, trace));
+    m_flow = issue(QStringLiteral("MORNING"), 30, QString(), trace, flowId);
+}
+void TestReceiptViewer::cleanup()
+{
+    m_viewer.reset();
+    m_ledger.reset();
+    m_store.reset();
+    m_dir.reset();
+}
+
+void TestReceiptViewer::openViewer()
+{
+    m_viewer = std::make_unique<ReceiptViewer>(m_ledger, m_prompter);
+    m_viewer->resize(1200, 760);
+    m_viewer->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_viewer.get()));
+    QTRY_VERIFY(!m_viewer->model()->isLoading());
+}
+
+QString TestReceiptViewer::writeFile(const QString &name, const QByteArray &bytes)
+{
+    const QString path = m_dir->filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QString TestReceiptViewer::exportShown(const QString &name)
+{
+    m_prompter.receiptExportPath = m_dir->filePath(name);
+    m_viewer->detail()->exportButton()->click();
+    return m_prompter.receiptExportPath;
+}
+
+void TestReceiptViewer::listsReceiptsAndSaysWhereTheKeyLives()
+{
+    openViewer();
+    QCOMPARE(m_viewer->model()->rowCount(), m_issued.size());
+    QCOMPARE(m_viewer->table()->model(), m_viewer->model());
+    QCOMPARE(m_viewer->model()->invocationIdAt(0), m_issued.last().invocationId);
+    QVERIFY2(m_viewer->headerText().contains(QStringLiteral("%1 receipts").arg(m_issued.size())),
+             qPrintable(m_viewer->headerText()));
+    const QString storage = m_ledger->keyStorage().value();
+    QVERIFY(storage.contains(QStringLiteral("signing-key")));
+    QTRY_VERIFY2(m_viewer->headerText().contains(storage), qPrintable(m_viewer->headerText()));
+}
+
+void TestReceiptViewer::showsEveryFieldAndAValidSignature()
+{
+    openViewer();
+    const Receipt &weather = m_issued.at(2);
+    m_viewer->showInvocation(weather.invocationId);
+    QCOMPARE(m_viewer->selectedInvocation(), weather.invocationId);
+    QCOMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
+             weather.invocationId);
+    const ReceiptDetailView &detail = *m_viewer->detail();
+    QCOMPARE(detail.fieldText(QStringLiteral("invocation_id")), weather.invocationId);
+    QCOMPARE(detail.fieldText(QStringLiteral("trace")), weather.trace);
+    QCOMPARE(detail.fieldText(QStringLiteral("key")), QStringLiteral("WEATHER_NOW"));
+    QCOMPARE(detail.fieldText(QStringLiteral("runner")), QStringLiteral("http"));
+    QCOMPARE(detail.fieldText(QStringLiteral("actor")), weather.actor);
+    QCOMPARE(detail.fieldText(QStringLiteral("started_at")), weather.startedAt);
+    QCOMPARE(detail.fieldText(QStringLiteral("duration_ms")), QStringLiteral("340 ms"));
+    QCOMPARE(detail.fieldText(QStringLiteral("material")), QStringLiteral("yes"));
+    QCOMPARE(detail.fieldText(QStringLiteral("status")), Receipt::provenMaterial);
+    QCOMPARE(detail.fieldText(QStringLiteral("fingerprints.input")), weather.inputFingerprint);
+    QCOMPARE(detail.fieldText(QStringLiteral("fingerprints.output")), weather.outputFingerprint);
+    QCOMPARE(detail.fieldText(QStringLiteral("fingerprints.contract")), weather.contractFingerprint);
+    QVERIFY(detail.fieldText(QStringLiteral("parent")).contains(QStringLiteral("top level")));
+    QCOMPARE(detail.signatureText(), QStringLiteral("valid"));
+    QCOMPARE(detail.driftText(), QString());
+    QVERIFY(detail.jumpButton()->isEnabled());
+}
+
+void TestReceiptViewer::showsDriftWhenTheRowChangedOrIsGone()
+{
+    QVERIFY(!m_store
+                 ->patch(QStringLiteral("WEATHER_NOW"),
+                         {{QStringLiteral("target"), QStringLiteral("GET https://b.example/$1")}})
+                 .error()
+                 .isError());
+    QVERIFY(!m_store->remove(QStringLiteral("ECHO_BACK")).isError());
+    // Editing what the fingerprint leaves out is no drift.
+    QVERIFY(!m_store->patch(QStringLiteral("NOW"), {{QStringLiteral("examples"), QStringLiteral("[]")}})
+                 .error()
+                 .isError());
+    openViewer();
+    const ReceiptDetailView &detail = *m_viewer->detail();
+
+    m_viewer->showInvocation(m_issued.at(2).invocationId);
+    QCOMPARE(detail.driftText(), QStringLiteral("contract changed since"));
+    QCOMPARE(detail.fieldText(QStringLiteral("current_contract")),
+             ContractFingerprint::of(m_store->row(QStringLiteral("WEATHER_NOW")).value()));
+    QCOMPARE(detail.signatureText(), QStringLiteral("valid"));
+    QVERIFY(detail.jumpButton()->isEnabled());
+
+    m_viewer->showInvocation(m_issued.at(1).invocationId);
+    QCOMPARE(detail.driftText(), QStringLiteral("row deleted"));
+    QVERIFY(!detail.jumpButton()->isEnabled());
+
+    m_viewer->showInvocation(m_issued.at(0).invocationId);
+    QCOMPARE(detail.driftText(), QString());
+}
+
+void TestReceiptViewer::jumpToRowAsksForTheKey()
+{
+    openViewer();
+    QSignalSpy requested(m_viewer.get(), &ReceiptViewer::rowRequested);
+    m_viewer->showInvocation(m_issued.at(1).invocationId);
+    m_viewer->detail()->jumpButton()->click();
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().first().toString(), QStringLiteral("ECHO_BACK"));
+}
+
+void TestReceiptViewer::showsTheTraceAsATree()
+{
+    openViewer();
+    m_viewer->showInvocation(m_flowCalls.at(1).invocationId);
+    const ReceiptTreeModel &tree = *m_viewer->treeModel();
+    QCOMPARE(tree.rowCount(), 1);
+    const QModelIndex root = tree.index(0, 0);
+    QCOMPARE(root.data(ReceiptTreeModel::InvocationIdRole).toString(), m_flow.invocationId);
+    QCOMPARE(tree.rowCount(root), 2);
+    QCOMPARE(tree.index(0, 0, root).data().toString(), m_flowCalls.at(0).invocationId);
+    QCOMPARE(tree.index(1, 0, root).data().toString(), m_flowCalls.at(1).invocationId);
+    QCOMPARE(m_viewer->tree()->currentIndex().data(ReceiptTreeModel::InvocationIdRole).toString(),
+             m_flowCalls.at(1).invocationId);
+    QVERIFY(m_viewer->detail()->fieldText(QStringLiteral("parent")).contains(m_flow.invocationId));
+
+    // Activating the flow in the tree selects it in the table.
+    emit m_viewer->tree()->activated(root);
+    QCOMPARE(m_viewer->selectedInvocation(), m_flow.invocationId);
+    QCOMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
+             m_flow.invocationId);
+    QCOMPARE(m_viewer->tree()->currentIndex().data(ReceiptTreeModel::InvocationIdRole).toString(),
+             m_flow.invocationId);
+}
+
+void TestReceiptViewer::plotsTheKeysDurations()
+{
+    openViewer();
+    m_viewer->showInvocation(m_issued.at(0).invocationId);
+    const DurationPlot &plot = *m_viewer->plot();
+    QCOMPARE(plot.key(), QStringLiteral("NOW"));
+    QList<double> durations;
+    for (const QPointF &point : plot.points())
+        durations.append(point.y());
+    QCOMPARE(durations, QList<double>({12, 18, 4}));
+    QVERIFY2(plot.caption().contains(QStringLiteral("3 receipts")), qPrintable(plot.caption()));
+    m_viewer->showInvocation(m_issued.at(2).invocationId);
+    QCOMPARE(plot.points().size(), 1);
+}
+
+void TestReceiptViewer::filtersFromTheBar()
+{
+    openViewer();
+    ReceiptFilterBar &bar = *m_viewer->filterBar();
+    QTest::keyClicks(bar.keyEdit(), QStringLiteral("echo"));
+    QCOMPARE(m_viewer->model()->rowCount(), 2);
+    QVERIFY2(m_viewer->headerText().startsWith(QStringLiteral("2 of 7 receipts")),
+             qPrintable(m_viewer->headerText()));
+    bar.keyEdit()->clear();
+    const int ran = bar.statusCombo()->findData(Receipt::ranWithoutMaterial);
+    QVERIFY(ran > 0);
+    bar.statusCombo()->setCurrentIndex(ran);
+    QCOMPARE(m_viewer->model()->rowCount(), 1); // only ECHO_BACK took an odd 7 ms
+    bar.statusCombo()->setCurrentIndex(0);
+    QTest::keyClicks(bar.searchEdit(), m_flow.trace);
+    QCOMPARE(m_viewer->model()->rowCount(), 3);
+    bar.searchEdit()->clear();
+    bar.fromCheck()->setChecked(true);
+    bar.fromEdit()->setDateTime(QDateTime::currentDateTimeUtc().addSecs(3600));
+    QCOMPARE(m_viewer->model()->rowCount(), 0);
+    bar.fromCheck()->setChecked(false);
+    QCOMPARE(m_viewer->model()->rowCount(), m_issued.size());
+}
+
+void TestReceiptViewer::showInvocationClearsFiltersThatHideIt()
+{
+    openViewer();
+    QTest::keyClicks(m_viewer->filterBar()->keyEdit(), QStringLiteral("WEATHER"));
+    QCOMPARE(m_viewer->model()->rowCount(), 1);
+    m_viewer->showInvocation(m_issued.at(0).invocationId);
+    QCOMPARE(m_viewer->model()->rowCount(), m_issued.size());
+    QCOMPARE(m_viewer->filterBar()->keyEdit()->text(), QString());
+    QCOMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
+             m_issued.at(0).invocationId);
+}
+
+void TestReceiptViewer::reloadAddsNewReceipts()
+{
+    openViewer();
+    const QString selected = m_viewer->selectedInvocation();
+    QVERIFY(!selected.isEmpty());
+    const Receipt later = issue(QStringLiteral("TRIAGE"), 900);
+    m_viewer->reload();
+    QTRY_COMPARE(m_viewer->model()->rowCount(), m_issued.size());
+    QCOMPARE(m_viewer->model()->invocationIdAt(0), later.invocationId);
+    QCOMPARE(m_viewer->selectedInvocation(), selected);
+    QCOMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
+             selected);
+    QTRY_VERIFY(m_viewer->headerText().startsWith(QStringLiteral("8 receipts")));
+}
+
+void TestReceiptViewer::copiesAndExportsJson()
+{
+    openViewer();
+    const Receipt &echo = m_issued.at(1);
+    m_viewer->showInvocation(echo.invocationId);
+    m_viewer->detail()->copyButton()->click();
+    QCOMPARE(QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object(), echo.toJson());
+
+    const QString path = exportShown(QStringLiteral("echo.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(file.readAll()).object(), echo.toJson());
+    QVERIFY(m_prompter.errors.isEmpty());
+
+    m_prompter.receiptExportPath = m_dir->filePath(QStringLiteral("no/such/folder/x.json"));
+    m_viewer->exportSelected();
+    QCOMPARE(m_prompter.errors.size(), 1);
+}
+
+void TestReceiptViewer::verifiesAnExportedFile()
+{
+    openViewer();
+    m_viewer->showInvocation(m_issued.at(2).invocationId);
+    m_prompter.receiptFile = exportShown(QStringLiteral("weather.json"));
+    m_viewer->verifyReceiptFile();
+    ReceiptFileVerificationDialog *dialog = m_viewer->verificationDialog();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(dialog->verdict(), QStringLiteral("valid"));
+    QVERIFY(dialog->outcome().comparedWithStored);
+    QVERIFY(dialog->outcome().differing.isEmpty());
+    QVERIFY(dialog->outcome().fields.contains(QStringLiteral("fingerprints.contract")));
+    QCOMPARE(dialog->fieldTable()->rowCount(), dialog->outcome().fields.size());
+    QVERIFY2(dialog->summaryText().contains(QStringLiteral("Identical")), qPrintable(dialog->summaryText()));
+
+    m_prompter.receiptFile = writeFile(QStringLiteral("not.json"), "{ nope");
+    QVERIFY(dialog->chooseReceiptFile());
+    QCOMPARE(dialog->verdict(), QString());
+    QVERIFY(dialog->summaryText().startsWith(QStringLiteral("not JSON")));
+
+    m_prompter.receiptFile.clear(); // cancelled: no dialog
+    dialog->close();
+    m_viewer->verifyReceiptFile();
+    QTRY_VERIFY(!m_viewer->verificationDialog());
+}
+
+void TestReceiptViewer::findsATamperedFileInvalidAndNamesTheField()
+{
+    openViewer();
+    QJsonObject tampered = m_issued.at(2).toJson();
+    tampered.insert(QStringLiteral("duration_ms"), 34);
+    m_prompter.receiptFile = writeFile(QStringLiteral("tampered.json"), QJsonDocument(tampered).toJson());
+    m_viewer->verifyReceiptFile();
+    ReceiptFileVerificationDialog *dialog = m_viewer->verificationDialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->verdict(), QStringLiteral("invalid"));
+    QCOMPARE(dialog->outcome().differing, QStringList({QStringLiteral("duration_ms")}));
+    QVERIFY2(dialog->summaryText().contains(QStringLiteral("duration_ms")),
+             qPrintable(dialog->summaryText()));
+
+    // A receipt this directory never saw is still checked, with nothing to compare.
+    QJsonObject foreign = m_issued.at(0).toJson();
+    foreign.insert(QStringLiteral("invocation_id"), QStringLiteral("inv_0000000000"));
+    m_prompter.receiptFile = writeFile(QStringLiteral("foreign.json"), QJsonDocument(foreign).toJson());
+    QVERIFY(dialog->chooseReceiptFile());
+    QCOMPARE(dialog->verdict(), QStringLiteral("invalid"));
+    QVERIFY(!dialog->outcome().comparedWithStored);
+}
+
+void TestReceiptViewer::verifiesWithAPublicKeyFile()
+{
+    openViewer();
+    m_prompter.receiptFile =
+        writeFile(QStringLiteral("now.json"), QJsonDocument(m_issued.at(0).toJson()).toJson());
+    m_viewer->verifyReceiptFile();
+    ReceiptFileVerificationDialog &dialog = *m_viewer->verificationDialog();
+
+    m_prompter.publicKeyFile = writeFile(QStringLiteral("ours.pem"), m_ledger->publicKeyPem().value());
+    dialog.chooseKeyFile();
+    QCOMPARE(dialog.verdict(), QStringLiteral("valid"));
+
+    m_prompter.publicKeyFile =
+        writeFile(QStringLiteral("other.pem"), SigningKey::generate().publicKey().pem());
+    dialog.chooseKeyFile();
+    QCOMPARE(dialog.verdict(), QStringLiteral("invalid"));
+
+    m_prompter.publicKeyFile = writeFile(QStringLiteral("junk.pem"), "not a key");
+    dialog.chooseKeyFile();
+    QCOMPARE(m_prompter.errors.size(), 1);
+    QCOMPARE(dialog.verdict(), QStringLiteral("invalid")); // still checked with other.pem
+
+    dialog.useDirectoryKeys();
+    QCOMPARE(dialog.verdict(), QStringLiteral("valid"));
+}
+
+QTEST_MAIN(TestReceiptViewer)
+#include "tst_receiptviewer.moc"

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "dispatch/store/directorystore.h"
+#include "dispatch/call/dispatcher.h"
+
+#include <QMap>
+#include <QObject>
+
+#include <memory>
+
+class DirectoryDocument;
+class DirectoryLedger;
+class ServerConnection;
+
+// The directory the window currently shows. Opening another one builds and loads a new
+// DirectoryDocument first and only then swaps it in: a file that fails to load leaves the
+// current directory (and its unsaved edits) untouched. The old document is deleted after
+// documentChanged() has let every view rewire to the new one.
+//
+// The session is also the Dispatcher of whatever directory is open: each document gets
+// its own (a StandardDispatcher over a local file's store, a RemoteDispatcher over a
+// server's), and the call panels, which outlive documents, hold the session and never a
+// dispatcher that a reopen would replace. A server keeps its receipts, tokens and signing
+// key to itself, so a remote directory has no ledger.
+class DirectorySession final : public QObject, public Dispatcher
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DirectorySession)
+
+public:
+    explicit DirectorySession(QObject *parent = nullptr);
+    ~DirectorySession() override;
+
+    DirectoryDocument *document() const { return m_document; }
+    // The open directory's path or URL; empty when none is open.
+    QString location() const;
+    // "Capdesk — file.db[*]" (or the server's name), the [*] being where QWidget shows
+    // its modified mark.
+    QString windowTitle() const;
+
+    // `name` titles a server's directory (its profile name); a file is titled by its name.
+    StoreError open(std::shared_ptr<DirectoryStore> store, const QString &name = {});
+    // The open directory's own dispatcher; null when none is open.
+    Dispatcher *dispatcher() const { return m_dispatcher.get(); }
+    // The open directory's receipts, tokens and signing key; null when none is open.
+    const std::shared_ptr<DirectoryLedger> &ledger() const { return m_ledger; }
+    // The server the open directory lives on; null for a local file.
+    const std::shared_ptr<ServerConnection> &connection() const { return m_connection; }
+    // The profile name the server was opened under; empty for a local file.
+    QString serverName() const { return m_connection ? m_name : QString(); }
+    // Columns the open directory cannot change, each with the reason in plain words.
+    QMap<QString, QString> readOnlyColumns() const;
+    // Forwards to dispatcher(); refuses (asynchronously, like every refusal) when no
+    // directory is open. A server runs saved rows only: the editor's copy of a row without
+    // unsaved edits is not sent along, one with edits is refused by the RemoteDispatcher.
+    InvocationHandle *invoke(const InvocationRequest &request) override;
+    // A fresh document over the same store, after something else wrote to it (an import).
+    StoreError reload();
+
+signals:
+    void documentChanged(DirectoryDocument *document);
+    // A call made through the session finished (its receipt, if any, is committed).
+    void invocationFinished(const InvocationRequest &request, const InvocationOutcome &outcome);
+
+private:
+    InvocationHandle *refuse(const QString &reason);
+
+    DirectoryDocument *m_document = nullptr;
+    QString m_name;
+    std::shared_ptr<ServerConnection> m_connection;
+    std::shared_ptr<DirectoryLedger> m_ledger;
+    std::unique_ptr<Dispatcher> m_dispatcher;
+};

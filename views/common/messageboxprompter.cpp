@@ -1,0 +1,202 @@
+#include "views/common/messageboxprompter.h"
+
+#include "views/common/rowstext.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+
+namespace {
+
+QString folderOf(const QString &near)
+{
+    const QFileInfo info(near);
+    return info.isDir() ? near : info.absolutePath();
+}
+
+} // namespace
+
+MessageBoxPrompter::MessageBoxPrompter(QWidget *parent) : m_parent(parent) {}
+
+QString MessageBoxPrompter::directoryFilter()
+{
+    return tr("Capability directories (*.db *.sqlite *.sqlite3);;All files (*)");
+}
+
+bool MessageBoxPrompter::confirmDelete(const QStringList &keys)
+{
+    // Name the keys so the user sees exactly what goes; a long selection is cut short.
+    constexpr int shown = 12;
+    QString question = tr("Delete %1?").arg(keys.value(0));
+    QString details;
+    if (keys.size() > 1) {
+        question = tr("Delete %1?").arg(RowsText::rows(int(keys.size())));
+        details = keys.mid(0, shown).join(QStringLiteral(", "));
+        if (keys.size() > shown)
+            details += tr(" and %1 more").arg(keys.size() - shown);
+        details += QStringLiteral("\n\n");
+    }
+    details += tr("Deleted rows stay in the file until you save; Undo brings them back.");
+
+    QMessageBox box(QMessageBox::Question, tr("Delete Rows"), question, QMessageBox::NoButton, m_parent);
+    box.setInformativeText(details);
+    QPushButton *remove = box.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == remove;
+}
+
+bool MessageBoxPrompter::confirmRevert(int rows)
+{
+    const auto answer = QMessageBox::question(
+        m_parent, tr("Revert"),
+        tr("Discard the unsaved changes to %1? Undo can bring them back until you close the file.")
+            .arg(RowsText::rows(rows)),
+        QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Discard;
+}
+
+bool MessageBoxPrompter::confirmRemoveSecret(const QString &name)
+{
+    const auto answer = QMessageBox::question(
+        m_parent, tr("Delete Secret"),
+        tr("Delete the keychain value of %1? It cannot be undone; rows using %1 send no credential "
+           "until it is set again or comes from the environment.")
+            .arg(name),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    return answer == QMessageBox::Yes;
+}
+
+Prompter::UnsavedChoice MessageBoxPrompter::askUnsaved(const QString &location, int rows)
+{
+    QMessageBox box(
+        QMessageBox::Warning, tr("Unsaved Changes"),
+        tr("%1 has unsaved changes to %2.").arg(QFileInfo(location).fileName(), RowsText::rows(rows)),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_parent);
+    box.setInformativeText(tr("Save them before continuing?"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return UnsavedChoice::Save;
+    case QMessageBox::Discard:
+        return UnsavedChoice::Discard;
+    default:
+        return UnsavedChoice::Cancel;
+    }
+}
+
+bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &label)
+{
+    const QString name = label.isEmpty() ? id : tr("%1 (%2)").arg(id, label);
+    return QMessageBox::question(m_parent, tr("Revoke Token"),
+                                 tr("Revoke %1? Every call presenting it is refused from now on. "
+                                    "This cannot be undone.")
+                                     .arg(name),
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+        == QMessageBox::Yes;
+}
+
+bool MessageBoxPrompter::askFillWithSamples()
+{
+    return QMessageBox::question(m_parent, tr("New Directory"),
+                                 tr("Fill the new directory with the sample capabilities?"),
+                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes)
+           == QMessageBox::Yes;
+}
+
+bool MessageBoxPrompter::confirmImportNoncompliant(const QString &refusal)
+{
+    QMessageBox box(QMessageBox::Warning, tr("Import Non-compliant Rows?"),
+                    tr("Some rows break hygiene rules. Import them as they are (they are listed with their "
+                       "codes in the Lint panel), or import nothing?"),
+                    QMessageBox::NoButton, m_parent);
+    box.setDetailedText(refusal);
+    QPushButton *import = box.addButton(tr("Import As They Are"), QMessageBox::AcceptRole);
+    box.addButton(tr("Import Nothing"), QMessageBox::RejectRole);
+    box.exec();
+    return box.clickedButton() == import;
+}
+
+QString MessageBoxPrompter::chooseOpenPath(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Open Directory"), folderOf(near), directoryFilter());
+}
+
+QString MessageBoxPrompter::chooseNewPath(const QString &near)
+{
+    // An existing file is refused later rather than overwritten, so don't ask to replace it.
+    return QFileDialog::getSaveFileName(m_parent, tr("New Directory"), folderOf(near), directoryFilter(),
+                                        nullptr, QFileDialog::DontConfirmOverwrite);
+}
+
+QString MessageBoxPrompter::chooseImportPath(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Import Rows"), folderOf(near),
+                                        tr("SQL dumps or JSON rows (*.sql *.json);;All files (*)"));
+}
+
+Prompter::ExportTarget MessageBoxPrompter::chooseExportTarget(const QString &near)
+{
+    const QString json = tr("JSON rows (*.json)");
+    const QString sql = tr("SQL dump (*.sql)");
+    QString chosen = json;
+    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Rows"), folderOf(near),
+                                                      json + QStringLiteral(";;") + sql, &chosen);
+    ExportTarget target;
+    if (path.isEmpty())
+        return target;
+    // The chosen filter decides the format; a name without a suffix gets the filter's.
+    target.format = chosen == sql ? ExportFormat::Sql : ExportFormat::Json;
+    target.path = path;
+    if (QFileInfo(path).suffix().isEmpty())
+        target.path += target.format == ExportFormat::Sql ? QStringLiteral(".sql") : QStringLiteral(".json");
+    return target;
+}
+
+QString MessageBoxPrompter::chooseReceiptFile(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Verify a Receipt File"), folderOf(near),
+                                        tr("Receipts (*.json);;All files (*)"));
+}
+
+QString MessageBoxPrompter::choosePublicKeyFile(const QString &near)
+{
+    return QFileDialog::getOpenFileName(m_parent, tr("Public Key"), folderOf(near),
+                                        tr("PEM public keys (*.pem *.pub);;All files (*)"));
+}
+
+QString MessageBoxPrompter::chooseReceiptExportPath(const QString &near)
+{
+    return QFileDialog::getSaveFileName(m_parent, tr("Export Receipt"), near, tr("Receipts (*.json)"));
+}
+
+QString MessageBoxPrompter::choosePublicKeyExportPath(const QString &near)
+{
+    return QFileDialog::getSaveFileName(m_parent, tr("Export Receipt Public Key"), near,
+                                        tr("PEM public keys (*.pem)"));
+}
+
+QString MessageBoxPrompter::chooseLintReportPath(const QString &near)
+{
+    const QString json = tr("JSON (*.json)");
+    const QString csv = tr("CSV (*.csv)");
+    QString chosen = json;
+    QString path = QFileDialog::getSaveFileName(m_parent, tr("Export Lint Report"), near,
+                                                json + QStringLiteral(";;") + csv, &chosen);
+    // The chosen filter decides when the name has no suffix of its own.
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += chosen == csv ? QStringLiteral(".csv") : QStringLiteral(".json");
+    return path;
+}
+
+void MessageBoxPrompter::showError(const QString &title, const QString &message)
+{
+    QMessageBox::critical(m_parent, title, message);
+}
+
+void MessageBoxPrompter::showInfo(const QString &title, const QString &message)
+{
+    QMessageBox::information(m_parent, title, message);
+}

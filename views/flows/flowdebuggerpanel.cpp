@@ -1,0 +1,280 @@
+#include "views/flows/flowdebuggerpanel.h"
+
+#include "models/directorydocument.h"
+#include "dispatch/flows/run/flowdebugsession.h"
+#include "views/flows/flowsteplogview.h"
+#include "views/flows/flowtimelineview.h"
+#include "views/flows/flowvariablesview.h"
+#include "views/flows/flowvisualizerview.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int tickMs = 50;
+
+FlowNodeItem::State nodeState(FlowStepState::Phase phase)
+{
+    switch (phase) {
+    case FlowStepState::Phase::Running:
+        return FlowNodeItem::State::Running;
+    case FlowStepState::Phase::Done:
+        return FlowNodeItem::State::Done;
+    case FlowStepState::Phase::Failed:
+        return FlowNodeItem::State::Failed;
+    case FlowStepState::Phase::Pending:
+        break;
+    }
+    return FlowNodeItem::State::Pending;
+}
+
+QString noteFor(const FlowStepState &step, const FlowStepState::Call &call)
+{
+    if (step.pinned)
+        return FlowDebuggerPanel::tr("pinned");
+    if (call.phase == FlowStepState::Phase::Done || call.phase == FlowStepState::Phase::Failed)
+        return FlowDebuggerPanel::tr("%1 ms").arg(call.durationMs);
+    return {};
+}
+
+// The last step that ran or was pinned: what the variables show once a run is over.
+int lastReachedStep(const QList<FlowStepState> &steps)
+{
+    for (int i = int(steps.size()) - 1; i >= 0; --i) {
+        if (steps[i].phase != FlowStepState::Phase::Pending)
+            return i;
+    }
+    return -1;
+}
+
+} // namespace
+
+FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
+    : QWidget(parent), m_session(new FlowDebugSession(dispatcher, this)),
+      m_visualizer(new FlowVisualizerView), m_variables(new FlowVariablesView), m_log(new FlowStepLogView),
+      m_timeline(new FlowTimelineView), m_body(new QLineEdit), m_status(new QLabel)
+{
+    m_step = addToolAction(tr("Step"), Qt::Key_F10, &FlowDebuggerPanel::stepOnce);
+    m_continue = addToolAction(tr("Continue"), Qt::Key_F5, &FlowDebuggerPanel::continueRun);
+    m_breakpoint = addToolAction(tr("Breakpoint"), Qt::Key_F9, &FlowDebuggerPanel::toggleBreakpoint);
+    m_abort = addToolAction(tr("Abort"), QKeySequence(), &FlowDebuggerPanel::abortRun);
+    m_rerun = addToolAction(tr("Rerun from here"), QKeySequence(), &FlowDebuggerPanel::rerunFromChosen);
+
+    auto *details = new QSplitter(Qt::Vertical);
+    details->addWidget(m_variables);
+    details->addWidget(m_log);
+    details->addWidget(m_timeline);
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_visualizer);
+    split->addWidget(details);
+    // The graph is what a user steps through: it gets the larger share.
+    split->setSizes({600, 420});
+    details->setSizes({300, 200, 140});
+    m_visualizer->setMinimumWidth(320);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(buildToolBar());
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connect(m_session, &FlowDebugSession::runStarted, this, &FlowDebuggerPanel::watch);
+    connect(m_visualizer, &FlowVisualizerView::keyActivated, this, &FlowDebuggerPanel::keyActivated);
+    connect(m_visualizer, &FlowVisualizerView::stepActivated, this, [this](int step) {
+        m_chosenStep = step;
+        showVariables(step);
+        updateActions();
+    });
+    m_tick.setInterval(tickMs);
+    connect(&m_tick, &QTimer::timeout, this, &FlowDebuggerPanel::refresh);
+    updateActions();
+}
+
+QAction *FlowDebuggerPanel::addToolAction(const QString &text, const QKeySequence &shortcut,
+                                          void (FlowDebuggerPanel::*slot)())
+{
+    auto *action = new QAction(text, this);
+    action->setShortcut(shortcut);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    if (!shortcut.isEmpty())
+        action->setToolTip(u"%1 (%2)"_s.arg(text, shortcut.toString(QKeySequence::NativeText)));
+    connect(action, &QAction::triggered, this, slot);
+    addAction(action);
+    return action;
+}
+
+QWidget *FlowDebuggerPanel::buildToolBar()
+{
+    auto *bar = new QToolBar;
+    bar->addActions({m_step, m_continue, m_breakpoint, m_abort, m_rerun});
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Body ")));
+    m_body->setPlaceholderText(tr("the flow's body: $1|$2|…"));
+    bar->addWidget(m_body);
+    return bar;
+}
+
+void FlowDebuggerPanel::setDocument(DirectoryDocument *document)
+{
+    m_document = document;
+    m_visualizer->setDocument(document);
+    m_session->setRowLookup([this](const QString &key) -> std::optional<Row> {
+        return m_document ? m_document->row(key) : std::nullopt;
+    });
+}
+
+void FlowDebuggerPanel::showRow(const QString &key)
+{
+    if (key != m_visualizer->key()) {
+        m_session->abort();
+        m_chosenStep = -1;
+    }
+    m_visualizer->showRow(key);
+    loadFlow();
+    updateActions();
+}
+
+void FlowDebuggerPanel::setBody(const QString &body)
+{
+    m_body->setText(body);
+}
+
+QString FlowDebuggerPanel::key() const
+{
+    return m_visualizer->key();
+}
+
+QString FlowDebuggerPanel::status() const
+{
+    return m_status->text();
+}
+
+// The session takes the flow as drawn now; false (and why, in the status) when it cannot run.
+bool FlowDebuggerPanel::loadFlow()
+{
+    if (const auto &error = m_visualizer->parseError()) {
+        setStatus(tr("Cannot run: %1").arg(error->describe()));
+        return false;
+    }
+    if (m_visualizer->plan().steps.isEmpty())
+        return false;
+    m_session->setFlow(m_visualizer->plan(), m_body->text());
+    m_visualizer->setBreakpoints(m_session->breakpoints());
+    return true;
+}
+
+void FlowDebuggerPanel::stepOnce()
+{
+    if (m_session->isActive() || loadFlow())
+        m_session->step();
+}
+
+void FlowDebuggerPanel::continueRun()
+{
+    if (m_session->isActive() || loadFlow())
+        m_session->resume();
+}
+
+void FlowDebuggerPanel::toggleBreakpoint()
+{
+    const FlowExecutor *run = m_session->run();
+    const bool paused = run && run->state() == FlowExecutor::State::Paused;
+    const int step = m_chosenStep >= 0 ? m_chosenStep : paused ? run->currentStep() : 0;
+    if (!m_session->isActive() && !loadFlow())
+        return;
+    m_session->toggleBreakpoint(step);
+    m_visualizer->setBreakpoints(m_session->breakpoints());
+}
+
+void FlowDebuggerPanel::abortRun()
+{
+    m_session->abort();
+}
+
+void FlowDebuggerPanel::rerunFromChosen()
+{
+    const FlowExecutor *run = m_session->run();
+    const bool paused = run && run->state() == FlowExecutor::State::Paused;
+    const int step = m_chosenStep >= 0 ? m_chosenStep : paused ? run->currentStep() : 0;
+    if (!loadFlow())
+        return;
+    if (!m_session->rerunFrom(step))
+        setStatus(tr("Rerun from step %1 needs steps 1 to %2 done in the last run").arg(step + 1).arg(step));
+}
+
+void FlowDebuggerPanel::watch(FlowExecutor *run)
+{
+    m_visualizer->clearRunState();
+    m_chosenStep = -1;
+    connect(run, &FlowExecutor::stepPrepared, this, &FlowDebuggerPanel::refresh);
+    connect(run, &FlowExecutor::callFinished, this, &FlowDebuggerPanel::refresh);
+    connect(run, &FlowExecutor::stepStarted, this, [this, run](int step) {
+        setStatus(tr("Running step %1: %2").arg(step + 1).arg(run->steps()[step].calls.value(0).key));
+        showVariables(step);
+        m_tick.start();
+        refresh();
+    });
+    connect(run, &FlowExecutor::paused, this, [this, run](int step) {
+        m_tick.stop();
+        setStatus(tr("Paused before step %1: %2").arg(step + 1).arg(run->steps()[step].calls.value(0).key));
+        showVariables(step);
+        refresh();
+    });
+    connect(run, &FlowExecutor::finished, this, [this, run](const QString &output) {
+        m_tick.stop();
+        setStatus(tr("Finished in %1 ms: %2").arg(run->elapsedUs() / 1000).arg(output.left(200)));
+        showVariables(lastReachedStep(run->steps()));
+        m_variables->showFlowOutput(output);
+        refresh();
+    });
+    refresh();
+}
+
+void FlowDebuggerPanel::refresh()
+{
+    const FlowExecutor *run = m_session->run();
+    if (!run)
+        return;
+    const QList<FlowStepState> &steps = run->steps();
+    for (const FlowStepState &step : steps) {
+        for (int b = 0; b < step.calls.size(); ++b)
+            m_visualizer->setNodeState(step.index, b, nodeState(step.calls[b].phase),
+                                       noteFor(step, step.calls[b]));
+    }
+    m_visualizer->setCurrentStep(run->state() == FlowExecutor::State::Paused ? run->currentStep() : -1);
+    m_log->setSteps(steps);
+    m_timeline->setSteps(steps, run->elapsedUs());
+    updateActions();
+}
+
+void FlowDebuggerPanel::showVariables(int step)
+{
+    const FlowExecutor *run = m_session->run();
+    if (!run || step < 0 || step >= run->steps().size())
+        return m_variables->clear();
+    m_variables->showStep(run->steps()[step], run->plan().steps[step]);
+}
+
+void FlowDebuggerPanel::updateActions()
+{
+    const FlowExecutor *run = m_session->run();
+    const bool paused = run && run->state() == FlowExecutor::State::Paused;
+    const bool canStart = !m_session->isActive() || paused;
+    m_step->setEnabled(canStart);
+    m_continue->setEnabled(canStart);
+    m_abort->setEnabled(m_session->isActive());
+    m_rerun->setEnabled(run != nullptr);
+    m_breakpoint->setEnabled(!m_visualizer->plan().steps.isEmpty());
+}
+
+void FlowDebuggerPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}

@@ -1,0 +1,164 @@
+#include "views/invoke/invokepanel.h"
+
+#include "models/directorydocument.h"
+#include "dispatch/call/dispatcher.h"
+#include "models/invocationhistorymodel.h"
+#include "views/invoke/invocationresultview.h"
+#include "views/invoke/invocationwatch.h"
+
+#include <QDateTime>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
+    : QWidget(parent), m_dispatcher(dispatcher), m_history(new InvocationHistoryModel(this)), m_target(new QLabel(this)),
+      m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
+      m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
+      m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
+{
+    m_target->setObjectName(QStringLiteral("invokeTarget"));
+    m_target->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_target->setMinimumWidth(80);
+    m_invoke->setObjectName(QStringLiteral("invokeButton"));
+    m_invoke->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_invoke->setToolTip(tr("Runs the row for real with these arguments (Ctrl+Return); unsaved edits included"));
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_busy->setObjectName(QStringLiteral("invokeBusy"));
+    m_busy->setRange(0, 0); // indeterminate: a call has no progress to report
+    m_busy->setMaximumWidth(120);
+    m_busy->setTextVisible(false);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_target, 1);
+    bar->addWidget(m_busy);
+    bar->addWidget(m_cancel);
+    bar->addWidget(m_invoke);
+
+    m_historyView->setObjectName(QStringLiteral("invocationHistory"));
+    m_historyView->setModel(m_history);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_historyView->verticalHeader()->hide();
+    m_historyView->horizontalHeader()->setStretchLastSection(false);
+    m_historyView->horizontalHeader()->setSectionResizeMode(InvocationHistoryModel::BodyColumn, QHeaderView::Stretch);
+    m_historyView->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 6);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_result);
+    split->addWidget(m_historyView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
+    auto *title = new QLabel(tr("<b>Invoke</b> — run it for real"), this);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(m_invoke, &QPushButton::clicked, this, &InvokePanel::invoke);
+    connect(m_cancel, &QPushButton::clicked, this, &InvokePanel::cancel);
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { reopen(current.row()); });
+    connect(m_historyView, &QAbstractItemView::activated, this, [this](const QModelIndex &index) { reopen(index.row()); });
+    setBusy(false);
+}
+
+InvokePanel::~InvokePanel()
+{
+    // The handle deletes itself once the runner reports; this panel only stops listening.
+    if (m_running)
+        m_running->cancel();
+}
+
+void InvokePanel::setDocument(DirectoryDocument *document)
+{
+    // A call of the previous directory may never report (its dispatcher went with it):
+    // stop waiting for it rather than stay busy for good.
+    if (m_running) {
+        m_running->cancel();
+        m_running = nullptr;
+        setBusy(false);
+    }
+    m_document = document;
+    showRow(QString());
+}
+
+void InvokePanel::showRow(const QString &key)
+{
+    m_key = key;
+    updateActions();
+}
+
+void InvokePanel::setBody(const QString &body)
+{
+    m_body = body;
+    updateActions();
+}
+
+void InvokePanel::invoke()
+{
+    const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
+    if (!row || m_running)
+        return;
+    const QString key = m_key;
+    const QString body = m_body;
+    m_result->showMessage(tr("Running %1…").arg(key));
+    InvocationHandle *handle = m_dispatcher.invoke({key, body, false, row});
+    m_running = handle;
+    setBusy(true);
+    watchInvocation(handle, this, [this, key, body, handle](const InvocationOutcome &outcome) {
+        if (m_running == handle)
+            m_running = nullptr;
+        finished(key, body, outcome);
+    });
+}
+
+void InvokePanel::cancel()
+{
+    if (m_running)
+        m_running->cancel();
+    m_cancel->setEnabled(false); // until the runner notices; the result says "cancelled"
+}
+
+void InvokePanel::finished(const QString &key, const QString &body, const InvocationOutcome &outcome)
+{
+    setBusy(false);
+    InvocationHistoryModel::Entry entry{QDateTime::currentDateTimeUtc(), key, body, outcome.durationMs, outcome.toResponse()};
+    m_history->add(entry);
+    // Selecting the new entry shows it, through the same path as reopening one.
+    m_historyView->setCurrentIndex(m_history->index(0, 0));
+    reopen(0);
+}
+
+void InvokePanel::reopen(int historyRow)
+{
+    if (const InvocationHistoryModel::Entry *entry = m_history->entryAt(historyRow))
+        m_result->showResponse(entry->key, entry->response, entry->durationMs);
+}
+
+void InvokePanel::setBusy(bool busy)
+{
+    m_busy->setVisible(busy);
+    m_cancel->setVisible(busy);
+    m_cancel->setEnabled(busy);
+    updateActions();
+}
+
+void InvokePanel::updateActions()
+{
+    const bool hasRow = m_document && !m_key.isEmpty() && m_document->contains(m_key);
+    m_invoke->setEnabled(hasRow && !m_running);
+    const QString shownBody = m_body.isEmpty() ? tr("(empty body)") : m_body;
+    m_target->setText(hasRow ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)
+                             : tr("Select a row to invoke it."));
+    m_target->setToolTip(hasRow ? m_body : QString());
+}

@@ -1,0 +1,296 @@
+#include "views/receipts/receiptviewer.h"
+
+#include "dispatch/invoke/directoryledger.h"
+#include "views/invoke/durationplot.h"
+#include "views/common/prompter.h"
+#include "views/receipts/receiptdetailview.h"
+#include "views/receipts/receiptfileverificationdialog.h"
+#include "views/receipts/receiptfilterbar.h"
+#include "models/receiptinspection.h"
+#include "models/receipttablemodel.h"
+#include "models/receipttreemodel.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+
+#include <QClipboard>
+#include <QDateTime>
+#include <QDir>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QTreeView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
+    : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
+      m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
+      m_header(new QLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
+      m_detail(new ReceiptDetailView(this)), m_tree(new QTreeView(this)), m_plot(new DurationPlot(this))
+{
+    m_header->setObjectName(QStringLiteral("receiptHeader"));
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setWordWrap(true);
+    auto *verify = new QPushButton(tr("Verify a Receipt File…"), this);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(verify);
+
+    configureTable();
+    m_tree->setModel(m_treeModel);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setRootIsDecorated(true);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setColumnWidth(ReceiptTreeModel::InvocationColumn,
+                           fontMetrics().horizontalAdvance(QStringLiteral("inv_0000000000"))
+                               + 3 * m_tree->indentation());
+
+    auto *detailScroll = new QScrollArea(this);
+    detailScroll->setWidget(m_detail);
+    detailScroll->setWidgetResizable(true);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(detailScroll);
+    side->addWidget(m_tree);
+    side->addWidget(m_plot);
+    side->setSizes({460, 130, 170});
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(side);
+    split->setSizes({700, 500});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_filterBar);
+    layout->addWidget(split, 1);
+
+    connect(verify, &QPushButton::clicked, this, &ReceiptViewer::verifyReceiptFile);
+    connect(m_filterBar, &ReceiptFilterBar::filterChanged, m_model, &ReceiptTableModel::setFilter);
+    connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::updateHeader);
+    connect(m_model, &ReceiptTableModel::statusesChanged, this,
+            [this] { m_filterBar->setStatuses(m_model->statuses()); });
+    connect(m_model, &ReceiptTableModel::loadFinished, this, [this](const QString &error) {
+        if (!error.isEmpty())
+            m_prompter.showError(tr("Receipts"), error);
+        // The tree and the plot were drawn from what had been read; now there is more.
+        if (!m_pendingInvocation.isEmpty())
+            showInvocation(std::exchange(m_pendingInvocation, QString()));
+        else if (!m_detail->invocationId().isEmpty())
+            showDetails(m_detail->invocationId());
+        updateHeader();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                // A receipt filtered away leaves no current row; the pane keeps what it showed.
+                if (current.isValid())
+                    showDetails(current.data(ReceiptTableModel::InvocationIdRole).toString());
+            });
+    connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        showInvocation(index.data(ReceiptTreeModel::InvocationIdRole).toString());
+    });
+    connect(m_detail, &ReceiptDetailView::rowRequested, this, &ReceiptViewer::rowRequested);
+    connect(m_detail, &ReceiptDetailView::invocationRequested, this, &ReceiptViewer::showInvocation);
+    connect(m_detail, &ReceiptDetailView::copyRequested, this, &ReceiptViewer::copySelected);
+    connect(m_detail, &ReceiptDetailView::exportRequested, this, &ReceiptViewer::exportSelected);
+    updateHeader();
+}
+
+ReceiptViewer::~ReceiptViewer() = default;
+
+void ReceiptViewer::configureTable()
+{
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Heights and widths come from the font, never from the content: measuring walks
+    // every one of 100,000 rows.
+    QHeaderView *rows = m_table->verticalHeader();
+    rows->setSectionResizeMode(QHeaderView::Fixed);
+    rows->setDefaultSectionSize(fontMetrics().height() + 8);
+    rows->hide();
+    QHeaderView *columns = m_table->horizontalHeader();
+    columns->setSectionResizeMode(QHeaderView::Interactive);
+    columns->setHighlightSections(false);
+    columns->setStretchLastSection(true);
+    const int character = fontMetrics().averageCharWidth();
+    auto width = [character](int characters) { return character * characters + 24; };
+    m_table->setColumnWidth(ReceiptTableModel::TimeColumn,
+                            fontMetrics().horizontalAdvance(ReceiptTableModel::timeText(0)) + 16);
+    m_table->setColumnWidth(ReceiptTableModel::KeyColumn, width(18));
+    m_table->setColumnWidth(ReceiptTableModel::RunnerColumn, width(5));
+    m_table->setColumnWidth(ReceiptTableModel::ActorColumn, width(16));
+    m_table->setColumnWidth(ReceiptTableModel::DurationColumn, width(7));
+    m_table->setColumnWidth(ReceiptTableModel::MaterialColumn, width(6));
+}
+
+void ReceiptViewer::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // Deferred, so the window is shown before the receipts are read.
+    if (!m_loaded)
+        QTimer::singleShot(0, this, &ReceiptViewer::reload);
+}
+
+void ReceiptViewer::reload()
+{
+    // Looking at receipts must not make a key; the first real call does.
+    if (m_ledger->publicKeys().isEmpty()) {
+        m_keyStorage = tr("No signing key yet: one is made on the first call");
+    } else {
+        m_keyStorage = tr("Looking for the signing key\u2026");
+        m_ledger->unlockAsync(this, [this](const StoreError &error) {
+            m_keyStorage = error.isError() ? tr("The signing key is unavailable: %1").arg(error.message)
+                                           : m_ledger->keyStorage().value();
+            updateHeader();
+        });
+    }
+    if (m_loaded) {
+        m_model->refresh();
+        if (!m_detail->invocationId().isEmpty())
+            showDetails(m_detail->invocationId());
+        updateHeader();
+        return;
+    }
+    m_loaded = true;
+    const StoreError error = m_model->loadProgressively(m_ledger->store());
+    if (error.isError())
+        m_prompter.showError(tr("Receipts"), error.message);
+    m_filterBar->setStatuses(m_model->statuses());
+    updateHeader();
+    if (m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
+        selectRow(0);
+}
+
+void ReceiptViewer::updateHeader()
+{
+    const QString total = ReceiptTableModel::receiptsText(m_model->totalReceipts());
+    QString text = m_model->rowCount() == m_model->totalReceipts()
+                       ? total
+                       : tr("%1 of %2").arg(QLocale().toString(m_model->rowCount()), total);
+    if (m_model->isLoading())
+        text += tr(" (loading…)");
+    if (!m_keyStorage.isEmpty())
+        text += QStringLiteral(" · ") + m_keyStorage;
+    m_header->setText(text);
+}
+
+QString ReceiptViewer::headerText() const
+{
+    return m_header->text();
+}
+
+ReceiptFileVerificationDialog *ReceiptViewer::verificationDialog() const
+{
+    return m_verification;
+}
+
+QString ReceiptViewer::selectedInvocation() const
+{
+    return m_detail->invocationId();
+}
+
+void ReceiptViewer::selectRow(int row)
+{
+    const QModelIndex index = m_model->index(row, ReceiptTableModel::TimeColumn);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
+                                                          | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+}
+
+void ReceiptViewer::showInvocation(const QString &invocationId)
+{
+    int row = m_model->rowOfInvocation(invocationId);
+    const QByteArray id = invocationId.toUtf8();
+    if (row < 0
+        && m_model->summaries().indexOfInvocation(std::string_view(id.constData(), std::size_t(id.size())))
+               >= 0) {
+        m_filterBar->clear();
+        row = m_model->rowOfInvocation(invocationId);
+    }
+    if (row >= 0) {
+        // Selecting a new current row shows it; the current one is shown again.
+        if (m_table->currentIndex().row() == row)
+            showDetails(invocationId);
+        else
+            selectRow(row);
+        return;
+    }
+    // Not read yet: show it from the log now and select it once the load brings it.
+    if (m_model->isLoading())
+        m_pendingInvocation = invocationId;
+    showDetails(invocationId);
+}
+
+void ReceiptViewer::showDetails(const QString &invocationId)
+{
+    const StoreResult<ReceiptInspection> inspection = ReceiptInspection::of(*m_ledger, invocationId);
+    if (!inspection.ok()) {
+        m_shownJson = {};
+        m_detail->showMessage(inspection.error().message);
+        m_treeModel->clear();
+        m_plot->clear();
+        return;
+    }
+    const Receipt &receipt = inspection.value().receipt;
+    m_shownJson = inspection.value().json;
+    m_detail->showInspection(inspection.value());
+    m_treeModel->showTraceOf(m_model->summaries(), invocationId);
+    m_tree->expandAll();
+    const QModelIndex marked = m_treeModel->indexOfInvocation(invocationId);
+    m_tree->setCurrentIndex(marked);
+    m_tree->scrollTo(marked);
+    const QByteArray startedAt = receipt.startedAt.toUtf8();
+    const auto started = double(ReceiptSummaryTable::parseIsoMsecs(
+        std::string_view(startedAt.constData(), std::size_t(startedAt.size()))));
+    m_plot->setSeries(receipt.key, m_model->durationsOf(receipt.key),
+                      QPointF(started, double(receipt.durationMs)));
+}
+
+void ReceiptViewer::copySelected()
+{
+    if (m_shownJson.isEmpty())
+        return;
+    QGuiApplication::clipboard()->setText(
+        QString::fromUtf8(QJsonDocument(m_shownJson).toJson(QJsonDocument::Indented)));
+}
+
+void ReceiptViewer::exportSelected()
+{
+    if (m_shownJson.isEmpty())
+        return;
+    const QString suggested = QDir::home().filePath(m_detail->invocationId() + QStringLiteral(".json"));
+    const QString path = m_prompter.chooseReceiptExportPath(suggested);
+    if (path.isEmpty())
+        return;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(QJsonDocument(m_shownJson).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
+        m_prompter.showError(tr("Export Receipt"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+}
+
+void ReceiptViewer::verifyReceiptFile()
+{
+    auto *dialog = new ReceiptFileVerificationDialog(*m_ledger, m_prompter, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!dialog->chooseReceiptFile()) {
+        delete dialog;
+        return;
+    }
+    if (m_verification)
+        m_verification->close();
+    m_verification = dialog;
+    dialog->open();
+}

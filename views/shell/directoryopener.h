@@ -1,0 +1,29 @@
+#pragma once
+
+#include "dispatch/store/directorystore.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <memory>
+
+// Opens local directory files for the GUI. Kept apart from main() and the menus so the
+// first-start rule and the "new file" rule are written once and tested.
+class DirectoryOpener final
+{
+    Q_DECLARE_TR_FUNCTIONS(DirectoryOpener)
+
+public:
+    using Opened = StoreResult<std::shared_ptr<DirectoryStore>>;
+
+    // An existing (or new, empty) directory file.
+    static Opened open(const QString &path);
+    // The default directory; on first start (no file yet) its folder is created and it
+    // is filled with the sample rows, so a new user sees real capabilities.
+    static Opened openDefault(const QString &path);
+    // A new directory at a path that must not exist yet, optionally with the sample rows.
+    static Opened create(const QString &path, bool withSamples);
+
+private:
+    static StoreError fillWithSamples(DirectoryStore &store);
+};

@@ -1,0 +1,113 @@
+#include "views/shell/ledgeractions.h"
+
+#include "models/directorydocument.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "views/common/directorysession.h"
+#include "views/common/prompter.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "views/tokens/tokensdialog.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QIcon>
+#include <QSaveFile>
+
+LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent)
+    : QObject(parent), m_session(session), m_prompter(prompter), m_dialogParent(dialogParent),
+      m_tokens(new QAction(QIcon::fromTheme(QStringLiteral("security-high")), tr("Capability &Tokens…"), this)),
+      m_exportKey(new QAction(tr("Export Receipt &Public Key…"), this))
+{
+    m_tokens->setObjectName(QStringLiteral("tokensAction"));
+    m_tokens->setStatusTip(tr("Scoped tokens that let others call chosen rows, and their revocation"));
+    m_exportKey->setObjectName(QStringLiteral("exportPublicKeyAction"));
+    m_exportKey->setStatusTip(tr("Save the key anyone can check this directory's receipts with"));
+    connect(m_tokens, &QAction::triggered, this, &LedgerActions::openTokens);
+    connect(m_exportKey, &QAction::triggered, this, &LedgerActions::exportPublicKey);
+    auto follow = [this] {
+        const bool open = m_session.ledger() != nullptr;
+        m_tokens->setEnabled(open);
+        m_exportKey->setEnabled(open);
+    };
+    connect(&m_session, &DirectorySession::documentChanged, this, follow);
+    connect(&m_session, &DirectorySession::documentChanged, this, &LedgerActions::checkSigningKey);
+    follow();
+}
+
+void LedgerActions::openTokens()
+{
+    if (!m_session.ledger())
+        return;
+    TokensDialog dialog(m_session.ledger()->store(), m_prompter, m_dialogParent);
+    dialog.exec();
+}
+
+void LedgerActions::exportPublicKey()
+{
+    const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
+    if (!ledger)
+        return;
+    ledger->unlockAsync(this,
+                        [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreError &error) {
+                            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+                            if (!ledger || ledger != m_session.ledger())
+                                return;
+                            if (error.isError())
+                                m_prompter.showError(tr("Export Public Key"), error.message);
+                            else
+                                savePublicKey(*ledger);
+                        });
+}
+
+void LedgerActions::savePublicKey(DirectoryLedger &ledger)
+{
+    const StoreResult<QByteArray> pem = ledger.publicKeyPem();
+    if (!pem.ok()) {
+        m_prompter.showError(tr("Export Public Key"), pem.error().message);
+        return;
+    }
+    const QFileInfo directory(ledger.store()->location());
+    const QString path = m_prompter.choosePublicKeyExportPath(
+        directory.absoluteDir().filePath(directory.completeBaseName() + QStringLiteral("-receipts.pub.pem")));
+    if (path.isEmpty())
+        return;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(pem.value()) != pem.value().size() || !file.commit()) {
+        m_prompter.showError(tr("Export Public Key"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    m_prompter.showInfo(tr("Export Public Key"),
+                        tr("Saved to %1. Anyone can check a receipt with it:\ncapdeskctl verify-receipt RECEIPT.json "
+                           "--public-key %2")
+                            .arg(path, QFileInfo(path).fileName()));
+}
+
+void LedgerActions::checkSigningKey()
+{
+    const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
+    if (!ledger) {
+        emit signingKeyStatusChanged(QString(), QString());
+        return;
+    }
+    // The pair is made on the first real call; until then there is nothing to unlock.
+    if (ledger->publicKeys().isEmpty()) {
+        emit signingKeyStatusChanged(tr("Receipt key: made on the first call"), QString());
+        return;
+    }
+    emit signingKeyStatusChanged(
+        tr("Receipt key: looking\u2026"),
+        tr("Looking for the receipt-signing key in the keychain and beside the file"));
+    ledger->unlockAsync(
+        this, [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreError &error) {
+            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+            if (!ledger || ledger != m_session.ledger())
+                return;
+            if (error.isError()) {
+                emit signingKeyStatusChanged(tr("Receipt key: unavailable"), error.message);
+                return;
+            }
+            const bool inKeychain = ledger->keyIsInKeychain().value();
+            emit signingKeyStatusChanged(inKeychain ? tr("Receipt key: keychain") : tr("Receipt key: file"),
+                                         ledger->keyStorage().value());
+        });
+}
