@@ -6,9 +6,9 @@
 set -euo pipefail
 
 packages=(
-    cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache
+    cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache clang-format-14 clang-tidy-14
     qt6-base-dev libqt6sql6-sqlite qt6-httpserver-dev qt6-websockets-dev qt6-tools-dev qt6-svg-dev
-    qtkeychain-qt6-dev nlohmann-json3-dev libssl-dev libsqlite3-dev
+    qtkeychain-qt6-dev libssl-dev libsqlite3-dev
     xvfb xauth xdotool imagemagick
     gnome-keyring dbus
     python3

@@ -8,6 +8,10 @@
 // QJsonDocument's own writer is not used because its key order and number format are
 // Qt's to change between releases, and a fingerprint must not move with a Qt upgrade.
 //
+// This is not RFC 8785 (JCS): numbers are written differently (below), and a lone
+// surrogate is not refused. Every stored signature and pinned fingerprint depends on these
+// exact bytes, so the form stays as it is; a JCS verifier will not reproduce it.
+//
 // - Object members are sorted by their keys' UTF-16 code units, the order JavaScript's
 //   default sort gives (so a key with a character above U+FFFF, stored as a surrogate
 //   pair starting at 0xD800, sorts before one with U+E000…U+FFFF); upper case sorts
