@@ -27,8 +27,9 @@
 //   double, so 1, 1.0 and 1e0 agree. Any other number is written in the shortest form
 //   that reads back to the same double, in QByteArray::number's 'g' format: fixed or
 //   exponent notation, whichever is shorter, exponents with a sign and at least two
-//   digits (1.5, 1e+21, 1e-07). This differs from JavaScript's exponent spelling (1e21,
-//   1e-7), so a verifier in another language must follow this rule, not JSON.stringify.
+//   digits (1.5, 1e+21, 1e-07). JavaScript spells exponents without the padding
+//   (1e-7) and writes fixed notation up to 1e21, so a verifier in another language must
+//   follow this rule, not JSON.stringify.
 // - NaN and infinities cannot come out of JSON text; a QJsonValue built from one in code
 //   is written as null, as QJsonDocument and JavaScript's JSON.stringify write it.
 // - An undefined QJsonValue is written as null.
