@@ -1,5 +1,7 @@
 #include "models/directorydocument.h"
 
+#include "dispatch/lint/saveexplainer.h"
+
 #include "models/categorycountmodel.h"
 #include "models/changefeedpoller.h"
 #include "models/contentsearch.h"
@@ -613,6 +615,14 @@ void DirectoryDocument::finishRemoteSave(const QMap<QString, Draft> &sent, const
     if (!isModified())
         m_undo->setClean();
     emit saved();
+}
+
+QList<SaveDraft> DirectoryDocument::saveDrafts() const
+{
+    QList<SaveDraft> drafts;
+    for (const QString &key : modifiedKeys())
+        drafts.append({key, baseRow(key), row(key)});
+    return drafts;
 }
 
 std::optional<Row> DirectoryDocument::baseRow(const QString &key) const

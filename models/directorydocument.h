@@ -18,6 +18,7 @@ class ContentSearch;
 class DirectoryTableModel;
 class RowReader;
 class StoreWriter;
+struct SaveDraft;
 
 // One open directory as the GUI edits it: the store, the table and category models, the
 // unsaved drafts and the undo stack. Every edit is an undo command that changes a draft;
@@ -75,6 +76,8 @@ public:
     bool isModified() const { return !m_drafts.isEmpty(); }
     bool isRowModified(const QString &key) const { return m_drafts.contains(key); }
     QStringList modifiedKeys() const { return m_drafts.keys(); }
+    // Every draft as the save would write it, for SaveExplainer.
+    QList<SaveDraft> saveDrafts() const;
 
     // Edits; each pushes one undo command. Field edits typed in a row merge into one.
     void setField(const QString &key, const QString &column, const QVariant &value);

@@ -232,7 +232,7 @@ QList<SaveRefusal> LintController::explainSave()
     // still see that they moved.
     for (const QString &key : m_pending + m_changedDuringRun)
         refreshIndex(key);
-    return SaveExplainer::explain(*m_document, m_index);
+    return SaveExplainer::explain(m_document->saveDrafts(), m_index);
 }
 
 void LintController::onRunFinished(const QHash<QString, QList<LintFinding>> &findingsByKey)

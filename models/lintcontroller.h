@@ -3,7 +3,7 @@
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/lintfinding.h"
 #include "models/lintstate.h"
-#include "models/saveexplainer.h"
+#include "dispatch/lint/saveexplainer.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -2,7 +2,7 @@
 
 #include "models/directorydocument.h"
 #include "dispatch/call/dispatcher.h"
-#include "models/invocationhistorymodel.h"
+#include "models/callhistorymodel.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invocationwatch.h"
 
@@ -18,7 +18,7 @@
 #include <QVBoxLayout>
 
 InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
-    : QWidget(parent), m_dispatcher(dispatcher), m_history(new InvocationHistoryModel(this)), m_target(new QLabel(this)),
+    : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)), m_target(new QLabel(this)),
       m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
       m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
@@ -48,8 +48,10 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_historyView->verticalHeader()->hide();
     m_historyView->horizontalHeader()->setStretchLastSection(false);
-    m_historyView->horizontalHeader()->setSectionResizeMode(InvocationHistoryModel::BodyColumn, QHeaderView::Stretch);
+    m_historyView->horizontalHeader()->setSectionResizeMode(CallHistoryModel::BodyColumn, QHeaderView::Stretch);
     m_historyView->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 6);
+    for (int column = CallHistoryModel::ResultColumn; column < CallHistoryModel::ColumnCount; ++column)
+        m_historyView->hideColumn(column);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_result);
@@ -132,7 +134,7 @@ void InvokePanel::cancel()
 void InvokePanel::finished(const QString &key, const QString &body, const InvocationOutcome &outcome)
 {
     setBusy(false);
-    InvocationHistoryModel::Entry entry{QDateTime::currentDateTimeUtc(), key, body, outcome.durationMs, outcome.toResponse()};
+    CallHistoryModel::Entry entry{QDateTime::currentDateTimeUtc(), key, body, outcome.durationMs, outcome.toResponse()};
     m_history->add(entry);
     // Selecting the new entry shows it, through the same path as reopening one.
     m_historyView->setCurrentIndex(m_history->index(0, 0));
@@ -141,7 +143,7 @@ void InvokePanel::finished(const QString &key, const QString &body, const Invoca
 
 void InvokePanel::reopen(int historyRow)
 {
-    if (const InvocationHistoryModel::Entry *entry = m_history->entryAt(historyRow))
+    if (const CallHistoryModel::Entry *entry = m_history->entryAt(historyRow))
         m_result->showResponse(entry->key, entry->response, entry->durationMs);
 }
 

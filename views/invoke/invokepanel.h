@@ -6,7 +6,7 @@
 class DirectoryDocument;
 class Dispatcher;
 class InvocationHandle;
-class InvocationHistoryModel;
+class CallHistoryModel;
 class InvocationResultView;
 class QLabel;
 class QProgressBar;
@@ -32,7 +32,7 @@ public:
     QString body() const { return m_body; }
     bool isBusy() const { return m_running != nullptr; }
 
-    InvocationHistoryModel *history() const { return m_history; }
+    CallHistoryModel *history() const { return m_history; }
     InvocationResultView *resultView() const { return m_result; }
 
 public slots:
@@ -50,7 +50,7 @@ private:
     QString m_key;
     QString m_body;
     InvocationHandle *m_running = nullptr;
-    InvocationHistoryModel *m_history;
+    CallHistoryModel *m_history;
     QLabel *m_target;
     QPushButton *m_invoke;
     QPushButton *m_cancel;

@@ -1,7 +1,7 @@
 #include "views/remote/remotecallsview.h"
 
 #include "dispatch/call/invocation.h"
-#include "models/remotecallmodel.h"
+#include "models/callhistorymodel.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/serverconnection.h"
 
@@ -28,17 +28,11 @@ QString confirmationText(const StoreResult<RemoteConfirmation> &answer)
     return RemoteCallsView::tr("not confirmed · %1").arg(confirmation.status);
 }
 
-QString resultText(const InvocationOutcome &outcome)
-{
-    if (!outcome.refusal.isEmpty())
-        return RemoteCallsView::tr("refused: %1").arg(outcome.refusal);
-    return outcome.result.output;
-}
 
 } // namespace
 
 RemoteCallsView::RemoteCallsView(std::shared_ptr<ServerConnection> connection, QWidget *parent)
-    : QWidget(parent), m_connection(std::move(connection)), m_model(new RemoteCallModel(this)),
+    : QWidget(parent), m_connection(std::move(connection)), m_model(new CallHistoryModel(this)),
       m_table(new QTableView(this))
 {
     auto *note =
@@ -59,9 +53,10 @@ RemoteCallsView::RemoteCallsView(std::shared_ptr<ServerConnection> connection, Q
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setSectionResizeMode(RemoteCallModel::ResultColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(CallHistoryModel::ResultColumn, QHeaderView::Stretch);
+    m_table->hideColumn(CallHistoryModel::OkColumn);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
-        if (const RemoteCallModel::Entry *entry = m_model->entryAt(index.row()))
+        if (const CallHistoryModel::Entry *entry = m_model->entryAt(index.row()))
             emit rowRequested(entry->key);
     });
 
@@ -78,21 +73,14 @@ void RemoteCallsView::record(const InvocationRequest &request, const InvocationO
 {
     if (outcome.shape)
         return; // a preview is no call: nothing ran, there is nothing to confirm
-    RemoteCallModel::Entry entry;
-    entry.time = QDateTime::currentDateTimeUtc();
-    entry.key = request.key;
-    entry.body = request.body;
-    entry.result = resultText(outcome);
-    entry.ok = outcome.refusal.isEmpty() && !outcome.result.isFailure();
-    entry.invocationId = outcome.invocationId;
-    m_model->add(entry);
-    confirm(entry.invocationId);
+    m_model->add({QDateTime::currentDateTimeUtc(), request.key, request.body, outcome.durationMs, outcome.toResponse()});
+    confirm(outcome.invocationId);
 }
 
 void RemoteCallsView::confirmAll()
 {
     for (int row = 0; row < m_model->rowCount(); ++row)
-        confirm(m_model->entryAt(row)->invocationId);
+        confirm(m_model->entryAt(row)->invocationId());
 }
 
 void RemoteCallsView::confirm(const QString &invocationId)

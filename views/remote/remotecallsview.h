@@ -5,7 +5,7 @@
 
 #include <memory>
 
-class RemoteCallModel;
+class CallHistoryModel;
 class ServerConnection;
 class QTableView;
 struct InvocationOutcome;
@@ -23,7 +23,7 @@ class RemoteCallsView final : public QWidget
 public:
     explicit RemoteCallsView(std::shared_ptr<ServerConnection> connection, QWidget *parent = nullptr);
 
-    RemoteCallModel *model() const { return m_model; }
+    CallHistoryModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
 
     // A call made through the session: listed, and its invocation (if any) confirmed.
@@ -42,6 +42,6 @@ private:
     std::shared_ptr<ServerConnection> m_connection;
     // Running confirms; destroyed (waited for) before m_connection, which they use.
     QFutureSynchronizer<QString> m_confirms;
-    RemoteCallModel *m_model;
+    CallHistoryModel *m_model;
     QTableView *m_table;
 };

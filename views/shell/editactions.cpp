@@ -6,7 +6,7 @@
 #include "views/common/prompter.h"
 #include "dispatch/row/rowschema.h"
 #include "views/common/rowstext.h"
-#include "models/saveexplainer.h"
+#include "dispatch/lint/saveexplainer.h"
 #include "views/common/typeicons.h"
 
 #include <QAction>
@@ -198,7 +198,8 @@ void EditActions::onSaveFailed(const StoreError &error)
         emit statusMessage(tr("Save cancelled: %1. Your edits are kept.").arg(error.message));
         return;
     }
-    const QList<SaveRefusal> refusals = SaveExplainer::fromStoreError(error, *m_document);
+    const QList<SaveRefusal> refusals = SaveExplainer::fromStoreError(
+        error, [this](const QString &key) { return m_document->baseRow(key).has_value(); });
     if (refusals.isEmpty())
         m_prompter.showError(tr("Save Failed"), tr("Nothing was saved: %1").arg(error.message));
     else

@@ -1,6 +1,6 @@
 #include "models/directorydocument.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "models/invocationhistorymodel.h"
+#include "models/callhistorymodel.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invokepanel.h"
 #include "dispatch/invoke/standarddispatcher.h"
@@ -95,7 +95,7 @@ void TestInvokePanel::invokeShowsOutputAndRecordsHistory()
     invokeAndWait();
     QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("HELLO"));
     QVERIFY(m_panel->resultView()->statusText().contains(QStringLiteral("ok")));
-    const InvocationHistoryModel::Entry *entry = m_panel->history()->entryAt(0);
+    const CallHistoryModel::Entry *entry = m_panel->history()->entryAt(0);
     QVERIFY(entry);
     QCOMPARE(entry->key, QStringLiteral("SHOUT"));
     QCOMPARE(entry->body, QStringLiteral("hello"));
@@ -115,7 +115,7 @@ void TestInvokePanel::reopeningAHistoryEntryShowsIt()
 
     auto *view = m_panel->findChild<QTableView *>(QStringLiteral("invocationHistory"));
     QVERIFY(view);
-    const QModelIndex older = m_panel->history()->index(1, InvocationHistoryModel::KeyColumn);
+    const QModelIndex older = m_panel->history()->index(1, CallHistoryModel::KeyColumn);
     view->scrollTo(older);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(older).center());
     QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("FIRST"));

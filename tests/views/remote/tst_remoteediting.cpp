@@ -17,7 +17,7 @@
 #include "tests/support/minimalserver.h"
 #include "views/remote/offlinebanner.h"
 #include "views/receipts/receiptspane.h"
-#include "models/remotecallmodel.h"
+#include "models/callhistorymodel.h"
 #include "views/remote/remotecallsview.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedirectorystore.h"

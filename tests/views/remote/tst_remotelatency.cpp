@@ -12,7 +12,7 @@
 #include "dispatch/flows/run/flowexecutor.h"
 #include "views/flows/flowpane.h"
 #include "tests/support/guistallprobe.h"
-#include "models/invocationhistorymodel.h"
+#include "models/callhistorymodel.h"
 #include "views/invoke/invokepanel.h"
 #include "tests/support/latencyproxy.h"
 #include "models/lintcontroller.h"

@@ -1,6 +1,5 @@
-#include "models/saveexplainer.h"
+#include "dispatch/lint/saveexplainer.h"
 
-#include "models/directorydocument.h"
 #include "dispatch/lint/hygienegate.h"
 
 #include <QCoreApplication>
@@ -15,40 +14,38 @@ QString tr(const char *text)
     return QCoreApplication::translate("SaveExplainer", text);
 }
 
-DirectoryIndex withDrafts(const DirectoryDocument &document, DirectoryIndex index)
+DirectoryIndex withDrafts(const QList<SaveDraft> &drafts, DirectoryIndex index)
 {
-    for (const QString &key : document.modifiedKeys()) {
-        if (const std::optional<Row> row = document.row(key))
-            index.update(*row);
+    for (const SaveDraft &draft : drafts) {
+        if (draft.after)
+            index.update(*draft.after);
         else
-            index.remove(key);
+            index.remove(draft.key);
     }
     return index;
 }
 
 } // namespace
 
-QList<SaveRefusal> SaveExplainer::explain(const DirectoryDocument &document, const DirectoryIndex &lastLinted)
+QList<SaveRefusal> SaveExplainer::explain(const QList<SaveDraft> &drafts, const DirectoryIndex &lastLinted)
 {
-    const QStringList keys = document.modifiedKeys();
-    if (keys.isEmpty())
+    if (drafts.isEmpty())
         return {};
-    const DirectoryIndex index = withDrafts(document, lastLinted);
+    const DirectoryIndex index = withDrafts(drafts, lastLinted);
     QList<SaveRefusal> refusals;
-    for (const QString &key : keys) {
-        const std::optional<Row> after = document.row(key);
-        if (!after)
+    for (const SaveDraft &draft : drafts) {
+        if (!draft.after)
             continue; // a delete passes no gate
-        const std::optional<Row> before = document.baseRow(key);
-        const StoreError error = before ? HygieneGate::checkPatch(*before, *after, index)
-                                        : HygieneGate::checkCreate(*after, index);
+        const StoreError error = draft.before ? HygieneGate::checkPatch(*draft.before, *draft.after, index)
+                                              : HygieneGate::checkCreate(*draft.after, index);
         if (error.isError())
-            refusals.append({key, before.has_value(), HygieneGate::refusalFindings(*after, index)});
+            refusals.append({draft.key, draft.before.has_value(), HygieneGate::refusalFindings(*draft.after, index)});
     }
     return refusals;
 }
 
-QList<SaveRefusal> SaveExplainer::fromStoreError(const StoreError &error, const DirectoryDocument &document)
+QList<SaveRefusal> SaveExplainer::fromStoreError(const StoreError &error,
+                                                 const std::function<bool(const QString &key)> &isStored)
 {
     if (error.kind != StoreError::Kind::Invalid)
         return {};
@@ -65,7 +62,7 @@ QList<SaveRefusal> SaveExplainer::fromStoreError(const StoreError &error, const 
         auto same = std::find_if(refusals.begin(), refusals.end(),
                                  [&](const SaveRefusal &refusal) { return refusal.key == finding.key; });
         if (same == refusals.end())
-            same = refusals.insert(refusals.end(), {finding.key, document.baseRow(finding.key).has_value(), {}});
+            same = refusals.insert(refusals.end(), {finding.key, isStored(finding.key), {}});
         same->findings.append(finding);
     }
     return refusals;
