@@ -88,7 +88,7 @@ QString bearerTokenOf(const QHttpServerRequest &request)
 } // namespace
 
 DirectoryServer::DirectoryServer(ServeOptions options, OwnerKey ownerKey,
-                                 std::shared_ptr<SqliteDirectoryStore> store,
+                                 const std::shared_ptr<SqliteDirectoryStore> &store,
                                  std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
                                  QObject *parent)
     : QAbstractHttpServer(parent), m_options(std::move(options)), m_ownerKey(std::move(ownerKey)),

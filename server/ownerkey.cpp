@@ -16,7 +16,7 @@ QByteArray digestOf(const QByteArray &bytes)
 
 } // namespace
 
-OwnerKey::OwnerKey(QByteArray key) : m_digest(digestOf(key)) {}
+OwnerKey::OwnerKey(const QByteArray &key) : m_digest(digestOf(key)) {}
 
 bool OwnerKey::matches(const QByteArray &presented) const
 {

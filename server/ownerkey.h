@@ -10,7 +10,7 @@ public:
     // Shorter keys are guessable over a fast loopback link; serve refuses them.
     static constexpr int kMinimumLength = 16;
 
-    explicit OwnerKey(QByteArray key);
+    explicit OwnerKey(const QByteArray &key);
 
     bool matches(const QByteArray &presented) const;
     // 32 random bytes as URL-safe base64, prefixed so a leaked one is recognisable.

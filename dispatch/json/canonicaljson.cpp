@@ -37,7 +37,7 @@ void CanonicalJson::write(const QJsonValue &value, QByteArray *out)
     case QJsonValue::Array: {
         out->append('[');
         bool first = true;
-        for (const QJsonValue &element : value.toArray()) {
+        for (const QJsonValue element : value.toArray()) {
             if (!first)
                 out->append(',');
             first = false;

@@ -183,7 +183,7 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
 
     for (qsizetype i = 0; i < rows.size(); ++i) {
         if (!own.at(i).findings.isEmpty())
-            outcome->findings.insert(rows.at(i).key, std::move(ownData[i].findings));
+            outcome->findings.emplace(rows.at(i).key, std::move(ownData[i].findings));
     }
     outcome->complete = true;
 }

@@ -50,7 +50,7 @@ QList<SaveRefusal> SaveExplainer::fromStoreError(const StoreError &error,
     if (error.kind != StoreError::Kind::Invalid)
         return {};
     QList<LintFinding> findings;
-    for (const QJsonValue &value : error.details)
+    for (const QJsonValue value : error.details)
         findings.append(LintFinding::fromJson(value.toObject()));
     // A server may name warnings beside the errors; only errors refuse a save.
     if (std::any_of(findings.cbegin(), findings.cend(), [](const LintFinding &f) { return f.isError(); }))

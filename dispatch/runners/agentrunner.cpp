@@ -44,7 +44,7 @@ QString compose(const Row &row, const DirectoryStore *store, QStringList &path, 
                 return QStringLiteral("ERR: include %1 not found").arg(key);
             return QStringLiteral("ERR: include %1: %2").arg(key, included.error().message);
         }
-        const QString error = compose(included.value(), store, path, used, parts);
+        QString error = compose(included.value(), store, path, used, parts);
         if (!error.isEmpty())
             return error;
         used.insert(key);

@@ -48,7 +48,7 @@ FnArgs resolveArgs(const RunContext &context)
 
     FnArgs result;
     const QJsonArray array = document.array();
-    for (const QJsonValue &value : array)
+    for (const QJsonValue value : array)
         result.args.append(JsonValueText::plain(value));
     return result;
 }
@@ -71,7 +71,7 @@ RunResult shapeResult(const QString &name, const FnArgs &call, bool known)
 // Hands the result to `done` from the calling thread's event loop. The watcher is created
 // here, so it lives in the calling thread, and it posts its finished signal there even
 // when the future is already finished, so `done` never runs inside run().
-void deliver(QFuture<RunResult> future, std::function<void(RunResult)> done)
+void deliver(const QFuture<RunResult> &future, std::function<void(RunResult)> done)
 {
     auto *watcher = new QFutureWatcher<RunResult>;
     QObject::connect(watcher, &QFutureWatcherBase::finished, watcher, [watcher, done = std::move(done)] {
@@ -131,7 +131,7 @@ void FnRunner::run(const RunContext &context, std::function<void(RunResult)> don
         stopTracking(builtinCall.cancelled);
         return RunResult{output, {}, {}};
     });
-    deliver(std::move(future), std::move(done));
+    deliver(future, std::move(done));
 }
 
 void FnRunner::startTracking(const std::shared_ptr<std::atomic_bool> &cancelled)

@@ -22,7 +22,7 @@ QList<QSslCertificate> certificatesIn(const QString &caFile, QString *error)
                      .arg(maxCaFileBytes >> 20);
         return {};
     }
-    const QList<QSslCertificate> certificates = QSslCertificate::fromData(bytes, QSsl::Pem);
+    QList<QSslCertificate> certificates = QSslCertificate::fromData(bytes, QSsl::Pem);
     if (certificates.isEmpty())
         *error = QStringLiteral("CA file %1 holds no PEM certificate").arg(caFile);
     return certificates;

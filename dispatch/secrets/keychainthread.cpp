@@ -134,7 +134,7 @@ void KeychainThread::startJob(Pending pending)
     QKeychain::Job *job = createJob(pending.request);
     // The job holds its own copy now; this one is overwritten rather than left in freed memory.
     pending.request.value.fill(u'\0');
-    m_running.insert(job, std::move(pending.answer));
+    m_running.emplace(job, std::move(pending.answer));
     connect(job, &QKeychain::Job::finished, m_home,
             [this](QKeychain::Job *done) { finish(done, replyOf(done)); });
     // A job that never reports keeps running inside QtKeychain (it cannot be cancelled, and

@@ -64,7 +64,7 @@ QJsonValue Redactor::redactDeep(const QJsonValue &value) const
         return redactText(value.toString());
     if (value.isArray()) {
         QJsonArray array;
-        for (const QJsonValue &item : value.toArray())
+        for (const QJsonValue item : value.toArray())
             array.append(redactDeep(item));
         return array;
     }

@@ -100,7 +100,7 @@ StoreError batchRefusal(const QList<StoreError> &listed, qsizetype refusedRows, 
     QJsonArray details;
     for (const StoreError &refusal : listed) {
         message.append(refusal.message);
-        for (const QJsonValue &finding : refusal.details)
+        for (const QJsonValue finding : refusal.details)
             details.append(finding);
     }
     if (refusedRows > listed.size())

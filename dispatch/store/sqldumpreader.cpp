@@ -131,7 +131,7 @@ public:
             if (at >= end)
                 return StoreError::none();
             const char *tail = nullptr;
-            const StoreError error = statement(at, end, line, &tail);
+            StoreError error = statement(at, end, line, &tail);
             if (error.isError())
                 return error;
             line += int(std::count(at, tail, '\n'));
@@ -161,7 +161,7 @@ private:
                 // takes over from here.
                 prepared.reset();
                 m_defaultTable = false;
-                const StoreError dropped = internal("DROP TABLE directory");
+                StoreError dropped = internal("DROP TABLE directory");
                 if (dropped.isError())
                     return dropped;
                 prepared = prepare(at, end, tail);
@@ -274,7 +274,7 @@ private:
         m_columns = columns;
         m_read.reset();
         m_clear.reset();
-        const StoreError created =
+        StoreError created =
             internal(QStringLiteral("CREATE TABLE directory (%1)").arg(definitions.join(u',')).toUtf8());
         if (created.isError())
             return created;
@@ -296,7 +296,7 @@ private:
 
     StoreError insertRows(Statement prepared, int line)
     {
-        const StoreError inserted = step(prepared.get(), line);
+        StoreError inserted = step(prepared.get(), line);
         if (inserted.isError())
             return inserted;
         m_gate.setInternal(true);

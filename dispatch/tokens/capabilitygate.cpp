@@ -18,7 +18,7 @@ GateVerdict refuse(const QString &reason, int httpStatus = 403)
 GateVerdict CapabilityGate::check(const CapabilityToken &token, const CapabilityCall &call, const Row &row,
                                   const QDateTime &nowUtc)
 {
-    if (const GateVerdict alone = checkToken(token, nowUtc); !alone.allowed)
+    if (GateVerdict alone = checkToken(token, nowUtc); !alone.allowed)
         return alone;
     if (call.audience != token.audience)
         return refuse(u"audience_mismatch"_s);

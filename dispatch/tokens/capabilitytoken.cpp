@@ -59,7 +59,7 @@ StoreResult<QStringList> listMember(const QJsonObject &object, const QString &na
     if (!value.isArray())
         return invalid(u"%1: must be an array of strings"_s.arg(name));
     QStringList list;
-    for (const QJsonValue &entry : value.toArray()) {
+    for (const QJsonValue entry : value.toArray()) {
         if (!entry.isString())
             return invalid(u"%1: must be an array of strings"_s.arg(name));
         list.append(entry.toString());

@@ -61,7 +61,7 @@ QStringList exampleBodies(const LintContext &context)
             bodies.append(example->body);
     }
     const QJsonArray items = context.examplesJson.array();
-    for (const QJsonValue &item : items) {
+    for (const QJsonValue item : items) {
         if (item.isString())
             bodies.append(item.toString());
     }
