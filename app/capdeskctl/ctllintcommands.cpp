@@ -1,12 +1,11 @@
 #include "app/capdeskctl/ctllintcommands.h"
 
-#include "dispatch/contract/contractdocument.h"
 #include "app/capdeskctl/ctloutput.h"
-#include "dispatch/lint/linter.h"
+#include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpprojection.h"
+#include "dispatch/lint/linter.h"
+#include "dispatch/lint/lintreport.h"
 #include "dispatch/store/directorystore.h"
-
-#include <QJsonArray>
 
 #include <algorithm>
 
@@ -33,15 +32,15 @@ int CtlLintCommands::lint()
     }
     const DirectoryIndex index = DirectoryIndex::build(all.value());
     const Linter linter(index);
-    QJsonArray findings;
+    QList<LintFinding> findings;
     bool compliant = true;
     for (const Row &row : std::as_const(selected)) {
         const QList<LintFinding> rowFindings = linter.lint(row);
         compliant = compliant && Linter::isCompliant(rowFindings);
-        for (const LintFinding &finding : rowFindings)
-            findings.append(finding.toJson());
+        findings.append(rowFindings);
     }
-    CtlOutput::printJson(findings);
+    // The GUI's exported report and this output are one format.
+    CtlOutput::printRaw(LintReport::toJson(findings));
     return compliant ? CtlOutput::Ok : CtlOutput::Findings;
 }
 

@@ -142,6 +142,9 @@ int CtlServeCommand::run()
     });
     QObject::connect(&server, &DirectoryServer::drained, qApp, &QCoreApplication::quit);
 
+    // One stable line naming the port actually bound, for scripts and test support.
+    std::fprintf(stderr, "capdeskctl: listening on %s\n", qUtf8Printable(server.baseUrl()));
+    std::fflush(stderr);
     QJsonObject ready{{QStringLiteral("ok"), true},
                       {QStringLiteral("listening"), server.baseUrl()},
                       {QStringLiteral("db"), path}};
