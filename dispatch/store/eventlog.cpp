@@ -121,7 +121,9 @@ QJsonObject EventLog::Verification::toJson() const
             {QStringLiteral("problem"), intact ? QJsonValue(QJsonValue::Null) : QJsonValue(problem)}};
 }
 
-EventLog::EventLog(QSqlDatabase db) : m_db(std::move(db)) {}
+EventLog::EventLog(QSqlDatabase db, std::shared_ptr<const Clock> clock)
+    : m_db(std::move(db)), m_clock(std::move(clock))
+{}
 
 EventLog::~EventLog() = default;
 
@@ -205,7 +207,7 @@ StoreError EventLog::appendEncoded(LogEvent event, const QByteArray &before, con
         return StoreError::make(
             Kind::Io, QStringLiteral("the event log is appended to only inside a write transaction"));
     if (event.at.isEmpty())
-        event.at = IsoTime::nowUtc();
+        event.at = IsoTime::nowUtc(*m_clock);
     event.seq = m_head->seq + 1;
     event.prevHash = m_head->hash;
     const QByteArray detail = CanonicalJson::serialize(event.detail);

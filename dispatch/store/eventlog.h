@@ -1,8 +1,9 @@
 #pragma once
 
-#include "dispatch/store/logevent.h"
-#include "dispatch/row/row.h"
+#include "dispatch/core/clock.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/row/row.h"
+#include "dispatch/store/logevent.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -40,7 +41,8 @@ public:
 
     static const QString kGenesisHash;
 
-    explicit EventLog(QSqlDatabase db);
+    // `clock` stamps the `at` of events appended without one.
+    explicit EventLog(QSqlDatabase db, std::shared_ptr<const Clock> clock = Clock::system());
     ~EventLog();
     Q_DISABLE_COPY_MOVE(EventLog)
 
@@ -81,6 +83,7 @@ private:
     StoreError appendEncoded(LogEvent event, const QByteArray &before, const QByteArray &after);
 
     QSqlDatabase m_db;
+    std::shared_ptr<const Clock> m_clock;
     sqlite3 *m_connection = nullptr; // m_db's own handle, for the append statements
     std::optional<Head> m_head;
     Statement m_insert;

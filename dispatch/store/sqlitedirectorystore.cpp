@@ -403,7 +403,7 @@ StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreErr
     StoreError error = markLogging(true);
     {
         // The log's statements end before the transaction does.
-        EventLog log(database());
+        EventLog log(database(), m_clock);
         if (!error.isError())
             error = work(log);
     }
@@ -457,7 +457,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
     const StoreError refused = HygieneGate::checkCreate(row, index());
     if (refused.isError())
         return refused;
-    row.updatedAt = IsoTime::nowUtc();
+    row.updatedAt = IsoTime::nowUtc(*m_clock);
     row.createdAt = row.updatedAt;
     StoreError error = insertRow(row);
     if (!error.isError())
@@ -495,7 +495,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
                                                            : HygieneGate::checkPatch(current.value(), row, index());
     if (refused.isError())
         return refused;
-    row.updatedAt = IsoTime::nowUtc();
+    row.updatedAt = IsoTime::nowUtc(*m_clock);
     row.createdAt = current.value().createdAt;
     StoreError error = updateRow(row);
     if (!error.isError())
@@ -588,7 +588,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
         const StoreError refused = HygieneGate::checkPatch(current.value(), patched, index());
         if (refused.isError())
             return refused;
-        patched.updatedAt = IsoTime::nowUtc();
+        patched.updatedAt = IsoTime::nowUtc(*m_clock);
         QStringList assignments;
         for (const QString &field : named)
             assignments.append(field + QStringLiteral(" = ?"));
@@ -626,7 +626,7 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
             if (row.key.isEmpty())
                 return StoreError::make(Kind::Invalid, QStringLiteral("row %1 has no key").arg(i + 1));
             if (row.updatedAt.isEmpty())
-                row.updatedAt = IsoTime::nowUtc();
+                row.updatedAt = IsoTime::nowUtc(*m_clock);
             for (const QString &column : RowSchema::columns())
                 query.addBindValue(row.value(column));
             // The primary key refuses a key taken in the store or earlier in the batch.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/core/clock.h"
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/store/directorystore.h"
 #include "dispatch/store/sqlitechangefeed.h"
@@ -50,6 +51,9 @@ public:
     void setActor(const QString &actor) override { m_actor = actor; }
     QString actor() const override { return m_actor; }
 
+    // Stamps `updated_at`, `created_at` and the write's events; the system clock unless set.
+    void setClock(std::shared_ptr<const Clock> clock) { m_clock = std::move(clock); }
+
     // The connection, for components that keep their own tables in the same file.
     QSqlDatabase database() const;
     // Runs `read` on the store's own connection when called from the thread that opened
@@ -91,4 +95,5 @@ private:
     QThread *m_ownerThread;
     SqliteChangeFeed m_feed;
     QString m_actor = QStringLiteral("owner:local");
+    std::shared_ptr<const Clock> m_clock = Clock::system();
 };

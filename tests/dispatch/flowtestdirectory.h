@@ -79,6 +79,15 @@ public:
         return outcome;
     }
 
+    // A direct BOOM call (it fails at once), answered with its receipt. Steps still queued
+    // on this dispatcher when it is made start before it, and receipts are issued in order,
+    // so a test that must show a step did NOT run checks after this, not after a fixed wait.
+    bool roundTrip()
+    {
+        const InvocationOutcome outcome = invoke(QStringLiteral("BOOM"), QString());
+        return outcome.receipt.has_value() && outcome.receipt->key == QLatin1String("BOOM");
+    }
+
     QList<Receipt> receipts(const QString &key, const QString &parent = {}) const
     {
         ReceiptLog::Query query;

@@ -134,7 +134,10 @@ void TestContentSearch::supersededRequestNeverAnswers()
     search.request(QStringLiteral("echo"), 50);
     search.request(QStringLiteral("echo the"), 50);
     QVERIFY(finished.wait(5000));
-    QTest::qWait(200); // room for any late answer
+    // Not busy means no debounce is armed and every search that started has reported back
+    // (a search's answer is handled before it stops counting as running): no answer can
+    // still come, so this is the end of them all.
+    QTRY_VERIFY(!search.isBusy());
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("echo the"));
     QCOMPARE(finished.at(0).at(1).toStringList(), QStringList{QStringLiteral("ECHO")});
@@ -156,8 +159,9 @@ void TestContentSearch::staleAnswerIsDropped()
         }
     });
     search.request(QStringLiteral("time"), 0);
+    // Not busy: both searches have reported back, the stale one dropped (see
+    // supersededRequestNeverAnswers), so nothing is left to arrive.
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && !search.isBusy(), 5000);
-    QTest::qWait(100);
     QVERIFY(retyped);
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("Zürich"));
@@ -175,7 +179,9 @@ void TestContentSearch::emptyTextAnswersAtOnce()
     QVERIFY(finished.at(0).at(0).toString().isEmpty());
     QVERIFY(finished.at(0).at(1).toStringList().isEmpty());
     QVERIFY(!search.isBusy());
-    QTest::qWait(50);
+    // Not busy: no debounce armed and no search running, the only sources of a later
+    // answer; whatever was posted meanwhile runs here.
+    QCoreApplication::processEvents();
     QCOMPARE(finished.size(), 1);
     QCOMPARE(busy.size(), 0);
 }
@@ -188,7 +194,9 @@ void TestContentSearch::emptyTextCancelsAPendingRequest()
     search.request(QString(QLatin1String("")));
     QCOMPARE(finished.size(), 1);
     QVERIFY(!search.isBusy());
-    QTest::qWait(200);
+    // Not busy means the pending debounce was stopped, not left to run out, and no search
+    // runs: nothing can answer later. Whatever was posted meanwhile runs here.
+    QCoreApplication::processEvents();
     QCOMPARE(finished.size(), 1);
     QVERIFY(finished.at(0).at(1).toStringList().isEmpty());
 }
@@ -219,7 +227,8 @@ void TestContentSearch::destroyedMidSearchReleasesTheStore()
         delete search; // the store goes with it, here on the GUI thread
         QVERIFY(weak.expired());
     }
-    QTest::qWait(50); // a late worker answer would have nowhere to go
+    // The destructor waited for its worker, so no answer is left to come: the file opens
+    // again at once.
     auto again = SqliteDirectoryStore::open(path);
     QVERIFY2(again.ok(), qPrintable(again.error().message));
     const auto keys = again.value()->keysWithContent(QStringLiteral("NEEDLE"));

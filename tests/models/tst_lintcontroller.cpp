@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace LintFixture;
 using Lint = SummaryTable::Lint;
@@ -74,8 +75,13 @@ void TestLintController::lintAllWhenLoadedSkipsLargeDirectories()
     QSignalSpy finished(m_lint.get(), &LintController::finished);
     const int rows = m_document->tableModel()->totalRows();
     QVERIFY(rows > 1);
+    QTRY_VERIFY(!m_document->tableModel()->isLoading());
     m_lint->lintAllWhenLoaded(rows - 1);
-    QTest::qWait(50);
+    // A loaded table is judged from a zero timer; one started after it fires after it, so
+    // by then the directory has been found too large, or a lint has started.
+    bool judged = false;
+    QTimer::singleShot(0, this, [&judged] { judged = true; });
+    QTRY_VERIFY(judged);
     QCOMPARE(started.count(), 0);
     m_lint->lintAllWhenLoaded(rows);
     QVERIFY(finished.wait(5000));

@@ -1,16 +1,18 @@
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/call/invocationhandle.h"
-#include "tests/support/minimalserver.h"
-#include "tests/support/processrun.h"
+#include "dispatch/core/isotime.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/remotedispatcher.h"
-#include "tests/remote/remotetestsupport.h"
 #include "remote/rowpatch.h"
-#include "tests/support/serveprocess.h"
 #include "remote/serverconnection.h"
 #include "remote/servererrors.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/remote/remotetestsupport.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/support/minimalserver.h"
+#include "tests/support/processrun.h"
+#include "tests/support/refusingport.h"
+#include "tests/support/serveprocess.h"
 #include "tests/support/testcertificates.h"
 
 #include <QElapsedTimer>
@@ -350,7 +352,9 @@ void TestRemoteDirectoryStore::staleReadsAreConflictsWithTheirRow()
     QVERIFY(mine->create(documentedRow(key, u"fn"_s, u"echo"_s)).ok());
     Row edited = mine->row(key).value();
     const QString read = edited.updatedAt;
-    QTest::qWait(3); // updated_at has millisecond resolution
+    // Both servers stamp updated_at from this machine's clock to the millisecond: once that
+    // clock reads past `read`, their patch gets a different updated_at.
+    QTRY_VERIFY(IsoTime::nowUtc() > read);
     const StoreResult<WriteOutcome> other = theirs->patch(key, {{u"planner_rank"_s, 5}});
     QVERIFY(other.ok());
 
@@ -384,7 +388,7 @@ void TestRemoteDirectoryStore::ifMatchIsHonouredOrIgnored()
         const auto store = storeFor(server);
         const QString key = uniqueKey("IFMATCH");
         const StoreResult<WriteOutcome> created = store->create(documentedRow(key, u"fn"_s, u"echo"_s));
-        QTest::qWait(3);
+        QTRY_VERIFY(IsoTime::nowUtc() > created.value().updatedAt); // see staleReadsAreConflictsWithTheirRow
         QVERIFY(store->patch(key, {{u"seq"_s, 1}}).ok());
         const ServerResponse stale =
             store->connection()->send("PATCH", u"/api/directory/"_s + key, R"({"seq":2})",
@@ -481,10 +485,9 @@ void TestRemoteDirectoryStore::wrongKeyIsUnauthorized()
 
 void TestRemoteDirectoryStore::serverDownIsUnreachableAtOnce()
 {
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const QUrl url(u"http://127.0.0.1:%1"_s.arg(probe.serverPort()));
-    probe.close(); // nothing listens there now
+    const RefusingPort probe; // nothing listens there, and nothing else can while it is held
+    QVERIFY(probe.port() != 0);
+    const QUrl url(u"http://127.0.0.1:%1"_s.arg(probe.port()));
     RemoteDirectoryStore store(
         std::make_shared<ServerConnection>(ServerEndpoint{url, QString::fromLatin1(kOwnerKey)}));
     QElapsedTimer clock;

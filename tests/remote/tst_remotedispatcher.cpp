@@ -1,20 +1,20 @@
-#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/call/invocationhandle.h"
-#include "tests/support/minimalserver.h"
-#include "tests/support/processrun.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/remotedispatcher.h"
-#include "tests/remote/remotetestsupport.h"
-#include "tests/support/serveprocess.h"
 #include "remote/serverconnection.h"
-#include "dispatch/store/sqlitedirectorystore.h"
-#include "dispatch/invoke/standarddispatcher.h"
+#include "tests/remote/remotetestsupport.h"
+#include "tests/support/minimalserver.h"
+#include "tests/support/processrun.h"
+#include "tests/support/refusingport.h"
+#include "tests/support/serveprocess.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>
 #include <QHttpServerResponse>
 #include <QJsonDocument>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -225,10 +225,9 @@ void TestRemoteDispatcher::pinnedTokenRefusedAfterTheContractChanged()
 
 void TestRemoteDispatcher::unreachableServerIsARefusal()
 {
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const QUrl url(u"http://127.0.0.1:%1"_s.arg(probe.serverPort()));
-    probe.close();
+    const RefusingPort probe;
+    QVERIFY(probe.port() != 0);
+    const QUrl url(u"http://127.0.0.1:%1"_s.arg(probe.port()));
     RemoteDispatcher dispatcher(
         std::make_shared<ServerConnection>(ServerEndpoint{url, QString::fromLatin1(kOwnerKey)}));
     const InvocationOutcome outcome = invokeAndWait(dispatcher, call(u"ZZ_ECHO"_s, u"x"_s));
@@ -262,12 +261,17 @@ void TestRemoteDispatcher::handleOrDispatcherMayGoFirst()
     dispatcher.reset(); // the dispatcher went first; the connection lives on
     QTRY_VERIFY_WITH_TIMEOUT(kept->isFinished(), 10000);
     QVERIFY(kept->outcome().material());
-    QTest::qWait(100); // the dropped call's answer arrives to no one, harmlessly
+    // The dropped call's answer arrives to no one, harmlessly: nothing is in flight once it
+    // has come back.
+    QTRY_COMPARE_WITH_TIMEOUT(shared->inFlight(), 0, 10000);
 
     // The whole connection closed (the directory was closed): the call ends, named.
-    dispatcher = std::make_unique<RemoteDispatcher>(connection());
+    std::shared_ptr<ServerConnection> own = connection();
+    const std::weak_ptr<ServerConnection> closing = own; // the dispatcher is its only owner
+    dispatcher = std::make_unique<RemoteDispatcher>(std::move(own));
     std::unique_ptr<InvocationHandle> cut(dispatcher->invoke(call(u"ZZ_SLOW"_s, u"2000"_s)));
-    QTest::qWait(100);
+    // The call is on its way (in flight) before the connection closes under it.
+    QTRY_COMPARE(closing.lock()->inFlight(), 1);
     dispatcher.reset();
     QTRY_VERIFY_WITH_TIMEOUT(cut->isFinished(), 1000);
     QVERIFY2(cut->outcome().refusal.endsWith(u"did not answer: the connection was closed"_s),

@@ -1,3 +1,4 @@
+#include "dispatch/core/isotime.h"
 #include "tests/support/processrun.h"
 #include "tests/support/serveprocess.h"
 #include "tests/support/testcertificates.h"
@@ -154,15 +155,28 @@ void TestDirectoryServer::initTestCase()
 
 void TestDirectoryServer::startServer()
 {
-    m_port = freePort();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
     m_server.setProcessEnvironment(environment);
-    m_server.start(QStringLiteral(CAPDESKCTL_PATH),
-                   {QStringLiteral("serve"), QStringLiteral("--db"), m_db, QStringLiteral("--listen"),
-                    QStringLiteral("127.0.0.1:%1").arg(m_port)});
-    QVERIFY(m_server.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/api/directory")).status == 200, 15000);
+    // serve refuses port 0, so the port is probed here; should another process bind it
+    // first, serve says "cannot listen on" and exits, and another port is tried.
+    QByteArray out;
+    for (int attempt = 0; attempt < 5 && !out.contains("\"listening\""); ++attempt) {
+        m_port = freePort();
+        out.clear();
+        m_server.start(QStringLiteral(CAPDESKCTL_PATH),
+                       {QStringLiteral("serve"), QStringLiteral("--db"), m_db, QStringLiteral("--listen"),
+                        QStringLiteral("127.0.0.1:%1").arg(m_port)});
+        QVERIFY(m_server.waitForStarted());
+        // serve prints {"ok":true,"listening":…} once its socket is bound, or fails and exits.
+        QTRY_VERIFY_WITH_TIMEOUT((out += m_server.readAllStandardOutput()).contains("\"listening\"")
+                                     || m_server.state() == QProcess::NotRunning,
+                                 15000);
+        out += m_server.readAllStandardOutput();
+        QVERIFY2(out.contains("\"listening\"") || out.contains("cannot listen on"), out.constData());
+    }
+    QVERIFY2(out.contains(QStringLiteral("127.0.0.1:%1\"").arg(m_port).toUtf8()), out.constData());
+    QCOMPARE(call("GET", QStringLiteral("/api/directory")).status, 200);
 }
 
 void TestDirectoryServer::cleanupTestCase()
@@ -415,7 +429,9 @@ void TestDirectoryServer::ifMatchConflicts()
     const QByteArray read = created.json.value(QStringLiteral("updated_at")).toString().toUtf8();
     const HttpAnswer fetched = call("GET", QStringLiteral("/api/directory/ZZ_MATCH"));
     QCOMPARE(fetched.raw->rawHeader("ETag"), '"' + read + '"');
-    QTest::qWait(5); // updated_at has millisecond resolution
+    // serve stamps updated_at from this machine's clock to the millisecond: once that clock
+    // reads past `read`, the patch below gets a different updated_at.
+    QTRY_VERIFY(IsoTime::nowUtc().toUtf8() > read);
     const HttpAnswer patched = owner("PATCH", QStringLiteral("/api/directory/ZZ_MATCH"), R"({"seq":2})",
                                      {{QByteArrayLiteral("If-Match"), '"' + read + '"'}});
     QCOMPARE(patched.status, 200);

@@ -3,16 +3,32 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTimer>
 
 namespace {
 
-quint16 freePort()
+// serve refuses --listen 127.0.0.1:0, so a port is chosen here; another process may bind it
+// before serve does, which serve reports as "cannot listen on", and start() then tries
+// another one.
+constexpr int kPortAttempts = 5;
+
+quint16 probedPort()
 {
     QTcpServer probe;
     probe.listen(QHostAddress::LocalHost, 0);
     return probe.serverPort();
+}
+
+// The port in serve's {"ok":true,"listening":"http://127.0.0.1:PORT",…}, once it is all there:
+// the port serve bound, which start() and restart() then hold to.
+quint16 listeningPort(const QByteArray &out)
+{
+    static const QRegularExpression listening(
+        QStringLiteral(R"re("listening"\s*:\s*"https?://[^"]*:(\d+)")re"));
+    const QRegularExpressionMatch match = listening.match(QString::fromUtf8(out));
+    return match.hasMatch() ? match.captured(1).toUShort() : 0;
 }
 
 } // namespace
@@ -38,17 +54,22 @@ bool ServeProcess::start(const QString &dbPath, const QByteArray &ownerKey, QStr
     m_dbPath = dbPath;
     m_ownerKey = ownerKey;
     m_extraArguments = extraArguments;
-    m_port = freePort();
     if (!m_stderrFile.open()) {
         if (error)
             *error = QStringLiteral("cannot create a file for serve's stderr");
         return false;
     }
     m_process.setStandardErrorFile(m_stderrFile.fileName(), QIODevice::Append);
-    return launch(error);
+    bool portTaken = true;
+    for (int attempt = 0; portTaken && attempt < kPortAttempts; ++attempt) {
+        m_port = probedPort();
+        if (launch(error, &portTaken))
+            return true;
+    }
+    return false;
 }
 
-bool ServeProcess::launch(QString *error)
+bool ServeProcess::launch(QString *error, bool *portTaken)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(m_ownerKey));
@@ -60,9 +81,11 @@ bool ServeProcess::launch(QString *error)
     // serve prints {"ok":true,"listening":…} once its socket is bound.
     QEventLoop loop;
     QByteArray out;
+    quint16 bound = 0;
     QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &loop, [&] {
         out += m_process.readAllStandardOutput();
-        if (out.contains("\"listening\""))
+        bound = listeningPort(out);
+        if (bound != 0)
             loop.quit();
     });
     QObject::connect(&m_process, &QProcess::finished, &loop, &QEventLoop::quit);
@@ -71,8 +94,12 @@ bool ServeProcess::launch(QString *error)
     if (m_process.state() != QProcess::NotRunning || m_process.waitForStarted(5000))
         loop.exec();
     QObject::disconnect(&m_process, nullptr, &loop, nullptr);
-    if (out.contains("\"listening\"") && m_process.state() == QProcess::Running)
+    if (bound != 0 && m_process.state() == QProcess::Running) {
+        m_port = bound;
         return true;
+    }
+    if (portTaken)
+        *portTaken = out.contains("cannot listen on");
     if (error)
         *error = QStringLiteral("capdeskctl serve did not start: %1 %2")
                      .arg(QString::fromUtf8(out), QString::fromUtf8(standardError()));

@@ -7,9 +7,10 @@
 #include <QTemporaryFile>
 #include <QUrl>
 
-// A real `capdeskctl serve` for a test: started on 127.0.0.1 at a free port, waited for
-// until it listens, and stopped, killed (a crash mid-edit) or restarted on the same port
-// and file. Its stderr (the access log) is kept for assertions.
+// A real `capdeskctl serve` for a test: started on 127.0.0.1 at a free port (another one
+// when that was taken before serve bound it), waited for until it listens and says where,
+// and stopped, killed (a crash mid-edit) or restarted on the same port and file. Its stderr (the access log)
+// is kept for assertions.
 class ServeProcess final
 {
 public:
@@ -42,7 +43,8 @@ public:
     QByteArray standardError();
 
 private:
-    bool launch(QString *error);
+    // `portTaken`: serve could not bind m_port, so another port may do.
+    bool launch(QString *error, bool *portTaken = nullptr);
 
     QProcess m_process;
     QString m_dbPath;

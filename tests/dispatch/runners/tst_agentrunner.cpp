@@ -265,8 +265,10 @@ void TestAgentRunner::shape()
              u"Be warm.\n\nShort sentences.\n\nNo emoji.\n\nYou route.\nSecond line."_s);
     QCOMPARE(messages.at(1).toObject().value(u"content"_s).toString(), u"my key is [redacted]"_s);
     QCOMPARE(result.notes, QStringList());
-    QTest::qWait(100);
-    QCOMPARE(m_requests, before);
+    // A real call after it, through the same runner to the same endpoint and answered: a
+    // request the shape run had sent would have reached the endpoint before it.
+    QCOMPARE(runAndWait(u"ROUTER"_s, u"hi"_s).output, u"hello from model"_s);
+    QCOMPARE(m_requests, before + 1);
 }
 
 void TestAgentRunner::endpointGlobs_data()

@@ -2,6 +2,7 @@
 #include "dispatch/runners/httprunner.h"
 #include "dispatch/secrets/secretsource.h"
 #include "dispatch/templates/templatecontext.h"
+#include "tests/support/refusingport.h"
 #include "tests/support/testcertificates.h"
 
 #include <QHttpServer>
@@ -61,6 +62,9 @@ private:
     quint16 m_otherPort = 0;
     int m_requests = 0;
     int m_otherRequests = 0;
+    // Answers runAndWait's round trip after each run.
+    QHttpServer m_after;
+    quint16 m_afterPort = 0;
     Seen m_seen;
     HttpClient m_client;
     HttpRunner m_runner{m_client};
@@ -162,8 +166,13 @@ void TestHttpRunner::initTestCase()
                       [] { return QHttpServerResponse(QByteArrayLiteral("text/plain"), "over TLS"); });
     m_port = quint16(m_server.listen(QHostAddress::LocalHost, 0));
     m_otherPort = quint16(m_otherOrigin.listen(QHostAddress::LocalHost, 0));
+    m_after.route(u"/"_s, [] {
+        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("after"));
+    });
+    m_afterPort = quint16(m_after.listen(QHostAddress::LocalHost, 0));
     QVERIFY(m_port != 0);
     QVERIFY(m_otherPort != 0);
+    QVERIFY(m_afterPort != 0);
 }
 
 RunContext TestHttpRunner::context(const QString &target, const QString &auth, const QString &content,
@@ -191,8 +200,14 @@ RunResult TestHttpRunner::runAndWait(const RunContext &ctx)
     });
     if (!QTest::qWaitFor([&] { return result.has_value(); }, 20000))
         return RunResult::failure(u"test: the runner never called done"_s);
-    // done is called exactly once, also when late events arrive.
-    QTest::qWait(20);
+    // done is called exactly once, also when late events arrive: whatever the finished run
+    // still had queued on this thread runs before a later run's whole round trip is over.
+    // That run goes to an upstream of its own, so it counts in no test's requests.
+    std::optional<RunResult> after;
+    m_runner.run(context(u"GET http://127.0.0.1:%1/"_s.arg(m_afterPort), {}, {}, {}),
+                 [&after](RunResult r) { after = std::move(r); });
+    if (!QTest::qWaitFor([&] { return after.has_value(); }, 20000) || !after->output.endsWith(u"after"_s))
+        return RunResult::failure(u"test: the run after it was not answered"_s);
     if (calls != 1)
         return RunResult::failure(u"test: done called %1 times"_s.arg(calls));
     return *result;
@@ -263,11 +278,9 @@ void TestHttpRunner::call()
 
 void TestHttpRunner::refusedConnection()
 {
-    QTcpServer dead;
-    QVERIFY(dead.listen(QHostAddress::LocalHost, 0));
-    const quint16 port = dead.serverPort();
-    dead.close();
-    const RunResult result = runAndWait(context(u"GET http://127.0.0.1:%1/"_s.arg(port), {}, {}, {}));
+    const RefusingPort dead;
+    QVERIFY(dead.port() != 0);
+    const RunResult result = runAndWait(context(u"GET http://127.0.0.1:%1/"_s.arg(dead.port()), {}, {}, {}));
     QVERIFY2(result.output.startsWith(u"ERR: "_s), qPrintable(result.output));
     QVERIFY2(result.output.contains(u"refused"_s, Qt::CaseInsensitive), qPrintable(result.output));
     QVERIFY(!result.output.contains(u"HTTP"_s));
@@ -381,7 +394,7 @@ void TestHttpRunner::shape()
     QCOMPARE(result.output, QString());
     QTEST(result.shapeRequest, "request");
     QTEST(result.notes, "notes");
-    QTest::qWait(100);
+    // runAndWait's later round trip is answered only after anything sent before it arrived.
     QCOMPARE(m_requests, before);
 }
 
@@ -390,7 +403,7 @@ void TestHttpRunner::malformedRowSendsNothing()
     const int before = m_requests;
     const RunResult result = runAndWait(context(u"POST {base}/echo"_s, u"bearer:"_s, u"{}"_s, {}));
     QVERIFY2(result.output.startsWith(u"ERR: malformed auth"_s), qPrintable(result.output));
-    QTest::qWait(100);
+    // runAndWait's later round trip is answered only after anything sent before it arrived.
     QCOMPARE(m_requests, before);
 }
 

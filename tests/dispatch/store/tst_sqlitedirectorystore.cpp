@@ -1,8 +1,11 @@
-#include "tests/support/fixturegenerator.h"
-#include "tests/support/rawsql.h"
+#include "dispatch/core/isotime.h"
+#include "dispatch/core/steppingclock.h"
 #include "dispatch/row/rowschema.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/schemamigrator.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/support/rawsql.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -240,20 +243,31 @@ void TestSqliteDirectoryStore::createStampsTimestamps()
 {
     auto opened = SqliteDirectoryStore::open(freshPath());
     QVERIFY(opened.ok());
+    const auto clock = std::make_shared<SteppingClock>();
+    opened.value()->setClock(clock);
     const StoreResult<WriteOutcome> created = opened.value()->create(sampleRow(QStringLiteral("STAMPED")));
     QVERIFY(created.ok());
     static const QRegularExpression iso(QStringLiteral(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$)"));
     QVERIFY2(iso.match(created.value().updatedAt).hasMatch(), qPrintable(created.value().updatedAt));
     const Row row = opened.value()->row(QStringLiteral("STAMPED")).value();
     QCOMPARE(row.createdAt, row.updatedAt);
+    QCOMPARE(row.updatedAt, IsoTime::nowUtc(*clock));
 
-    QTest::qWait(3);
+    clock->advance(3);
     const StoreResult<WriteOutcome> patched =
         opened.value()->patch(QStringLiteral("STAMPED"), QJsonObject{{QStringLiteral("category"), QStringLiteral("x")}});
     QVERIFY(patched.ok());
     const Row after = opened.value()->row(QStringLiteral("STAMPED")).value();
     QVERIFY(after.updatedAt > row.updatedAt);
+    QCOMPARE(after.updatedAt, IsoTime::nowUtc(*clock));
     QCOMPARE(after.createdAt, row.createdAt);
+    // The write's events carry the same clock's time as the row.
+    const StoreResult<QList<LogEvent>> events =
+        EventLog(opened.value()->database()).events(QStringLiteral("STAMPED"));
+    QVERIFY(events.ok());
+    QCOMPARE(events.value().size(), 2);
+    QCOMPARE(events.value().at(0).at, after.updatedAt); // newest first
+    QCOMPARE(events.value().at(1).at, row.updatedAt);
 }
 
 void TestSqliteDirectoryStore::createRefusesBadRows_data()
@@ -349,10 +363,12 @@ void TestSqliteDirectoryStore::staleWritesAreConflicts()
 {
     auto opened = SqliteDirectoryStore::open(freshPath());
     QVERIFY(opened.ok());
+    const auto clock = std::make_shared<SteppingClock>();
+    opened.value()->setClock(clock);
     DirectoryStore &store = *opened.value();
     QVERIFY(store.create(sampleRow(QStringLiteral("SHARED_ROW"))).ok());
     const Row read = store.row(QStringLiteral("SHARED_ROW")).value();
-    QTest::qWait(3);
+    clock->advance();
     QVERIFY(store.patch(QStringLiteral("SHARED_ROW"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}}).ok());
 
     Row mine = read;

@@ -1,11 +1,12 @@
-#include "views/remote/connectdialog.h"
-#include "tests/support/guistallprobe.h"
 #include "dispatch/secrets/keychainstore.h"
+#include "models/serverprofilestore.h"
+#include "tests/support/guistallprobe.h"
+#include "tests/support/refusingport.h"
 #include "tests/support/secretservicepause.h"
 #include "tests/support/serveprocess.h"
-#include "models/serverprofilestore.h"
 #include "tests/support/testcertificates.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/remote/connectdialog.h"
 
 #include <QElapsedTimer>
 
@@ -16,7 +17,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTcpServer>
 
 // File → Connect to Server…: the connection test against a real `capdeskctl serve`, and
 // the profile it saves (URL in the settings, key in the keychain). Needs a Secret Service
@@ -116,14 +116,10 @@ void TestConnectDialog::testSaysWhenTheKeyIsRefused()
 
 void TestConnectDialog::testSaysWhenNothingListens()
 {
-    quint16 port = 0;
-    {
-        QTcpServer probe; // a port that was free a moment ago and has no listener now
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        port = probe.serverPort();
-    }
+    const RefusingPort probe;
+    QVERIFY(probe.port() != 0);
     ConnectDialog dialog;
-    dialog.urlEdit()->setText(QStringLiteral("http://127.0.0.1:%1").arg(port));
+    dialog.urlEdit()->setText(QStringLiteral("http://127.0.0.1:%1").arg(probe.port()));
     dialog.keyEdit()->setText(QString::fromLatin1(m_key));
     const ConnectionCheck check = runTest(dialog);
     QVERIFY(!check.ok);

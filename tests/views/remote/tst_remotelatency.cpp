@@ -193,9 +193,8 @@ bool TestRemoteLatency::saveAndWait()
     QSignalSpy failed(document(), &DirectoryDocument::saveFailed);
     if (!m_window->editActions()->save())
         return false;
-    QDeadlineTimer deadline(30000);
-    while (saved.isEmpty() && failed.isEmpty() && !deadline.hasExpired())
-        QTest::qWait(10);
+    // qWaitFor, not QSignalSpy::wait: it waits at loop level 0, as the stall probe expects.
+    QTest::qWaitFor([&] { return !saved.isEmpty() || !failed.isEmpty(); }, 30000);
     return !saved.isEmpty();
 }
 
