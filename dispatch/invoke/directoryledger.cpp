@@ -103,11 +103,11 @@ StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
 
 StoreError DirectoryLedger::sealPreChain()
 {
-    if (const StoreError locked = unlock(); locked.isError())
+    if (StoreError locked = unlock(); locked.isError())
         return locked;
     if (m_preChainSealed)
         return StoreError::none();
-    const StoreError sealed = m_receipts.sealPreChain(m_key->key);
+    StoreError sealed = m_receipts.sealPreChain(m_key->key);
     m_preChainSealed = !sealed.isError();
     return sealed;
 }
@@ -133,7 +133,7 @@ StoreError DirectoryLedger::writeUnknownTokenSummary()
                                {u"count"_s, summary.count},
                                {u"first_at"_s, summary.firstAt},
                                {u"last_at"_s, summary.lastAt}};
-    if (const StoreError error = EventLog(m_store->database()).append(event); error.isError())
+    if (StoreError error = EventLog(m_store->database()).append(event); error.isError())
         return error;
     return transaction.commit();
 }
@@ -168,7 +168,7 @@ StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tok
     event.key = key;
     event.actor = actor;
     event.detail = QJsonObject{{u"token_id"_s, tokenId}, {u"reason"_s, reason}};
-    const StoreError error = EventLog(m_store->database()).append(event);
+    StoreError error = EventLog(m_store->database()).append(event);
     if (error.isError())
         return error;
     return transaction.commit();

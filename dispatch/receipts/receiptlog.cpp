@@ -31,7 +31,7 @@ StoreResult<Receipt> receiptFromText(const QString &text)
 
 } // namespace
 
-ReceiptLog::ReceiptLog(QSqlDatabase db) : m_db(std::move(db)), m_writer(ReceiptChain::newWriterId()) {}
+ReceiptLog::ReceiptLog(const QSqlDatabase &db) : m_db(db), m_writer(ReceiptChain::newWriterId()) {}
 
 StoreError ReceiptLog::announce(EventLog &events, const QString &writer)
 {
@@ -96,7 +96,7 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
         return transaction.startError();
     if (!m_tip) {
         EventLog events(m_db);
-        if (const StoreError error = announce(events, m_writer); error.isError())
+        if (StoreError error = announce(events, m_writer); error.isError())
             return error;
     }
     const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
@@ -121,9 +121,9 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
                                        insert.lastInsertId().toLongLong(), json);
     if (!next.ok())
         return next.error();
-    if (const StoreError error = signHead(m_writer, next.value(), key); error.isError())
+    if (StoreError error = signHead(m_writer, next.value(), key); error.isError())
         return error;
-    if (const StoreError error = transaction.commit(); error.isError())
+    if (StoreError error = transaction.commit(); error.isError())
         return error;
     m_tip = next.value();
     return StoreError::none();
@@ -162,9 +162,9 @@ StoreError ReceiptLog::sealPreChain(const SigningKey &key)
     if (tip.seq == 0)
         return StoreError::none();
     EventLog events(m_db);
-    if (const StoreError error = announce(events, ReceiptChain::kPreChainWriter); error.isError())
+    if (StoreError error = announce(events, ReceiptChain::kPreChainWriter); error.isError())
         return error;
-    if (const StoreError error = signHead(ReceiptChain::kPreChainWriter, tip, key); error.isError())
+    if (StoreError error = signHead(ReceiptChain::kPreChainWriter, tip, key); error.isError())
         return error;
     return transaction.commit();
 }

@@ -37,7 +37,7 @@ public:
         Unlinked, // in no chain (written before the chains and not sealed, or added outside)
     };
 
-    explicit ReceiptLog(QSqlDatabase db);
+    explicit ReceiptLog(const QSqlDatabase &db);
 
     // Commits the signed receipt, its link and this writer's head signed with `key` in one
     // durable transaction (synchronous=FULL) before returning.

@@ -57,7 +57,7 @@ bool readPosition(const QJsonValue &value, bool withWriter, ReceiptLogAnchor::Po
 
 } // namespace
 
-StoreResult<ReceiptLogAnchor> ReceiptLogAnchor::make(QSqlDatabase db, const SigningKey &key)
+StoreResult<ReceiptLogAnchor> ReceiptLogAnchor::make(const QSqlDatabase &db, const SigningKey &key)
 {
     ReceiptLogAnchor anchor;
     anchor.madeAt = IsoTime::nowUtc();

@@ -35,7 +35,7 @@ struct ReceiptLogAnchor
     QString signature;
 
     // The anchor of the log as `db` holds it now, signed with `key`.
-    static StoreResult<ReceiptLogAnchor> make(QSqlDatabase db, const SigningKey &key);
+    static StoreResult<ReceiptLogAnchor> make(const QSqlDatabase &db, const SigningKey &key);
     // Reads an anchor as toJson() writes it; `error` names the first member that is wrong.
     static std::optional<ReceiptLogAnchor> fromJson(const QJsonObject &json, QString *error);
     QJsonObject toJson() const;

@@ -35,7 +35,7 @@ struct LinkTip
 class Auditor
 {
 public:
-    Auditor(QSqlDatabase db, const QList<PublicKey> &keys) : m_db(std::move(db)), m_keys(keys) {}
+    Auditor(const QSqlDatabase &db, const QList<PublicKey> &keys) : m_db(db), m_keys(keys) {}
 
     StoreResult<ReceiptLogAudit::Report> run(const ReceiptLogAnchor *anchor)
     {
@@ -133,7 +133,7 @@ private:
                      u"the head of receipt chain %1 (#%2) is not signed by the directory's key"_s
                          .arg(head.writer)
                          .arg(head.seq));
-            if (const StoreError error = checkAttestation(head); error.isError())
+            if (StoreError error = checkAttestation(head); error.isError())
                 return error;
         }
         return StoreError::none();
@@ -373,7 +373,7 @@ private:
                      u"event #%1 is not the one the anchor records"_s.arg(anchor.events.seq));
         }
         for (const ReceiptLogAnchor::Position &chain : anchor.receiptChains) {
-            if (const StoreError error = checkAnchoredChain(chain); error.isError())
+            if (StoreError error = checkAnchoredChain(chain); error.isError())
                 return error;
         }
         return StoreError::none();
@@ -456,7 +456,7 @@ QString ReceiptLogAudit::Report::summary() const
 }
 
 StoreResult<ReceiptLogAudit::Report>
-ReceiptLogAudit::run(QSqlDatabase db, const QList<PublicKey> &trustedKeys, const ReceiptLogAnchor *anchor)
+ReceiptLogAudit::run(const QSqlDatabase &db, const QList<PublicKey> &trustedKeys, const ReceiptLogAnchor *anchor)
 {
-    return Auditor(std::move(db), trustedKeys).run(anchor);
+    return Auditor(db, trustedKeys).run(anchor);
 }

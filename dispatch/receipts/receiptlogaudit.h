@@ -72,6 +72,6 @@ public:
     static constexpr qsizetype kMaxFindings = 100;
 
     // `trustedKeys` verify the chain heads; `anchor` may be null.
-    static StoreResult<Report> run(QSqlDatabase db, const QList<PublicKey> &trustedKeys,
+    static StoreResult<Report> run(const QSqlDatabase &db, const QList<PublicKey> &trustedKeys,
                                    const ReceiptLogAnchor *anchor = nullptr);
 };

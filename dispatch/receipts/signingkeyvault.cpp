@@ -42,8 +42,8 @@ struct SigningKeyVault::Search
     std::optional<bool> keychainAvailable;
 };
 
-SigningKeyVault::SigningKeyVault(QSqlDatabase db, QString databasePath, KeychainStore *keychain)
-    : m_db(std::move(db)), m_keyFilePath(databasePath + QStringLiteral(".signing-key")), m_keychain(keychain)
+SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &databasePath, KeychainStore *keychain)
+    : m_db(db), m_keyFilePath(databasePath + QStringLiteral(".signing-key")), m_keychain(keychain)
 {}
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)

@@ -32,7 +32,7 @@ public:
     using Unlocking = std::function<void(const std::optional<Unlocked> &key, const QString &error)>;
 
     // `keychain` may be null: the key then lives in the file.
-    SigningKeyVault(QSqlDatabase db, QString databasePath, KeychainStore *keychain);
+    SigningKeyVault(const QSqlDatabase &db, const QString &databasePath, KeychainStore *keychain);
 
     // The newest key whose private half can be found, or a new pair when none can. Blocks
     // while the keychain answers (for the CLI). Errors name the place that failed and never

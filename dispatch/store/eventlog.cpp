@@ -121,8 +121,8 @@ QJsonObject EventLog::Verification::toJson() const
             {QStringLiteral("problem"), intact ? QJsonValue(QJsonValue::Null) : QJsonValue(problem)}};
 }
 
-EventLog::EventLog(QSqlDatabase db, std::shared_ptr<const Clock> clock)
-    : m_db(std::move(db)), m_clock(std::move(clock))
+EventLog::EventLog(const QSqlDatabase &db, std::shared_ptr<const Clock> clock)
+    : m_db(db), m_clock(std::move(clock))
 {}
 
 EventLog::~EventLog() = default;
@@ -197,7 +197,7 @@ StoreError EventLog::appendRowChange(const QString &action, const QString &actor
 StoreError EventLog::appendEncoded(LogEvent event, const QByteArray &before, const QByteArray &after)
 {
     if (!m_head) {
-        const StoreError error = prepareAppend();
+        StoreError error = prepareAppend();
         if (error.isError())
             return error;
     }

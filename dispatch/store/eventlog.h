@@ -42,7 +42,7 @@ public:
     static const QString kGenesisHash;
 
     // `clock` stamps the `at` of events appended without one.
-    explicit EventLog(QSqlDatabase db, std::shared_ptr<const Clock> clock = Clock::system());
+    explicit EventLog(const QSqlDatabase &db, std::shared_ptr<const Clock> clock = Clock::system());
     ~EventLog();
     Q_DISABLE_COPY_MOVE(EventLog)
 

@@ -18,7 +18,7 @@ StoreError sqlFailure(const QString &what, const QSqlError &error)
 
 } // namespace
 
-SchemaMigrator::SchemaMigrator(QSqlDatabase db) : m_db(std::move(db)) {}
+SchemaMigrator::SchemaMigrator(const QSqlDatabase &db) : m_db(db) {}
 
 QList<SchemaMigrator::Migration> SchemaMigrator::bundledMigrations()
 {

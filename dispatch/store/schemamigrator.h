@@ -20,7 +20,7 @@ public:
         QString sql;
     };
 
-    explicit SchemaMigrator(QSqlDatabase db);
+    explicit SchemaMigrator(const QSqlDatabase &db);
 
     static QList<Migration> bundledMigrations();
     static int latestVersion();

@@ -228,7 +228,7 @@ StoreError SqliteChangeFeed::openConnection() const
     const int opened = sqlite3_open_v2(m_path.toUtf8().constData(), &m_db,
                                        SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr);
     if (opened != SQLITE_OK) {
-        const StoreError error = failure(QStringLiteral("cannot open the change feed"));
+        StoreError error = failure(QStringLiteral("cannot open the change feed"));
         sqlite3_close_v2(m_db);
         m_db = nullptr;
         return error;
@@ -301,7 +301,7 @@ void SqliteChangeFeed::recordOutsideWrites() const
 
 StoreResult<bool> SqliteChangeFeed::deltaCanBeTold(const Cursor &since, const Head &now) const
 {
-    const StoreResult<bool> accounted = outsideWritesAccountedFor();
+    StoreResult<bool> accounted = outsideWritesAccountedFor();
     if (!accounted.ok() || !accounted.value())
         return accounted;
     if (since.seq > now.seq)

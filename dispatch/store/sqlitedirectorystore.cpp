@@ -414,7 +414,7 @@ StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreErr
         m_index.reset();
         return error;
     }
-    const StoreError committed = transaction.commit();
+    StoreError committed = transaction.commit();
     if (committed.isError())
         m_index.reset();
     return committed;
@@ -635,7 +635,7 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
                     return StoreError::make(Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
                 return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
             }
-            const StoreError error = log.appendRowChange(QStringLiteral("import"), m_actor, nullptr, &row);
+            StoreError error = log.appendRowChange(QStringLiteral("import"), m_actor, nullptr, &row);
             if (error.isError())
                 return error;
         }
@@ -652,7 +652,7 @@ StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
 StoreError SqliteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
 {
     QList<WriteOutcome> written;
-    const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
+    StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
         for (const RowChange &change : changes) {
             if (tracking.cancelled)
                 return StoreError::make(StoreError::Kind::Cancelled,

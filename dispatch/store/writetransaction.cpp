@@ -3,7 +3,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
-WriteTransaction::WriteTransaction(QSqlDatabase db) : m_db(std::move(db))
+WriteTransaction::WriteTransaction(const QSqlDatabase &db) : m_db(db)
 {
     QSqlQuery begin(m_db);
     if (begin.exec(QStringLiteral("BEGIN IMMEDIATE")))

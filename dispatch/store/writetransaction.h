@@ -12,7 +12,7 @@
 class WriteTransaction final
 {
 public:
-    explicit WriteTransaction(QSqlDatabase db);
+    explicit WriteTransaction(const QSqlDatabase &db);
     ~WriteTransaction();
     Q_DISABLE_COPY_MOVE(WriteTransaction)
 

@@ -70,7 +70,7 @@ LogEvent tokenEvent(const QString &kind, const QString &action, const QString &a
 
 } // namespace
 
-CapabilityTokenStore::CapabilityTokenStore(QSqlDatabase db) : m_db(std::move(db)) {}
+CapabilityTokenStore::CapabilityTokenStore(const QSqlDatabase &db) : m_db(db) {}
 
 QString CapabilityTokenStore::hashOf(const QString &value)
 {

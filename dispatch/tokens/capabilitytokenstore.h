@@ -20,7 +20,7 @@ public:
         QString value; // "cdt_" + 43 base64url characters; shown once
     };
 
-    explicit CapabilityTokenStore(QSqlDatabase db);
+    explicit CapabilityTokenStore(const QSqlDatabase &db);
 
     // Gives `spec` a new id and creation time (any it carries are replaced) and stores it
     // unrevoked. An invalid spec, or one already expired, is refused and nothing is written.

@@ -96,6 +96,22 @@ private slots:
         QTEST(model.index(0, CallHistoryModel::ConfirmColumn).data().toString(), "confirm");
     }
 
+    void outputShowsItsFirstLineAndTellsAllInTheTooltip()
+    {
+        CallHistoryModel model;
+        model.add({QDateTime::currentDateTimeUtc(), QStringLiteral("K"), QString(), 1,
+                   QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), true},
+                               {QStringLiteral("result"), QStringLiteral("first line\nsecond line")}}});
+        const QModelIndex output = model.index(0, CallHistoryModel::ResultColumn);
+        QCOMPARE(output.data().toString(), QStringLiteral("first line"));
+        QCOMPARE(output.data(Qt::ToolTipRole).toString(), QStringLiteral("first line\nsecond line"));
+        QVERIFY(output.data(Qt::ForegroundRole).isValid()); // a failure is coloured
+        QVERIFY(!model.index(0, CallHistoryModel::KeyColumn).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(model.headerData(CallHistoryModel::ResultColumn, Qt::Horizontal).toString(), QStringLiteral("Output"));
+        QCOMPARE(model.headerData(CallHistoryModel::ConfirmColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Server confirms"));
+    }
+
     void confirmationLandsOnEveryEntryOfItsInvocation()
     {
         CallHistoryModel model;
