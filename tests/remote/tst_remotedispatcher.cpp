@@ -271,7 +271,12 @@ void TestRemoteDispatcher::handleOrDispatcherMayGoFirst()
     dispatcher = std::make_unique<RemoteDispatcher>(std::move(own));
     std::unique_ptr<InvocationHandle> cut(dispatcher->invoke(call(u"ZZ_SLOW"_s, u"2000"_s)));
     // The call is on its way (in flight) before the connection closes under it.
-    QTRY_COMPARE(closing.lock()->inFlight(), 1);
+    // -1 once the connection is gone; a null lock() is never dereferenced.
+    const auto inFlight = [&closing] {
+        const std::shared_ptr<ServerConnection> alive = closing.lock();
+        return alive ? alive->inFlight() : -1;
+    };
+    QTRY_COMPARE(inFlight(), 1);
     dispatcher.reset();
     QTRY_VERIFY_WITH_TIMEOUT(cut->isFinished(), 1000);
     QVERIFY2(cut->outcome().refusal.endsWith(u"did not answer: the connection was closed"_s),

@@ -166,7 +166,8 @@ bool TestRemoteEditing::saveAndWait()
     QSignalSpy failed(document(), &DirectoryDocument::saveFailed);
     if (!m_window->editActions()->save())
         return false;
-    QTest::qWaitFor([&] { return !saved.isEmpty() || !failed.isEmpty(); }, 15000);
+    if (!QTest::qWaitFor([&] { return !saved.isEmpty() || !failed.isEmpty(); }, 15000))
+        return false;
     return !saved.isEmpty();
 }
 

@@ -194,7 +194,8 @@ bool TestRemoteLatency::saveAndWait()
     if (!m_window->editActions()->save())
         return false;
     // qWaitFor, not QSignalSpy::wait: it waits at loop level 0, as the stall probe expects.
-    QTest::qWaitFor([&] { return !saved.isEmpty() || !failed.isEmpty(); }, 30000);
+    if (!QTest::qWaitFor([&] { return !saved.isEmpty() || !failed.isEmpty(); }, 30000))
+        return false;
     return !saved.isEmpty();
 }
 
