@@ -7,7 +7,6 @@
 #include "dispatch/lint/lintrun.h"
 #include "models/lintstate.h"
 #include "dispatch/core/poolrelease.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QLocale>
 #include <QTimer>
@@ -73,7 +72,7 @@ DirectoryDocument *LintController::document() const
     return m_document;
 }
 
-void LintController::setDocument(DirectoryDocument *document)
+void LintController::setDocument(DirectoryDocument *document, bool builtinsAreLocal)
 {
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
@@ -95,8 +94,7 @@ void LintController::setDocument(DirectoryDocument *document)
     emitRegistryTotal();
     if (!m_document)
         return;
-    // Remote directories may ship other builtins, so the builtin rule is local only.
-    replaceRun(std::dynamic_pointer_cast<SqliteDirectoryStore>(m_document->sharedStore()) != nullptr);
+    replaceRun(builtinsAreLocal);
     connect(m_document, &DirectoryDocument::rowChanged, this, &LintController::onRowChanged);
     // A (re)loaded table starts without levels; it gets the ones already known.
     connect(m_document->tableModel(), &DirectoryTableModel::loadFinished, this, [this] {

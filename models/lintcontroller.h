@@ -34,8 +34,9 @@ public:
     explicit LintController(QObject *parent = nullptr);
     ~LintController() override;
 
-    // Forgets the old document's findings; call lintAll() to lint the new one.
-    void setDocument(DirectoryDocument *document);
+    // Forgets the old document's findings; call lintAll() to lint the new one. The builtin
+    // rule runs only where `builtinsAreLocal` (a server may ship other builtins).
+    void setDocument(DirectoryDocument *document, bool builtinsAreLocal);
     DirectoryDocument *document() const;
     LintState *state() const { return m_state; }
     const DirectoryIndex &index() const { return m_index; }

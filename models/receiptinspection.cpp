@@ -2,7 +2,7 @@
 
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/directorystore.h"
 
 StoreResult<ReceiptInspection> ReceiptInspection::of(const DirectoryLedger &ledger,
                                                      const QString &invocationId)

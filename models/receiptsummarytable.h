@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dispatch/receipts/receiptsummaryview.h"
+
 #include <QString>
 #include <QStringView>
 
@@ -9,23 +11,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-// The columns of one `receipts` row the viewer lists, as raw UTF-8 valid only while the
-// row is being read.
-struct ReceiptSummaryView
-{
-    qint64 seq = 0;
-    std::string_view invocationId;
-    std::string_view trace;
-    std::string_view parent; // empty at the top level
-    std::string_view key;
-    std::string_view actor;
-    std::string_view runner;
-    std::string_view startedAt;
-    std::string_view status;
-    qint64 durationMs = 0;
-    bool material = false;
-};
 
 // The viewer's per-receipt records for 100,000 receipts, kept compact: 48 bytes of
 // numbers and string ids each, the key, actor, runner and status interned (a directory

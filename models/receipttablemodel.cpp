@@ -1,7 +1,7 @@
 #include "models/receipttablemodel.h"
 
-#include "models/receiptsummaryreader.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
+
 
 #include <QDateTime>
 #include <QLocale>
@@ -68,6 +68,12 @@ private:
     std::vector<char> m_idHits; // per receipt; empty: no search
 };
 
+StoreError readInto(const ReceiptSummaryReader &receipts, qint64 afterSeq, int newestOnly,
+                    ReceiptSummaryTable &into)
+{
+    return receipts.read(afterSeq, newestOnly, [&into](const ReceiptSummaryView &receipt) { into.append(receipt); });
+}
+
 } // namespace
 
 // One read from the store, made on a worker.
@@ -87,7 +93,7 @@ ReceiptTableModel::~ReceiptTableModel()
 
 void ReceiptTableModel::discardRead()
 {
-    // The worker reads through m_store, so it must be done before the store may go.
+    // The worker reads through m_receipts, so it must be done before the reader may go.
     if (m_watcher)
         m_watcher->waitForFinished();
     delete m_watcher;
@@ -95,25 +101,25 @@ void ReceiptTableModel::discardRead()
     m_refreshPending = false;
 }
 
-StoreError ReceiptTableModel::load(std::shared_ptr<const SqliteDirectoryStore> store)
+StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> receipts)
 {
     discardRead();
-    m_store = std::move(store);
+    m_receipts = std::move(receipts);
     ReceiptSummaryTable table;
-    const StoreError error = ReceiptSummaryReader::read(*m_store, 0, 0, &table);
+    const StoreError error = readInto(*m_receipts, 0, 0, table);
     if (error.isError())
         return error;
     install(std::move(table));
     return StoreError::none();
 }
 
-StoreError ReceiptTableModel::loadProgressively(std::shared_ptr<const SqliteDirectoryStore> store,
+StoreError ReceiptTableModel::loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts,
                                                 int firstPage)
 {
     discardRead();
-    m_store = std::move(store);
+    m_receipts = std::move(receipts);
     ReceiptSummaryTable newest;
-    const StoreError error = ReceiptSummaryReader::read(*m_store, 0, firstPage, &newest);
+    const StoreError error = readInto(*m_receipts, 0, firstPage, newest);
     if (error.isError())
         return error;
     install(std::move(newest));
@@ -123,7 +129,7 @@ StoreError ReceiptTableModel::loadProgressively(std::shared_ptr<const SqliteDire
 
 void ReceiptTableModel::refresh()
 {
-    if (!m_store)
+    if (!m_receipts)
         return;
     if (m_watcher) {
         m_refreshPending = true;
@@ -136,11 +142,11 @@ void ReceiptTableModel::startRead(qint64 afterSeq)
 {
     m_watcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::readFinished);
-    const SqliteDirectoryStore *store = m_store.get();
-    m_watcher->setFuture(QtConcurrent::run([store, afterSeq] {
+    const ReceiptSummaryReader *receipts = m_receipts.get();
+    m_watcher->setFuture(QtConcurrent::run([receipts, afterSeq] {
         auto chunk = std::make_shared<Chunk>();
         chunk->afterSeq = afterSeq;
-        chunk->error = ReceiptSummaryReader::read(*store, afterSeq, 0, &chunk->table);
+        chunk->error = readInto(*receipts, afterSeq, 0, chunk->table);
         return chunk;
     }));
 }

@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-class SqliteDirectoryStore;
+class ReceiptSummaryReader;
 
 // The directory's receipts, newest first, through a filter. Filtering works on index
 // vectors over ReceiptSummaryTable, never on QVariants, so a keystroke over 100,000
@@ -44,11 +44,11 @@ public:
     explicit ReceiptTableModel(QObject *parent = nullptr);
     ~ReceiptTableModel() override;
 
-    // Replaces everything with every receipt in `store`, read on this thread.
-    StoreError load(std::shared_ptr<const SqliteDirectoryStore> store);
+    // Replaces everything with every receipt `receipts` reads, read on this thread.
+    StoreError load(std::shared_ptr<const ReceiptSummaryReader> receipts);
     // Shows the newest `firstPage` receipts at once and reads all of them on a worker,
     // swapping them in when done (loadFinished). Filter and selection carry over.
-    StoreError loadProgressively(std::shared_ptr<const SqliteDirectoryStore> store, int firstPage = 256);
+    StoreError loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts, int firstPage = 256);
     // Adds the receipts written since the last read (a worker reads only those), at the
     // top; loadFinished follows.
     void refresh();
@@ -105,7 +105,7 @@ private:
     // Visible m_table indexes, ascending; row 0 is the last one, the newest.
     std::vector<int> m_visible;
     ReceiptFilter m_filter;
-    std::shared_ptr<const SqliteDirectoryStore> m_store;
+    std::shared_ptr<const ReceiptSummaryReader> m_receipts;
     QFutureWatcher<std::shared_ptr<Chunk>> *m_watcher = nullptr;
     bool m_refreshPending = false;
 };

@@ -1,13 +1,12 @@
 #include "models/rowhistorymodel.h"
 
-#include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/receipts/directoryhistory.h"
 
 RowHistoryModel::RowHistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void RowHistoryModel::setStore(std::shared_ptr<SqliteDirectoryStore> store)
+void RowHistoryModel::setHistory(std::shared_ptr<const DirectoryHistory> history)
 {
-    m_store = std::move(store);
+    m_history = std::move(history);
     reload();
 }
 
@@ -21,14 +20,12 @@ StoreError RowHistoryModel::reload()
 {
     QList<LogEvent> events;
     StoreError error;
-    if (m_store && !m_key.isEmpty()) {
-        error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-            StoreResult<QList<LogEvent>> read = EventLog(db).events(m_key);
-            if (!read.ok())
-                return read.error();
+    if (m_history && !m_key.isEmpty()) {
+        StoreResult<QList<LogEvent>> read = m_history->events(m_key);
+        if (read.ok())
             events = std::move(read.value());
-            return StoreError::none();
-        });
+        else
+            error = read.error();
     }
     beginResetModel();
     m_events = std::move(events);

@@ -8,7 +8,7 @@
 
 #include <memory>
 
-class SqliteDirectoryStore;
+class DirectoryHistory;
 
 // The saved versions of one row: its events from the event log (SPEC §8), newest first,
 // as time, action and actor. Each event's `after` is the row as that write left it.
@@ -22,7 +22,7 @@ public:
 
     explicit RowHistoryModel(QObject *parent = nullptr);
 
-    void setStore(std::shared_ptr<SqliteDirectoryStore> store);
+    void setHistory(std::shared_ptr<const DirectoryHistory> history);
     void setKey(const QString &key);
     QString key() const { return m_key; }
     // Reads the key's events again (after a save); on failure the list is empty and the
@@ -38,7 +38,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<const DirectoryHistory> m_history;
     QString m_key;
     QList<LogEvent> m_events; // newest first
 };

@@ -3,11 +3,11 @@
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/receipts/signingkey.h"
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptlogaudit.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -56,7 +56,7 @@ StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
 
 CtlLogCommand::CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store,
                              std::shared_ptr<DirectoryLedger> ledger)
-    : m_args(args), m_store(std::move(store)), m_ledger(std::move(ledger))
+    : m_args(args), m_history(std::move(store)), m_ledger(std::move(ledger))
 {}
 
 int CtlLogCommand::run()
@@ -77,17 +77,12 @@ int CtlLogCommand::run()
 
 int CtlLogCommand::list()
 {
+    const StoreResult<QList<LogEvent>> read = m_history.events(m_args.value(u"--key"_s));
+    if (!read.ok())
+        return CtlOutput::fail(read.error());
     QJsonArray events;
-    const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<QList<LogEvent>> read = EventLog(db).events(m_args.value(u"--key"_s));
-        if (!read.ok())
-            return read.error();
-        for (const LogEvent &event : read.value())
-            events.append(EventLog::toJson(event));
-        return StoreError::none();
-    });
-    if (error.isError())
-        return CtlOutput::fail(error);
+    for (const LogEvent &event : read.value())
+        events.append(EventLog::toJson(event));
     CtlOutput::printJson(QJsonObject{{u"events"_s, events}});
     return CtlOutput::Ok;
 }
@@ -133,17 +128,10 @@ int CtlLogCommand::verify()
             return CtlOutput::fail(read.error());
     }
     const QList<PublicKey> keys = trustedKeys(anchor ? &*anchor : nullptr);
-    ReceiptLogAudit::Report report;
-    const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<ReceiptLogAudit::Report> audited =
-            ReceiptLogAudit::run(db, keys, anchor ? &*anchor : nullptr);
-        if (!audited.ok())
-            return audited.error();
-        report = audited.value();
-        return StoreError::none();
-    });
-    if (error.isError())
-        return CtlOutput::fail(error);
+    const StoreResult<ReceiptLogAudit::Report> audited = m_history.audit(keys, anchor ? &*anchor : nullptr);
+    if (!audited.ok())
+        return CtlOutput::fail(audited.error());
+    ReceiptLogAudit::Report report = audited.value();
     QJsonObject out;
     if (anchorProblem) {
         report.add(*anchorProblem);
@@ -166,28 +154,17 @@ int CtlLogCommand::anchor()
     const StoreResult<SigningKey> key = m_ledger->signingKey();
     if (!key.ok())
         return CtlOutput::fail(key.error());
-    const QList<PublicKey> keys{key.value().publicKey()};
+    const StoreResult<DirectoryHistory::Anchoring> anchoring = m_history.anchor(key.value());
+    if (!anchoring.ok())
+        return CtlOutput::fail(anchoring.error());
+    const bool intact = anchoring.value().anchor.has_value();
     QJsonObject out;
-    bool intact = false;
-    const StoreError error = m_store->withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        const StoreResult<ReceiptLogAudit::Report> audited = ReceiptLogAudit::run(db, keys);
-        if (!audited.ok())
-            return audited.error();
-        intact = audited.value().intact();
-        // An anchor of a tampered log would vouch for the tampering.
-        if (!intact) {
-            out = audited.value().toJson();
-            out.insert(u"error"_s, u"the log does not verify, so no anchor was made"_s);
-            return StoreError::none();
-        }
-        const StoreResult<ReceiptLogAnchor> made = ReceiptLogAnchor::make(db, key.value());
-        if (!made.ok())
-            return made.error();
-        out = made.value().toJson();
-        return StoreError::none();
-    });
-    if (error.isError())
-        return CtlOutput::fail(error);
+    if (intact) {
+        out = anchoring.value().anchor->toJson();
+    } else {
+        out = anchoring.value().report.toJson();
+        out.insert(u"error"_s, u"the log does not verify, so no anchor was made"_s);
+    }
     CtlOutput::printJson(out);
     return intact ? CtlOutput::Ok : CtlOutput::Findings;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/capdeskctl/ctlarguments.h"
+#include "dispatch/receipts/directoryhistory.h"
 
 #include <QList>
 
@@ -9,7 +10,6 @@
 class DirectoryLedger;
 class PublicKey;
 class SqliteDirectoryStore;
-struct ReceiptLogAnchor;
 
 // `log [--key K]`, `log --verify [--anchor FILE]` and `log --anchor` (SPEC §8, §11): the
 // event log newest first as {"events":[…]}; with --verify the check of the event log and
@@ -35,6 +35,6 @@ private:
     QList<PublicKey> trustedKeys(const ReceiptLogAnchor *anchor);
 
     const CtlArguments &m_args;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    DirectoryHistory m_history;
     std::shared_ptr<DirectoryLedger> m_ledger;
 };

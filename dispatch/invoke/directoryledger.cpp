@@ -16,9 +16,15 @@ DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, Ke
                                  qint64 unknownTokenIntervalMs)
     : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
                                          placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
-      m_receipts(m_store->database()), m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
+      m_receipts(m_store->database()), m_summaries(std::make_shared<ReceiptSummaryReader>(m_store)),
+      m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
 {
     m_clock.start();
+}
+
+std::shared_ptr<const DirectoryStore> DirectoryLedger::store() const
+{
+    return m_store;
 }
 
 DirectoryLedger::~DirectoryLedger()

@@ -4,6 +4,7 @@
 #include "dispatch/tokens/capabilitytokenstore.h"
 #include "dispatch/secrets/keychainstore.h"
 #include "dispatch/receipts/receiptlog.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/receipts/signingkeyvault.h"
 
@@ -17,6 +18,7 @@
 #include <optional>
 #include <utility>
 
+class DirectoryStore;
 class SqliteDirectoryStore;
 
 // The engine's records beside one local directory: signed receipts, capability tokens and
@@ -74,8 +76,11 @@ public:
 
     ReceiptLog &receipts() { return m_receipts; }
     const ReceiptLog &receipts() const { return m_receipts; }
+    // The receipts' summaries for a viewer, readable on any thread.
+    const std::shared_ptr<const ReceiptSummaryReader> &receiptSummaries() const { return m_summaries; }
     CapabilityTokenStore &tokens() { return m_tokens; }
-    const std::shared_ptr<SqliteDirectoryStore> &store() const { return m_store; }
+    // The rows the receipts were written for.
+    std::shared_ptr<const DirectoryStore> store() const;
 
 private:
     StoreError unlock();
@@ -94,6 +99,7 @@ private:
     SigningKeyVault m_vault;
     std::optional<SigningKeyVault::Unlocked> m_key;
     ReceiptLog m_receipts;
+    std::shared_ptr<const ReceiptSummaryReader> m_summaries;
     CapabilityTokenStore m_tokens;
     QList<std::function<void(const StoreError &)>> m_waitingForKey;
     bool m_preChainSealed = false;

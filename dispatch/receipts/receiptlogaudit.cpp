@@ -1,5 +1,6 @@
 #include "dispatch/receipts/receiptlogaudit.h"
 
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptchain.h"
@@ -81,7 +82,7 @@ private:
             find(u"event_chain_broken"_s, m_report.events.problem);
         QSqlQuery counts(m_db);
         if (!counts.exec(u"SELECT (SELECT COUNT(*) FROM events), (SELECT COALESCE(MAX(seq), 0) FROM events), "
-                         "(SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'events')"_s)
+                         "("_s + SqlDialect::of(m_db).eventSeqIssued + u")"_s)
             || !counts.next())
             return sqlError(u"cannot count the event log"_s, counts.lastError());
         m_eventCount = counts.value(0).toLongLong();

@@ -1,5 +1,6 @@
 #include "dispatch/store/schemamigrator.h"
 
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/store/sqlstatementsplitter.h"
 
 #include <QDir>
@@ -46,7 +47,7 @@ int SchemaMigrator::latestVersion()
 int SchemaMigrator::currentVersion() const
 {
     QSqlQuery query(m_db);
-    if (query.exec(QStringLiteral("PRAGMA user_version")) && query.next())
+    if (query.exec(SqlDialect::of(m_db).schemaVersion) && query.next())
         return query.value(0).toInt();
     return 0;
 }
@@ -77,7 +78,7 @@ StoreError SchemaMigrator::migrate()
         }
     }
     QSqlQuery version(m_db);
-    if (!version.exec(QStringLiteral("PRAGMA user_version = %1").arg(todo.last().number))) {
+    if (!version.exec(SqlDialect::of(m_db).setSchemaVersion.arg(todo.last().number))) {
         const QSqlError error = version.lastError();
         m_db.rollback();
         return sqlFailure(QStringLiteral("cannot record the schema version"), error);
@@ -115,9 +116,9 @@ StoreError SchemaMigrator::apply(const Migration &migration)
 bool SchemaMigrator::columnExists(const QString &table, const QString &column) const
 {
     QSqlQuery query(m_db);
-    query.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table));
+    query.exec(SqlDialect::of(m_db).columnNames.arg(table));
     while (query.next()) {
-        if (query.value(1).toString().compare(column, Qt::CaseInsensitive) == 0)
+        if (query.value(0).toString().compare(column, Qt::CaseInsensitive) == 0)
             return true;
     }
     return false;

@@ -1,5 +1,6 @@
 #include "dispatch/store/sqlitedirectorystore.h"
 
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/lint/hygienegate.h"
 #include "dispatch/core/isotime.h"
@@ -69,7 +70,7 @@ StoreError checkIsSqliteFile(const QString &path)
 StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty)
 {
     QSqlQuery tables(db);
-    if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'")))
+    if (!tables.exec(SqlDialect::sqlite().tableNames))
         return StoreError::make(Kind::NotDirectory,
                                 QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
     QStringList names;

@@ -1,5 +1,6 @@
 #include "dispatch/tokens/capabilitytokenstore.h"
 
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/store/logevent.h"
@@ -162,9 +163,10 @@ StoreResult<CapabilityTokenStore::Minted> CapabilityTokenStore::create(Capabilit
 StoreResult<QList<CapabilityToken>> CapabilityTokenStore::list() const
 {
     QSqlQuery query(m_db);
-    // Tokens made within one millisecond keep the order they were made in (rowid), not
-    // the order of their random ids.
-    if (!query.exec(u"SELECT %1 FROM capability_tokens ORDER BY created_at, rowid"_s.arg(kColumns)))
+    // Tokens made within one millisecond keep the order they were made in, not the order
+    // of their random ids.
+    if (!query.exec(u"SELECT %1 FROM capability_tokens ORDER BY created_at, %2"_s.arg(
+            kColumns, SqlDialect::of(m_db).insertionOrder)))
         return sqlError(u"cannot list tokens"_s, query);
     QList<CapabilityToken> tokens;
     while (query.next())

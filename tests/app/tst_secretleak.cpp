@@ -1,3 +1,4 @@
+#include "dispatch/directory/localdirectory.h"
 #include "tests/views/viewtestsupport.h"
 
 #include "dispatch/contract/curlcommand.h"
@@ -256,7 +257,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
     QByteArray dialogTexts;
     {
         DirectorySession session;
-        QVERIFY(!session.open(store).isError());
+        QVERIFY(!session.open(LocalDirectory::over(store)).isError());
         MainWindow window(session, std::make_unique<FakePrompter>());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

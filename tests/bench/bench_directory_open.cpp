@@ -1,6 +1,7 @@
 // Opens a 100,000-row production-shaped directory in the real main window and prints:
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
 // to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
+#include "dispatch/directory/localdirectory.h"
 #include "tests/bench/benchmeasures.h"
 #include "models/directorydocument.h"
 #include "views/common/directorysession.h"
@@ -63,7 +64,7 @@ int main(int argc, char *argv[])
     }
     const double openMs = double(timer.nsecsElapsed()) / 1e6;
     DirectorySession session;
-    if (session.open(opened.value()).isError())
+    if (session.open(LocalDirectory::over(opened.value())).isError())
         return 1;
     const double firstPageMs = double(timer.nsecsElapsed()) / 1e6;
     DirectoryDocument &document = *session.document();

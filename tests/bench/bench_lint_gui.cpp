@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     view.show();
     LintController lint;
     lint.setRelintDelay(0);
-    lint.setDocument(&document);
+    lint.setDocument(&document, true);
 
     // The same measure with nothing running: what the machine's load alone costs.
     Heartbeat heartbeat;

@@ -7,6 +7,7 @@
 // GUI thread's CPU time on its costliest event, named: unlike the stall, it does not grow
 // with the machine's load.
 // Usage: bench_remote_latency [ROWS] (default 891, the size of the tryout).
+#include "dispatch/directory/localdirectory.h"
 #include "tests/bench/benchmeasures.h"
 #include "views/shell/connectactions.h"
 #include "models/directorydocument.h"
@@ -98,7 +99,7 @@ bool measure(EventCostApplication &app, int roundTripMs, const QString &localPat
     log.since({});
     DirectorySession session;
     auto store = SqliteDirectoryStore::open(localPath);
-    if (!store.ok() || session.open(store.value()).isError())
+    if (!store.ok() || session.open(LocalDirectory::over(store.value())).isError())
         return false;
     MainWindow window(session);
     window.resize(1440, 900);

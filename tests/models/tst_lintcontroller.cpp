@@ -59,7 +59,7 @@ void TestLintController::init()
     QVERIFY(!m_document->load().isError());
     m_lint = std::make_unique<LintController>();
     m_lint->setRelintDelay(0);
-    m_lint->setDocument(m_document.get());
+    m_lint->setDocument(m_document.get(), true);
 }
 
 void TestLintController::cleanup()

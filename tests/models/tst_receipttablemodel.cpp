@@ -1,3 +1,4 @@
+#include "dispatch/receipts/receiptsummaryreader.h"
 #include "tests/support/receiptfixture.h"
 #include "models/receipttablemodel.h"
 #include "dispatch/store/sqlitedirectorystore.h"
@@ -95,7 +96,7 @@ void TestReceiptTableModel::passesTheModelTester()
 {
     ReceiptTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(!model.loadProgressively(m_store, 100).isError());
+    QVERIFY(!model.loadProgressively(std::make_shared<ReceiptSummaryReader>(m_store), 100).isError());
     QVERIFY(waitForLoad(model));
     ReceiptFilter filter;
     filter.key = QStringLiteral("rk_01");
@@ -115,7 +116,7 @@ void TestReceiptTableModel::passesTheModelTester()
 void TestReceiptTableModel::listsEveryReceiptNewestFirst()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     QCOMPARE(model.totalReceipts(), m_written);
     QCOMPARE(modelIds(model), sqlIds(QString()));
     const QModelIndex top = model.index(0, ReceiptTableModel::TimeColumn);
@@ -184,7 +185,7 @@ void TestReceiptTableModel::filtersLikeSql()
     QFETCH(QString, search);
     QFETCH(QString, where);
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     QSignalSpy counts(&model, &ReceiptTableModel::countsChanged);
     model.setFilter({key, status, from, to, search});
     const QStringList expected = sqlIds(where);
@@ -199,7 +200,7 @@ void TestReceiptTableModel::filtersLikeSql()
 void TestReceiptTableModel::loadsTheNewestFirstThenEverything()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.loadProgressively(m_store, 25).isError());
+    QVERIFY(!model.loadProgressively(std::make_shared<ReceiptSummaryReader>(m_store), 25).isError());
     QVERIFY(model.isLoading());
     QCOMPARE(modelIds(model), sqlIds(QString()).mid(0, 25));
     QVERIFY(waitForLoad(model));
@@ -210,7 +211,7 @@ void TestReceiptTableModel::loadsTheNewestFirstThenEverything()
 void TestReceiptTableModel::refreshPutsNewReceiptsOnTopAndKeepsTheSelection()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     const QPersistentModelIndex selected = model.index(5, ReceiptTableModel::KeyColumn);
     const QString id = selected.data(ReceiptTableModel::InvocationIdRole).toString();
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
@@ -228,7 +229,7 @@ void TestReceiptTableModel::refreshPutsNewReceiptsOnTopAndKeepsTheSelection()
 void TestReceiptTableModel::refreshShowsOnlyNewReceiptsThatMatch()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     ReceiptFilter filter;
     filter.status = Receipt::ranWithoutMaterial;
     model.setFilter(filter);
@@ -242,7 +243,7 @@ void TestReceiptTableModel::refreshShowsOnlyNewReceiptsThatMatch()
 void TestReceiptTableModel::listsStatusesAndDurationsOfAKey()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     QCOMPARE(model.statuses(), QStringList({Receipt::provenMaterial, Receipt::ranWithoutMaterial}));
     ReceiptFilter otherKey;
     otherKey.key = QStringLiteral("RK_0001");
@@ -263,7 +264,7 @@ void TestReceiptTableModel::listsStatusesAndDurationsOfAKey()
 void TestReceiptTableModel::findsTheRowOfAnInvocation()
 {
     ReceiptTableModel model;
-    QVERIFY(!model.load(m_store).isError());
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     const QString id = ReceiptFixture::invocationId(10);
     const int row = model.rowOfInvocation(id);
     QVERIFY(row >= 0);

@@ -1,3 +1,4 @@
+#include "dispatch/receipts/directoryhistory.h"
 #include "models/rowhistorymodel.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 
@@ -58,7 +59,7 @@ void TestRowHistoryModel::showsOneKeysEventsNewestFirst()
 
     RowHistoryModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setStore(m_store);
+    model.setHistory(std::make_shared<DirectoryHistory>(m_store));
     model.setKey(QStringLiteral("ECHO"));
     QCOMPARE(model.key(), QStringLiteral("ECHO"));
     QCOMPARE(model.rowCount(), 3);
@@ -91,7 +92,7 @@ void TestRowHistoryModel::reloadPicksUpNewWrites()
 {
     RowHistoryModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setStore(m_store);
+    model.setHistory(std::make_shared<DirectoryHistory>(m_store));
     model.setKey(QStringLiteral("ECHO"));
     QCOMPARE(model.rowCount(), 0);
 
@@ -112,7 +113,7 @@ void TestRowHistoryModel::emptyWithoutKeyOrStore()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setKey(QStringLiteral("ECHO"));
     QCOMPARE(model.rowCount(), 0);
-    model.setStore(m_store);
+    model.setHistory(std::make_shared<DirectoryHistory>(m_store));
     QCOMPARE(model.rowCount(), 1);
     model.setKey(QString());
     QCOMPARE(model.rowCount(), 0);

@@ -1,14 +1,17 @@
 #pragma once
 
-#include "dispatch/store/directorystore.h"
 #include "dispatch/call/dispatcher.h"
+#include "dispatch/directory/opendirectory.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QMap>
 #include <QObject>
 
 #include <memory>
 
+class CapabilityTokenStore;
 class DirectoryDocument;
+class DirectoryHistory;
 class DirectoryLedger;
 class ServerConnection;
 
@@ -17,11 +20,10 @@ class ServerConnection;
 // current directory (and its unsaved edits) untouched. The old document is deleted after
 // documentChanged() has let every view rewire to the new one.
 //
-// The session is also the Dispatcher of whatever directory is open: each document gets
-// its own (a StandardDispatcher over a local file's store, a RemoteDispatcher over a
-// server's), and the call panels, which outlive documents, hold the session and never a
-// dispatcher that a reopen would replace. A server keeps its receipts, tokens and signing
-// key to itself, so a remote directory has no ledger.
+// The session is also the Dispatcher of whatever directory is open: each opened directory
+// brings its own (OpenDirectory), and the call panels, which outlive documents, hold the
+// session and never a dispatcher that a reopen would replace. Panels ask the session for
+// a capability (the ledger, the history, the tokens); a back end without it answers null.
 class DirectorySession final : public QObject, public Dispatcher
 {
     Q_OBJECT
@@ -38,18 +40,26 @@ public:
     // its modified mark.
     QString windowTitle() const;
 
-    // `name` titles a server's directory (its profile name); a file is titled by its name.
-    StoreError open(std::shared_ptr<DirectoryStore> store, const QString &name = {});
+    // A directory on a server also brings the `server` it lives on, and `name`, the
+    // profile name that titles it; a file is titled by its name.
+    StoreError open(OpenDirectory directory, const QString &name = {},
+                    std::shared_ptr<ServerConnection> server = {});
     // The open directory's own dispatcher; null when none is open.
-    Dispatcher *dispatcher() const { return m_dispatcher.get(); }
-    // The open directory's receipts, tokens and signing key; null when none is open.
-    const std::shared_ptr<DirectoryLedger> &ledger() const { return m_ledger; }
+    Dispatcher *dispatcher() const { return m_directory.dispatcher.get(); }
+    // The open directory's receipts and signing key; null when none is open or it has none.
+    const std::shared_ptr<DirectoryLedger> &ledger() const { return m_directory.ledger; }
+    // Its event log and receipt chains; null when none is open or it keeps none.
+    const std::shared_ptr<const DirectoryHistory> &history() const { return m_directory.history; }
+    // Its capability tokens; null when none is open or it issues none here.
+    const std::shared_ptr<CapabilityTokenStore> &tokens() const { return m_directory.tokens; }
+    // Whether rows run on this build's builtins (OpenDirectory::builtinsAreLocal).
+    bool builtinsAreLocal() const { return m_directory.builtinsAreLocal; }
     // The server the open directory lives on; null for a local file.
     const std::shared_ptr<ServerConnection> &connection() const { return m_connection; }
     // The profile name the server was opened under; empty for a local file.
     QString serverName() const { return m_connection ? m_name : QString(); }
     // Columns the open directory cannot change, each with the reason in plain words.
-    QMap<QString, QString> readOnlyColumns() const;
+    QMap<QString, QString> readOnlyColumns() const { return m_directory.readOnlyColumns; }
     // Forwards to dispatcher(); refuses (asynchronously, like every refusal) when no
     // directory is open. A server runs saved rows only: the editor's copy of a row without
     // unsaved edits is not sent along, one with edits is refused by the RemoteDispatcher.
@@ -67,7 +77,6 @@ private:
 
     DirectoryDocument *m_document = nullptr;
     QString m_name;
+    OpenDirectory m_directory;
     std::shared_ptr<ServerConnection> m_connection;
-    std::shared_ptr<DirectoryLedger> m_ledger;
-    std::unique_ptr<Dispatcher> m_dispatcher;
 };

@@ -12,7 +12,6 @@
 #include "dispatch/row/rowschema.h"
 #include "views/editor/rowtitlebar.h"
 #include "dispatch/row/rowvalidator.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "views/editor/textsync.h"
 #include "views/common/typeicons.h"
 #include "views/common/undoshortcutfilter.h"
@@ -360,11 +359,13 @@ void RowEditorPanel::setDocument(DirectoryDocument *document)
         connect(m_document, &DirectoryDocument::rowRenamed, this, &RowEditorPanel::followRename);
         connect(m_document, &DirectoryDocument::saved, m_history, &RowHistoryPanel::reload);
     }
-    // The event log lives in a local directory file; another kind of store has none.
-    m_history->setStore(
-        m_document ? std::dynamic_pointer_cast<SqliteDirectoryStore>(m_document->sharedStore()) : nullptr);
     m_contract->setDocument(m_document);
     refresh(true);
+}
+
+void RowEditorPanel::setHistory(std::shared_ptr<const DirectoryHistory> history)
+{
+    m_history->setHistory(std::move(history));
 }
 
 void RowEditorPanel::showRow(const QString &key)

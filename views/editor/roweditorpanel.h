@@ -7,6 +7,8 @@
 #include <QSet>
 #include <QWidget>
 
+#include <memory>
+
 class ContractView;
 class DirectoryDocument;
 class LintController;
@@ -23,6 +25,7 @@ class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class RowFindingsView;
+class DirectoryHistory;
 class RowHistoryPanel;
 class RowTitleBar;
 class UndoShortcutFilter;
@@ -45,6 +48,8 @@ public:
     explicit RowEditorPanel(QWidget *parent = nullptr);
 
     void setDocument(DirectoryDocument *document);
+    // The open directory's event log for the History tab; null where it keeps none.
+    void setHistory(std::shared_ptr<const DirectoryHistory> history);
     // Whose findings the form shows; they follow its re-lints of the edited row.
     void setLintController(LintController *controller);
     QString key() const { return m_key; }

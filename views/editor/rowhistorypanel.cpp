@@ -2,8 +2,7 @@
 
 #include "models/rowdiffmodel.h"
 #include "models/rowhistorymodel.h"
-#include "dispatch/receipts/signingkeyvault.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/receipts/directoryhistory.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -36,7 +35,7 @@ QTableView *makeTable(QWidget *parent, const QString &name)
 } // namespace
 
 RowHistoryPanel::RowHistoryPanel(QWidget *parent)
-    : QWidget(parent), m_history(new RowHistoryModel(this)), m_diff(new RowDiffModel(this)),
+    : QWidget(parent), m_versionsModel(new RowHistoryModel(this)), m_diff(new RowDiffModel(this)),
       m_chainState(new QLabel(this)), m_pages(new QStackedWidget(this)), m_message(new QLabel(m_pages))
 {
     m_chainState->setObjectName(QStringLiteral("historyChainState"));
@@ -56,7 +55,7 @@ RowHistoryPanel::RowHistoryPanel(QWidget *parent)
 
     connect(&m_chainWatcher, &QFutureWatcherBase::finished, this, [this] {
         const ChainCheck check = m_chainWatcher.result();
-        m_checkedStore.reset();
+        m_checkedHistory.reset();
         showChainState(check);
         if (std::exchange(m_checkAgain, false))
             checkChain();
@@ -66,7 +65,7 @@ RowHistoryPanel::RowHistoryPanel(QWidget *parent)
 
 RowHistoryPanel::~RowHistoryPanel()
 {
-    // The worker reads through m_checkedStore; it must be done before that goes.
+    // The worker reads through m_checkedHistory; it must be done before that goes.
     m_chainWatcher.waitForFinished();
 }
 
@@ -74,7 +73,7 @@ QWidget *RowHistoryPanel::buildVersions()
 {
     auto *splitter = new QSplitter(Qt::Vertical);
     m_versions = makeTable(splitter, QStringLiteral("historyVersions"));
-    m_versions->setModel(m_history);
+    m_versions->setModel(m_versionsModel);
     m_versions->horizontalHeader()->setSectionResizeMode(RowHistoryModel::TimeColumn,
                                                          QHeaderView::ResizeToContents);
     // A version picked in the list is compared with the one before it (the "from" list
@@ -131,10 +130,10 @@ QWidget *RowHistoryPanel::buildVersions()
     return splitter;
 }
 
-void RowHistoryPanel::setStore(std::shared_ptr<SqliteDirectoryStore> store)
+void RowHistoryPanel::setHistory(std::shared_ptr<const DirectoryHistory> history)
 {
-    m_store = std::move(store);
-    m_history->setStore(m_store);
+    m_history = std::move(history);
+    m_versionsModel->setHistory(m_history);
     reload();
 }
 
@@ -148,7 +147,7 @@ void RowHistoryPanel::setKey(const QString &key)
         m_stale = true;
         return;
     }
-    m_history->setKey(m_key);
+    m_versionsModel->setKey(m_key);
     showVersions();
 }
 
@@ -159,10 +158,10 @@ void RowHistoryPanel::reload()
         return;
     }
     m_stale = false;
-    if (m_history->key() != m_key)
-        m_history->setKey(m_key);
+    if (m_versionsModel->key() != m_key)
+        m_versionsModel->setKey(m_key);
     else
-        m_history->reload();
+        m_versionsModel->reload();
     showVersions();
     checkChain();
 }
@@ -176,15 +175,15 @@ void RowHistoryPanel::showEvent(QShowEvent *event)
 
 void RowHistoryPanel::showVersions()
 {
-    const int count = m_history->rowCount();
-    if (!m_store)
+    const int count = m_versionsModel->rowCount();
+    if (!m_history)
         m_message->setText(tr("This directory keeps no event log."));
     else if (m_key.isEmpty())
         m_message->setText(tr("Select a saved row to see its history."));
     else if (count == 0)
         m_message->setText(tr("No saved versions of %1 yet.").arg(m_key));
-    m_pages->setCurrentIndex(m_store && count > 0 ? VersionsPage : MessagePage);
-    if (!m_store)
+    m_pages->setCurrentIndex(m_history && count > 0 ? VersionsPage : MessagePage);
+    if (!m_history)
         m_chainState->clear();
 
     const QSignalBlocker fromBlocker(m_from);
@@ -192,7 +191,7 @@ void RowHistoryPanel::showVersions()
     m_from->clear();
     m_to->clear();
     for (int row = 0; row < count; ++row) {
-        const LogEvent *event = m_history->eventAt(row);
+        const LogEvent *event = m_versionsModel->eventAt(row);
         const QString label = tr("#%1 %2 · %3").arg(event->seq).arg(event->action, event->at);
         m_from->addItem(label);
         m_to->addItem(label);
@@ -216,7 +215,7 @@ void RowHistoryPanel::showDiff()
 {
     // A version is the row as its write left it; the last "from" entry is no row at all.
     auto state = [this](int row) {
-        const LogEvent *event = m_history->eventAt(row);
+        const LogEvent *event = m_versionsModel->eventAt(row);
         return event ? event->after : QJsonValue(QJsonValue::Null);
     };
     m_diff->setVersions(state(m_from->currentIndex()), state(m_to->currentIndex()));
@@ -228,7 +227,7 @@ void RowHistoryPanel::showDiff()
 
 void RowHistoryPanel::checkChain()
 {
-    if (!m_store)
+    if (!m_history)
         return;
     if (m_chainWatcher.isRunning()) {
         m_checkAgain = true;
@@ -236,22 +235,17 @@ void RowHistoryPanel::checkChain()
     }
     if (m_chainState->text().isEmpty())
         m_chainState->setText(tr("Checking the event log…"));
-    m_checkedStore = m_store;
-    const SqliteDirectoryStore *store = m_checkedStore.get();
-    m_chainWatcher.setFuture(QtConcurrent::run([store] {
+    m_checkedHistory = m_history;
+    const DirectoryHistory *history = m_checkedHistory.get();
+    m_chainWatcher.setFuture(QtConcurrent::run([history] {
         ChainCheck check;
-        const StoreError error = store->withReadConnection([&check](QSqlDatabase &db) {
-            // The public keys the file lists: the GUI trusts them, where `capdeskctl log
-            // --verify` trusts only the key whose private half it holds.
-            const QList<PublicKey> keys = SigningKeyVault(db, QString(), nullptr).publicKeys();
-            const StoreResult<ReceiptLogAudit::Report> audited = ReceiptLogAudit::run(db, keys);
-            if (!audited.ok())
-                return audited.error();
+        // The public keys the file lists: the GUI trusts them, where `capdeskctl log
+        // --verify` trusts only the key whose private half it holds.
+        const StoreResult<ReceiptLogAudit::Report> audited = history->auditTrustingListedKeys();
+        if (audited.ok())
             check.report = audited.value();
-            return StoreError::none();
-        });
-        if (error.isError())
-            check.readError = error.message;
+        else
+            check.readError = audited.error().message;
         return check;
     }));
 }

@@ -7,13 +7,13 @@
 
 #include <memory>
 
+class DirectoryHistory;
 class QComboBox;
 class QLabel;
 class QStackedWidget;
 class QTableView;
 class RowDiffModel;
 class RowHistoryModel;
-class SqliteDirectoryStore;
 
 // The History tab of the row editor: the saved versions of one row from the event log
 // (SPEC §8), a field-by-field diff between any two of them (by default the previous and
@@ -30,7 +30,7 @@ public:
     ~RowHistoryPanel() override;
 
     // Null for a directory that keeps no event log.
-    void setStore(std::shared_ptr<SqliteDirectoryStore> store);
+    void setHistory(std::shared_ptr<const DirectoryHistory> history);
     void setKey(const QString &key);
     QString key() const { return m_key; }
 
@@ -59,15 +59,15 @@ private:
     void checkChain();
     void showChainState(const ChainCheck &check);
 
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<const DirectoryHistory> m_history;
     QString m_key;
     bool m_stale = true;
     bool m_checkAgain = false;
     // Kept alive for the worker until its verification finishes.
-    std::shared_ptr<SqliteDirectoryStore> m_checkedStore;
+    std::shared_ptr<const DirectoryHistory> m_checkedHistory;
     QFutureWatcher<ChainCheck> m_chainWatcher;
 
-    RowHistoryModel *m_history;
+    RowHistoryModel *m_versionsModel;
     RowDiffModel *m_diff;
     QLabel *m_chainState;
     QStackedWidget *m_pages;

@@ -9,7 +9,7 @@
 #include "models/receiptinspection.h"
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QClipboard>
 #include <QDateTime>
@@ -165,7 +165,7 @@ void ReceiptViewer::reload()
         return;
     }
     m_loaded = true;
-    const StoreError error = m_model->loadProgressively(m_ledger->store());
+    const StoreError error = m_model->loadProgressively(m_ledger->receiptSummaries());
     if (error.isError())
         m_prompter.showError(tr("Receipts"), error.message);
     m_filterBar->setStatuses(m_model->statuses());

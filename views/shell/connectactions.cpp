@@ -8,7 +8,7 @@
 #include "models/networkpool.h"
 #include "views/common/prompter.h"
 #include "views/shell/recentfiles.h"
-#include "remote/remotedirectorystore.h"
+#include "remote/remotedirectory.h"
 #include "remote/serverconnection.h"
 
 #include <QAction>
@@ -89,7 +89,7 @@ void ConnectActions::finishConnect(const ServerProfile &profile,
         emit connectFinished(false);
         return;
     }
-    const StoreError error = m_session.open(std::make_shared<RemoteDirectoryStore>(connection), profile.name);
+    const StoreError error = m_session.open(RemoteDirectory::over(connection), profile.name, connection);
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Connect"), error.message);
         emit connectFinished(false);

@@ -1,17 +1,14 @@
 #include "views/shell/directoryopener.h"
 
+#include "dispatch/directory/localdirectory.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QDir>
 #include <QFileInfo>
 
 DirectoryOpener::Opened DirectoryOpener::open(const QString &path)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
-    if (!store.ok())
-        return store.error();
-    return std::shared_ptr<DirectoryStore>(store.value());
+    return LocalDirectory::open(path);
 }
 
 DirectoryOpener::Opened DirectoryOpener::openDefault(const QString &path)
@@ -31,12 +28,12 @@ DirectoryOpener::Opened DirectoryOpener::create(const QString &path, bool withSa
     if (!QDir().mkpath(info.absolutePath()))
         return StoreError::make(StoreError::Kind::Io,
                                 tr("cannot create the folder %1").arg(info.absolutePath()));
-    Opened store = open(path);
-    if (!store.ok() || !withSamples)
-        return store;
-    if (const StoreError error = fillWithSamples(*store.value()); error.isError())
+    Opened directory = open(path);
+    if (!directory.ok() || !withSamples)
+        return directory;
+    if (const StoreError error = fillWithSamples(*directory.value().store); error.isError())
         return error;
-    return store;
+    return directory;
 }
 
 StoreError DirectoryOpener::fillWithSamples(DirectoryStore &store)

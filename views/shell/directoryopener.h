@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/directory/opendirectory.h"
 #include "dispatch/store/directorystore.h"
 
 #include <QCoreApplication>
@@ -14,7 +15,7 @@ class DirectoryOpener final
     Q_DECLARE_TR_FUNCTIONS(DirectoryOpener)
 
 public:
-    using Opened = StoreResult<std::shared_ptr<DirectoryStore>>;
+    using Opened = StoreResult<OpenDirectory>;
 
     // An existing (or new, empty) directory file.
     static Opened open(const QString &path);

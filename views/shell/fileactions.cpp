@@ -67,8 +67,8 @@ bool FileActions::openPath(const QString &path)
 {
     if (!m_guard.mayDrop(m_session.document()))
         return false;
-    DirectoryOpener::Opened store = DirectoryOpener::open(path);
-    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    DirectoryOpener::Opened directory = DirectoryOpener::open(path);
+    StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Open Directory"), error.message);
         if (!QFileInfo::exists(path))
@@ -83,9 +83,9 @@ bool FileActions::openPath(const QString &path)
 bool FileActions::openAtStart(const QString &path)
 {
     const QString file = path.isEmpty() ? DefaultLocations::directoryFile() : path;
-    DirectoryOpener::Opened store =
+    DirectoryOpener::Opened directory =
         path.isEmpty() ? DirectoryOpener::openDefault(file) : DirectoryOpener::open(file);
-    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         // The window stays up without a directory: File > Open and New still work.
         m_prompter.showError(tr("Cannot Open Directory"), error.message);
@@ -107,8 +107,8 @@ void FileActions::newDirectory()
     const QString path = m_prompter.chooseNewPath(near());
     if (path.isEmpty() || !m_guard.mayDrop(m_session.document()))
         return;
-    DirectoryOpener::Opened store = DirectoryOpener::create(path, m_prompter.askFillWithSamples());
-    StoreError error = store.ok() ? m_session.open(store.value()) : store.error();
+    DirectoryOpener::Opened directory = DirectoryOpener::create(path, m_prompter.askFillWithSamples());
+    StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Create Directory"), error.message);
         return;

@@ -4,7 +4,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "views/common/directorysession.h"
 #include "views/common/prompter.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/directorystore.h"
 #include "views/tokens/tokensdialog.h"
 
 #include <QAction>
@@ -25,9 +25,8 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
     connect(m_tokens, &QAction::triggered, this, &LedgerActions::openTokens);
     connect(m_exportKey, &QAction::triggered, this, &LedgerActions::exportPublicKey);
     auto follow = [this] {
-        const bool open = m_session.ledger() != nullptr;
-        m_tokens->setEnabled(open);
-        m_exportKey->setEnabled(open);
+        m_tokens->setEnabled(m_session.tokens() != nullptr);
+        m_exportKey->setEnabled(m_session.ledger() != nullptr);
     };
     connect(&m_session, &DirectorySession::documentChanged, this, follow);
     connect(&m_session, &DirectorySession::documentChanged, this, &LedgerActions::checkSigningKey);
@@ -36,9 +35,9 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
 
 void LedgerActions::openTokens()
 {
-    if (!m_session.ledger())
+    if (!m_session.tokens())
         return;
-    TokensDialog dialog(m_session.ledger()->store(), m_prompter, m_dialogParent);
+    TokensDialog dialog(m_session.tokens(), m_session.document()->sharedStore(), m_prompter, m_dialogParent);
     dialog.exec();
 }
 

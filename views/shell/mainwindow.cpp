@@ -280,9 +280,10 @@ void MainWindow::showDocument(DirectoryDocument *document)
     // The editor first, so it is ready when the table selects its first row; the filters
     // before the table, so that first row is one the filters let through.
     m_editor->setDocument(document);
+    m_editor->setHistory(m_session.history());
     m_calls->setDocument(document);
     m_flows->setDocument(document);
-    m_lint->setDocument(document);
+    m_lint->setDocument(document, m_session.builtinsAreLocal());
     m_lint->lintAllWhenLoaded();
     m_filterBar->setDocument(document);
     m_categories->setDocument(document);

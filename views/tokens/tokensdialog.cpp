@@ -3,7 +3,7 @@
 #include "models/capabilitytokenmodel.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 #include "views/common/prompter.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/directorystore.h"
 #include "views/tokens/tokenformpanel.h"
 #include "views/tokens/tokenvaluepanel.h"
 
@@ -23,8 +23,9 @@ const QString kActor = QStringLiteral("owner:local");
 
 } // namespace
 
-TokensDialog::TokensDialog(std::shared_ptr<SqliteDirectoryStore> store, Prompter &prompter, QWidget *parent)
-    : QDialog(parent), m_store(std::move(store)), m_prompter(prompter),
+TokensDialog::TokensDialog(std::shared_ptr<CapabilityTokenStore> tokens, std::shared_ptr<const DirectoryStore> rows,
+                           Prompter &prompter, QWidget *parent)
+    : QDialog(parent), m_tokens(std::move(tokens)), m_rows(std::move(rows)), m_prompter(prompter),
       m_model(new CapabilityTokenModel(this)), m_table(new QTableView), m_form(new TokenFormPanel),
       m_valuePanel(new TokenValuePanel), m_newButton(new QPushButton(tr("New Token…"))),
       m_revokeButton(new QPushButton(tr("Revoke…")))
@@ -81,7 +82,7 @@ TokensDialog::TokensDialog(std::shared_ptr<SqliteDirectoryStore> store, Prompter
 void TokensDialog::refresh()
 {
     const QString selected = selectedId();
-    const StoreResult<QList<CapabilityToken>> tokens = CapabilityTokenStore(m_store->database()).list();
+    const StoreResult<QList<CapabilityToken>> tokens = m_tokens->list();
     if (!tokens.ok())
         m_prompter.showError(windowTitle(), tokens.error().message);
     m_model->setTokens(tokens.ok() ? tokens.value() : QList<CapabilityToken>(),
@@ -115,7 +116,7 @@ void TokensDialog::beginNewToken()
 {
     m_valuePanel->clear();
     QStringList keys;
-    const StoreError error = m_store->scanSummaries([&keys](const RowSummary &row) { keys.append(row.key); });
+    const StoreError error = m_rows->scanSummaries([&keys](const RowSummary &row) { keys.append(row.key); });
     if (error.isError())
         m_prompter.showError(windowTitle(), error.message);
     keys.sort();
@@ -129,7 +130,7 @@ void TokensDialog::createToken()
     CapabilityToken spec = m_form->spec();
     if (const QString key = m_form->pinKey(); !key.isEmpty()) {
         // The stored row, not an unsaved edit: the gate compares against what is stored.
-        const StoreResult<Row> row = m_store->row(key);
+        const StoreResult<Row> row = m_rows->row(key);
         const StoreError error = row.ok() ? spec.pinToRow(row.value()) : row.error();
         if (error.isError()) {
             m_prompter.showError(windowTitle(), error.message);
@@ -137,7 +138,7 @@ void TokensDialog::createToken()
         }
     }
     const StoreResult<CapabilityTokenStore::Minted> minted =
-        CapabilityTokenStore(m_store->database()).create(spec, kActor);
+        m_tokens->create(spec, kActor);
     if (!minted.ok()) {
         m_prompter.showError(windowTitle(), minted.error().message);
         return;
@@ -156,7 +157,7 @@ void TokensDialog::revokeSelected()
     const CapabilityToken *token = m_model->tokenAt(m_table->currentIndex().row());
     if (!m_prompter.confirmRevokeToken(id, token ? token->label : QString()))
         return;
-    const StoreError error = CapabilityTokenStore(m_store->database()).revoke(id, kActor);
+    const StoreError error = m_tokens->revoke(id, kActor);
     if (error.isError())
         m_prompter.showError(windowTitle(), error.message);
     refresh();

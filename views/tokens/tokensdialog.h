@@ -5,10 +5,11 @@
 #include <memory>
 
 class CapabilityTokenModel;
+class CapabilityTokenStore;
+class DirectoryStore;
 class Prompter;
 class QPushButton;
 class QTableView;
-class SqliteDirectoryStore;
 class TokenFormPanel;
 class TokenValuePanel;
 
@@ -21,7 +22,9 @@ class TokensDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(TokensDialog)
 
 public:
-    TokensDialog(std::shared_ptr<SqliteDirectoryStore> store, Prompter &prompter, QWidget *parent = nullptr);
+    // `rows` offers its keys for pinning and checks a pinned key exists.
+    TokensDialog(std::shared_ptr<CapabilityTokenStore> tokens, std::shared_ptr<const DirectoryStore> rows,
+                 Prompter &prompter, QWidget *parent = nullptr);
 
     CapabilityTokenModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -44,7 +47,8 @@ private:
     QString selectedId() const;
     void updateActions();
 
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<CapabilityTokenStore> m_tokens;
+    std::shared_ptr<const DirectoryStore> m_rows;
     Prompter &m_prompter;
     CapabilityTokenModel *m_model;
     QTableView *m_table;

@@ -353,7 +353,7 @@ void TestRowEditorPanel::lintFindingsAppearLiveOnTheirFields()
 {
     LintController lint;
     lint.setRelintDelay(150); // the typing debounce the window uses
-    lint.setDocument(m_document.get());
+    lint.setDocument(m_document.get(), true);
     QSignalSpy finished(&lint, &LintController::finished);
     lint.lintAll();
     QVERIFY(finished.count() == 1 || finished.wait(5000));

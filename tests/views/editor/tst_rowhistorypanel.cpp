@@ -1,3 +1,4 @@
+#include "dispatch/receipts/directoryhistory.h"
 #include "models/directorydocument.h"
 #include "tests/support/rawsql.h"
 #include "views/editor/roweditorpanel.h"
@@ -86,7 +87,7 @@ void TestRowHistoryPanel::diffShowsExactlyTheChangedFields()
             .ok());
 
     QSignalSpy checked(m_panel.get(), &RowHistoryPanel::chainChecked);
-    m_panel->setStore(m_store);
+    m_panel->setHistory(std::make_shared<DirectoryHistory>(m_store));
     m_panel->setKey(key);
     m_panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
@@ -143,7 +144,7 @@ void TestRowHistoryPanel::tamperedLogShowsTheBrokenState()
     QVERIFY(
         m_store->patch(QStringLiteral("NOW"), {{QStringLiteral("target"), QStringLiteral("today")}}).ok());
     QSignalSpy checked(m_panel.get(), &RowHistoryPanel::chainChecked);
-    m_panel->setStore(m_store);
+    m_panel->setHistory(std::make_shared<DirectoryHistory>(m_store));
     m_panel->setKey(QStringLiteral("NOW"));
     m_panel->show();
     QVERIFY(waitForVerdict(checked));
@@ -172,7 +173,7 @@ void TestRowHistoryPanel::explainsWhenThereIsNothingToShow()
     auto *message = child<QLabel>(m_panel.get(), QStringLiteral("historyMessage"));
     QVERIFY(message);
     QCOMPARE(message->text(), QStringLiteral("This directory keeps no event log."));
-    m_panel->setStore(m_store);
+    m_panel->setHistory(std::make_shared<DirectoryHistory>(m_store));
     QCOMPARE(message->text(), QStringLiteral("Select a saved row to see its history."));
     m_panel->setKey(QStringLiteral("NEW_ROW"));
     QVERIFY(message->isVisible());
@@ -187,6 +188,7 @@ void TestRowHistoryPanel::editorTabReloadsAfterASave()
     QVERIFY(!document.load().isError());
     RowEditorPanel editor;
     editor.setDocument(&document);
+    editor.setHistory(std::make_shared<DirectoryHistory>(m_store));
     editor.showRow(QStringLiteral("NOW"));
     editor.resize(800, 700);
     editor.show();

@@ -63,7 +63,7 @@ void TestLintPanel::init()
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_lint = std::make_unique<LintController>();
-    m_lint->setDocument(m_document.get());
+    m_lint->setDocument(m_document.get(), true);
     m_panel = std::make_unique<LintPanel>(m_prompter);
     m_panel->setController(m_lint.get());
     m_panel->resize(900, 400);

@@ -1,3 +1,4 @@
+#include "dispatch/directory/localdirectory.h"
 #include "views/editor/conflictresolver.h"
 #include "views/shell/connectactions.h"
 #include "views/remote/connectdialog.h"
@@ -26,6 +27,7 @@
 #include "remote/serverconnection.h"
 #include "tests/views/viewtestsupport.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QJsonDocument>
@@ -126,7 +128,7 @@ void TestRemoteEditing::openWindow()
     m_session = std::make_unique<DirectorySession>();
     auto store = SqliteDirectoryStore::open(m_localPath);
     QVERIFY(store.ok());
-    QVERIFY(!m_session->open(store.value()).isError());
+    QVERIFY(!m_session->open(LocalDirectory::over(store.value())).isError());
     auto fake = std::make_unique<FakePrompter>();
     m_prompter = fake.get();
     m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));
@@ -212,6 +214,11 @@ void TestRemoteEditing::connectShowsTheServersRowsAndTheConnection()
     QVERIFY(connectTo(m_server.baseUrl()));
     QVERIFY(m_session->connection());
     QVERIFY(!m_session->ledger());
+    // A server keeps its event log and tokens to itself: the panels hear "none", not a cast.
+    QVERIFY(!m_session->history());
+    QVERIFY(!m_session->tokens());
+    QVERIFY(!m_window->findChild<QAction *>(QStringLiteral("tokensAction"))->isEnabled());
+    QCOMPARE(m_session->readOnlyColumns().keys(), (QStringList{QStringLiteral("runner"), QStringLiteral("sensitive")}));
     QCOMPARE(document()->tableModel()->rowCount(), int(sampleRows().size()));
     QVERIFY(m_window->windowTitle().contains(QStringLiteral("serve")));
     auto *status = m_window->findChild<QLabel *>(QStringLiteral("connectionStatus"));
@@ -540,6 +547,10 @@ void TestRemoteEditing::disconnectGoesBackToTheLocalFile()
     QVERIFY(m_window->connectActions()->disconnectFromServer());
     QVERIFY(!m_session->connection());
     QVERIFY(m_session->ledger());
+    QVERIFY(m_session->history());
+    QVERIFY(m_session->tokens());
+    QVERIFY(m_window->findChild<QAction *>(QStringLiteral("tokensAction"))->isEnabled());
+    QVERIFY(m_session->readOnlyColumns().isEmpty());
     QCOMPARE(m_session->location(), m_localPath);
     QCOMPARE(m_window->connectionMonitor()->state(), ConnectionMonitor::State::None);
     QVERIFY(!m_window->findChild<QLabel *>(QStringLiteral("connectionStatus"))->isVisible());

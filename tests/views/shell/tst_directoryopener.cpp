@@ -33,7 +33,7 @@ void TestDirectoryOpener::firstStartCreatesTheFolderAndTheSampleRows()
     DirectoryOpener::Opened store = DirectoryOpener::openDefault(path);
     QVERIFY2(store.ok(), qPrintable(store.error().message));
     QVERIFY(QFile::exists(path));
-    const QStringList found = keys(*store.value());
+    const QStringList found = keys(*store.value().store);
     QVERIFY(found.size() >= 10);
     QVERIFY(found.contains(QStringLiteral("NOW")));
 }
@@ -46,7 +46,7 @@ void TestDirectoryOpener::existingDefaultIsOpenedAsItIs()
         path, {makeRow(QStringLiteral("ONLY_ME"), QStringLiteral("fn"), QStringLiteral("echo"), QString())}));
     DirectoryOpener::Opened store = DirectoryOpener::openDefault(path);
     QVERIFY(store.ok());
-    QCOMPARE(keys(*store.value()), QStringList{QStringLiteral("ONLY_ME")});
+    QCOMPARE(keys(*store.value().store), QStringList{QStringLiteral("ONLY_ME")});
 }
 
 void TestDirectoryOpener::createRefusesAnExistingFile()
@@ -69,7 +69,7 @@ void TestDirectoryOpener::createWithoutSamplesIsEmpty()
     QTemporaryDir dir;
     DirectoryOpener::Opened store = DirectoryOpener::create(dir.filePath(QStringLiteral("new/d.db")), false);
     QVERIFY2(store.ok(), qPrintable(store.error().message));
-    QVERIFY(keys(*store.value()).isEmpty());
+    QVERIFY(keys(*store.value().store).isEmpty());
 }
 
 void TestDirectoryOpener::openRefusesAFileThatIsNotADirectory()

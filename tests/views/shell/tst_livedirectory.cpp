@@ -1,3 +1,4 @@
+#include "dispatch/directory/localdirectory.h"
 #include "models/changefeedpoller.h"
 #include "views/editor/conflictresolver.h"
 #include "views/shell/connectactions.h"
@@ -94,7 +95,7 @@ void TestLiveDirectory::open(bool onServer)
     m_session = std::make_unique<DirectorySession>();
     auto store = SqliteDirectoryStore::open(m_localPath);
     QVERIFY(store.ok());
-    QVERIFY(!m_session->open(store.value()).isError());
+    QVERIFY(!m_session->open(LocalDirectory::over(store.value())).isError());
     auto fake = std::make_unique<FakePrompter>();
     m_prompter = fake.get();
     m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));

@@ -1,3 +1,4 @@
+#include "dispatch/directory/localdirectory.h"
 #include "models/directorydocument.h"
 #include "views/common/directorysession.h"
 #include "models/directorytablemodel.h"
@@ -63,7 +64,7 @@ void TestMainWindow::init()
     auto store = openStoreWithRows(m_path, sampleRows());
     QVERIFY(store);
     m_session = std::make_unique<DirectorySession>();
-    QVERIFY(!m_session->open(store).isError());
+    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
     auto fake = std::make_unique<FakePrompter>();
     m_prompter = fake.get();
     m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));

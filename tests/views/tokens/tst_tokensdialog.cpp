@@ -75,7 +75,7 @@ void TestTokensDialog::cleanup()
 
 std::unique_ptr<TokensDialog> TestTokensDialog::makeDialog()
 {
-    auto dialog = std::make_unique<TokensDialog>(m_store, m_prompter);
+    auto dialog = std::make_unique<TokensDialog>(std::make_shared<CapabilityTokenStore>(m_store->database()), m_store, m_prompter);
     dialog->show();
     return dialog;
 }

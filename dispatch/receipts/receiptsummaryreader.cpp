@@ -1,6 +1,5 @@
-#include "models/receiptsummaryreader.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
 
-#include "models/receiptsummarytable.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QSqlError>
@@ -8,9 +7,14 @@
 
 using namespace Qt::StringLiterals;
 
-StoreError ReceiptSummaryReader::read(const SqliteDirectoryStore &store, qint64 afterSeq, int newestOnly,
-                                      ReceiptSummaryTable *into)
+ReceiptSummaryReader::ReceiptSummaryReader(std::shared_ptr<const SqliteDirectoryStore> store)
+    : m_store(std::move(store))
+{}
+
+StoreError ReceiptSummaryReader::read(qint64 afterSeq, int newestOnly,
+                                      const std::function<void(const ReceiptSummaryView &)> &sink) const
 {
+    const SqliteDirectoryStore &store = *m_store;
     return store.withReadConnection([&](QSqlDatabase &db) -> StoreError {
         QString sql =
             u"SELECT seq, invocation_id, trace, parent, key, actor, runner, started_at, status, duration_ms, "
@@ -45,7 +49,7 @@ StoreError ReceiptSummaryReader::read(const SqliteDirectoryStore &store, qint64 
             receipt.status = view(7);
             receipt.durationMs = query.value(9).toLongLong();
             receipt.material = query.value(10).toLongLong() != 0;
-            into->append(receipt);
+            sink(receipt);
         }
         if (query.lastError().isValid())
             return StoreError::make(StoreError::Kind::Io, u"cannot read the receipts of %1: %2"_s.arg(

@@ -1,0 +1,27 @@
+#include "dispatch/directory/localdirectory.h"
+
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/receipts/directoryhistory.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+
+StoreResult<OpenDirectory> LocalDirectory::open(const QString &path)
+{
+    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    if (!store.ok())
+        return store.error();
+    return over(std::move(store.value()));
+}
+
+OpenDirectory LocalDirectory::over(std::shared_ptr<SqliteDirectoryStore> store)
+{
+    OpenDirectory directory;
+    directory.ledger = std::make_shared<DirectoryLedger>(store);
+    directory.history = std::make_shared<DirectoryHistory>(store);
+    // The tokens live in the ledger, which the pointer keeps alive.
+    directory.tokens = std::shared_ptr<CapabilityTokenStore>(directory.ledger, &directory.ledger->tokens());
+    directory.dispatcher = std::make_shared<StandardDispatcher>(store, directory.ledger);
+    directory.store = std::move(store);
+    directory.builtinsAreLocal = true;
+    return directory;
+}
