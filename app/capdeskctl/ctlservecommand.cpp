@@ -119,7 +119,8 @@ int CtlServeCommand::run()
                            "makes a strong one")
                 .arg(OwnerKey::kMinimumLength));
 
-    const QString path = m_args.db.isEmpty() ? DefaultLocations::directoryFile() : m_args.db;
+    const QString path = m_args.has(QStringLiteral("--db")) ? m_args.value(QStringLiteral("--db"))
+                                                            : DefaultLocations::directoryFile();
     if (!QFileInfo::exists(path))
         return CtlOutput::fail(
             StoreError::make(StoreError::Kind::NotFound,

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSslError>
@@ -110,6 +111,14 @@ private slots:
     void serverOverHttps();
     void serverOverHttpsRefusals_data();
     void serverOverHttpsRefusals();
+    void helpNamesEveryCommand_data();
+    void helpNamesEveryCommand();
+    void helpOfAnUnknownCommand();
+    void optionsACommandDoesNotTake_data();
+    void optionsACommandDoesNotTake();
+    void localCommandsRefuseAServer_data();
+    void localCommandsRefuseAServer();
+    void serveOnPortZeroNamesThePortItGot();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &stdinData = {}) const;
@@ -1184,6 +1193,170 @@ void TestCapdeskctl::serverOverHttpsRefusals()
     QCOMPARE(run.exitCode, exitCode);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
     QVERIFY(!serve.standardError().contains("GET /api/directory")); // nothing reached the server
+}
+
+namespace {
+
+// Every command of capdeskctl's table, as README.md lists them; helpNamesEveryCommand
+// also checks that the usage lists no other.
+const QStringList kCommands{u"init"_s,         u"import"_s,   u"export"_s,       u"get"_s,
+                            u"put"_s,          u"patch"_s,    u"delete"_s,       u"invoke"_s,
+                            u"flow-plan"_s,    u"lint"_s,     u"contract"_s,     u"mcp-tools"_s,
+                            u"serve"_s,        u"receipts"_s, u"confirm"_s,      u"verify-receipt"_s,
+                            u"public-key"_s,   u"log"_s,      u"token create"_s, u"token list"_s,
+                            u"token revoke"_s, u"help"_s};
+
+} // namespace
+
+void TestCapdeskctl::helpNamesEveryCommand_data()
+{
+    QTest::addColumn<QString>("command");
+    for (const QString &command : kCommands)
+        QTest::addRow("%s", qPrintable(command)) << command;
+}
+
+void TestCapdeskctl::helpNamesEveryCommand()
+{
+    QFETCH(QString, command);
+    const Run help = ctl(QStringList{u"help"_s} + command.split(u' '));
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.startsWith("usage: capdeskctl " + command.toUtf8()), help.out.constData());
+    QVERIFY2(help.out.contains("Options:\n"), help.out.constData());
+    QVERIFY2(help.out.contains("--db FILE"), help.out.constData());
+    QVERIFY(help.err.isEmpty());
+    // `COMMAND --help` is the same page.
+    QCOMPARE(ctl(command.split(u' ') + QStringList{u"--help"_s}).out, help.out);
+    // The usage lists it, and lists nothing the table (kCommands) lacks.
+    const Run usage = ctl({u"--help"_s});
+    QVERIFY2(usage.out.contains("\n  " + command.toUtf8() + ' ')
+                 || usage.out.contains("\n  " + command.toUtf8() + '\n'),
+             usage.out.constData());
+    static const QRegularExpression entry(u"^  ([a-z-]+(?: (?:create|list|revoke))?)(?: |$)"_s,
+                                          QRegularExpression::MultilineOption);
+    const QString list = QString::fromUtf8(usage.out).section(u"\nOnly init"_s, 0, 0);
+    for (auto match = entry.globalMatch(list); match.hasNext();) {
+        const QString listed = match.next().captured(1);
+        QVERIFY2(kCommands.contains(listed), qPrintable(listed));
+    }
+}
+
+void TestCapdeskctl::helpOfAnUnknownCommand()
+{
+    const Run help = ctl({u"help"_s, u"frobnicate"_s});
+    QCOMPARE(help.exitCode, 2);
+    QVERIFY2(help.err.contains("help: no command 'frobnicate'"), help.err.constData());
+    QVERIFY(help.out.isEmpty());
+    const Run group = ctl({u"help"_s, u"token"_s});
+    QCOMPARE(group.exitCode, 0);
+    QVERIFY2(group.out.contains("usage: capdeskctl token create")
+                 && group.out.contains("usage: capdeskctl token revoke ID"),
+             group.out.constData());
+}
+
+void TestCapdeskctl::optionsACommandDoesNotTake_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("init --out") << QStringList{u"init"_s, u"--out"_s, u"x"_s}
+                                << u"--out does not apply to init"_s;
+    QTest::addRow("get --shape") << QStringList{u"get"_s, u"K"_s, u"--shape"_s}
+                                 << u"--shape does not apply to get"_s;
+    QTest::addRow("lint --format=sql")
+        << QStringList{u"lint"_s, u"--format=sql"_s} << u"--format does not apply to lint"_s;
+    QTest::addRow("serve --token") << QStringList{u"serve"_s, u"--token"_s, u"T"_s}
+                                   << u"--token does not apply to serve"_s;
+    QTest::addRow("receipts --verify")
+        << QStringList{u"receipts"_s, u"--verify"_s} << u"--verify does not apply to receipts"_s;
+    QTest::addRow("log --limit") << QStringList{u"log"_s, u"--limit"_s, u"3"_s}
+                                 << u"--limit does not apply to log"_s;
+    QTest::addRow("token list --audience") << QStringList{u"token"_s, u"list"_s, u"--audience"_s, u"A"_s}
+                                           << u"--audience does not apply to token list"_s;
+    QTest::addRow("token revoke --label")
+        << QStringList{u"token"_s, u"revoke"_s, u"ID"_s, u"--label"_s, u"L"_s}
+        << u"--label does not apply to token revoke"_s;
+    QTest::addRow("help --sample") << QStringList{u"help"_s, u"--sample"_s}
+                                   << u"--sample does not apply to help"_s;
+    QTest::addRow("an empty value") << QStringList{u"receipts"_s, u"--key="_s} << u"--key needs a value"_s;
+    QTest::addRow("token alone") << QStringList{u"token"_s} << u"token needs create, list or revoke"_s;
+    QTest::addRow("token frob") << QStringList{u"token"_s, u"frob"_s}
+                                << u"unknown token command 'frob' (create, list or revoke)"_s;
+}
+
+void TestCapdeskctl::optionsACommandDoesNotTake()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = ctl(arguments + QStringList{u"--db"_s, db()});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(!QFileInfo::exists(db()));
+}
+
+void TestCapdeskctl::localCommandsRefuseAServer_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const auto local = [](const QString &command) {
+        return u"%1 works on a local directory file only (--db), not with --server"_s.arg(command);
+    };
+    QTest::addRow("init") << QStringList{u"init"_s} << local(u"init"_s);
+    QTest::addRow("serve") << QStringList{u"serve"_s} << local(u"serve"_s);
+    QTest::addRow("receipts")
+        << QStringList{u"receipts"_s}
+        << u"receipts lists a local directory's receipts only; against a server, check one "
+           "with confirm INV_ID --server URL"_s;
+    QTest::addRow("verify-receipt") << QStringList{u"verify-receipt"_s, u"r.json"_s}
+                                    << local(u"verify-receipt"_s);
+    QTest::addRow("public-key") << QStringList{u"public-key"_s} << local(u"public-key"_s);
+    QTest::addRow("log") << QStringList{u"log"_s, u"--verify"_s} << local(u"log"_s);
+    QTest::addRow("token create") << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"A"_s}
+                                  << local(u"token create"_s);
+    QTest::addRow("token list") << QStringList{u"token"_s, u"list"_s} << local(u"token list"_s);
+    QTest::addRow("token revoke") << QStringList{u"token"_s, u"revoke"_s, u"ID"_s}
+                                  << local(u"token revoke"_s);
+}
+
+// Refused before anything is sent: the URL names a port nothing listens on.
+void TestCapdeskctl::localCommandsRefuseAServer()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = ctl(arguments + QStringList{u"--server"_s, u"http://127.0.0.1:9"_s});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+// `serve --listen 127.0.0.1:0` takes a free port, names it on stderr once it listens, and
+// answers there; the receipts' public URLs carry that port, not 0.
+void TestCapdeskctl::serveOnPortZeroNamesThePortItGot()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QProcess serve;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"CAPDESK_TERMINAL_KEY"_s, QString::fromLatin1(kServedKey));
+    serve.setProcessEnvironment(environment);
+    serve.start(QStringLiteral(CAPDESKCTL_PATH),
+                {u"serve"_s, u"--db"_s, db(), u"--listen"_s, u"127.0.0.1:0"_s});
+    QVERIFY(serve.waitForStarted());
+    static const QRegularExpression listening(
+        u"capdeskctl: listening on (http://127\\.0\\.0\\.1:(\\d+))\n"_s);
+    QByteArray err;
+    QRegularExpressionMatch match;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (match = listening.match(QString::fromUtf8(err += serve.readAllStandardError()))).hasMatch()
+            || serve.state() == QProcess::NotRunning,
+        20000);
+    QVERIFY2(match.hasMatch(), err.constData());
+    QVERIFY(match.captured(2).toUInt() != 0);
+    const QString server = match.captured(1);
+    const ProcessRun::Result invoked =
+        ctlWithKey({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--server"_s, server}, kServedKey);
+    QCOMPARE(invoked.exitCode, 0);
+    const QJsonObject proof = QJsonDocument::fromJson(invoked.out).object().value(u"proof"_s).toObject();
+    QCOMPARE(proof.value(u"public_receipt"_s).toString(),
+             server + u"/receipt/"_s + proof.value(u"invocation_id"_s).toString());
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(10000));
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctl)
