@@ -223,6 +223,13 @@ const CtlCommand *CtlCommandTable::find(const QString &name)
     return found == table.cend() ? nullptr : &*found;
 }
 
+QString CtlCommandTable::usageLine(const QString &name)
+{
+    const CtlCommand *command = find(name);
+    Q_ASSERT(command);
+    return command ? command->usageLine() : QString();
+}
+
 QList<const CtlCommand *> CtlCommandTable::group(const QString &name)
 {
     QList<const CtlCommand *> members;

@@ -22,6 +22,9 @@ public:
     static QList<QCommandLineOption> allOptions();
 
     static const CtlCommand *find(const QString &name);
+    // The "usage: capdeskctl NAME …" line of a command the table holds, for its handler's
+    // usage errors.
+    static QString usageLine(const QString &name);
     // The commands of a group ("token": create, list, revoke); empty for a plain command.
     static QList<const CtlCommand *> group(const QString &name);
     // The entry a line names: its command, or for a group the command and its first

@@ -1,11 +1,12 @@
 #include "app/capdeskctl/ctlservercommands.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
+#include "dispatch/runners/tlstrust.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedispatcher.h"
 #include "remote/serverconnection.h"
 #include "remote/servererrors.h"
-#include "dispatch/runners/tlstrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -70,7 +71,7 @@ int CtlServerCommands::invoke()
 int CtlServerCommands::confirm()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl confirm INV_ID --server URL"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
     const StoreResult<RemoteConfirmation> confirmation =
         RemoteConfirmation::fetch(*m_connection, m_args.positional.at(0));
     if (!confirmation.ok())

@@ -1,8 +1,9 @@
 #include "app/capdeskctl/ctltokencommands.h"
 
-#include "dispatch/tokens/capabilitytokenstore.h"
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -69,7 +70,7 @@ int CtlTokenCommands::create()
 int CtlTokenCommands::list()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl token list"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"token list"_s));
     const StoreResult<QList<CapabilityToken>> tokens = CapabilityTokenStore(m_store->database()).list();
     if (!tokens.ok())
         return CtlOutput::fail(tokens.error());
@@ -87,7 +88,7 @@ int CtlTokenCommands::list()
 int CtlTokenCommands::revoke()
 {
     if (m_args.positional.size() != 2)
-        return CtlOutput::usage(u"usage: capdeskctl token revoke ID"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"token revoke"_s));
     const QString id = m_args.positional.at(1);
     if (const StoreError error = CapabilityTokenStore(m_store->database()).revoke(id, kActor);
         error.isError())
