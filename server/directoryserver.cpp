@@ -113,6 +113,7 @@ bool DirectoryServer::start(QString *error)
         return false;
     }
     m_options.port = tcp->serverPort();
+    m_dispatch.setBaseUrl(m_options.baseUrl());
     bind(tcp);
     return true;
 }

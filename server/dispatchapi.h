@@ -34,6 +34,10 @@ public:
     DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
                 Dispatcher &dispatcher, QString baseUrl);
 
+    // The scheme, host and port receipts' public URLs start with; the server sets it again
+    // once it listens, since with `--listen HOST:0` only then is the port known.
+    void setBaseUrl(const QString &baseUrl) { m_baseUrl = baseUrl; }
+
     // GET ?confirm=, ?key=K[&format=markdown|json], ?registry=1.
     ServerReply query(const QUrlQuery &query) const;
     ServerReply receiptPage(const QString &invocationId) const;

@@ -15,8 +15,9 @@ ServeOptions ServeOptions::fromListen(const QString &listen, QString *error,
         host = host.mid(1, host.size() - 2);
     bool isNumber = false;
     const uint port = listen.mid(colon + 1).toUInt(&isNumber);
-    if (!isNumber || port == 0 || port > 65535) {
-        *error = QStringLiteral("--listen: '%1' is not a port from 1 to 65535").arg(listen.mid(colon + 1));
+    // Port 0 asks the system for a free port; serve names the one it got once it listens.
+    if (!isNumber || port > 65535) {
+        *error = QStringLiteral("--listen: '%1' is not a port from 0 to 65535").arg(listen.mid(colon + 1));
         return options;
     }
     options.port = quint16(port);

@@ -24,10 +24,11 @@ struct ServeOptions
     // The certificate and key served (ServeTls::load); none: plain HTTP.
     std::optional<QSslConfiguration> tls = std::nullopt;
 
-    // "127.0.0.1:8787", "localhost:8787", "[::1]:8787"; refuses a non-loopback host unless
-    // `tls` is given.
+    // "127.0.0.1:8787", "localhost:8787", "[::1]:8787", "127.0.0.1:0" (any free port);
+    // refuses a non-loopback host unless `tls` is given.
     static ServeOptions fromListen(const QString &listen, QString *error,
                                    std::optional<QSslConfiguration> tls = std::nullopt);
-    // The scheme, host and port that receipts' public URLs start with.
+    // The scheme, host and port that receipts' public URLs start with (port 0 until the
+    // server has bound one).
     QString baseUrl() const;
 };

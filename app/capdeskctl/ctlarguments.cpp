@@ -1,49 +1,47 @@
 #include "app/capdeskctl/ctlarguments.h"
 
-#include <QHash>
+#include "app/capdeskctl/ctlcommandtable.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
-QString *valueSlot(CtlArguments &parsed, const QString &name)
+QString dashed(const QString &name)
 {
-    if (name == QLatin1String("--db"))
-        return &parsed.db;
-    if (name == QLatin1String("--server"))
-        return &parsed.server;
-    if (name == QLatin1String("--format"))
-        return &parsed.format;
-    if (name == QLatin1String("--out"))
-        return &parsed.out;
-    return nullptr;
+    return (name.size() == 1 ? u"-"_s : u"--"_s) + name;
 }
 
-const QSet<QString> &extraValueOptions()
+// A flag written `--flag=VALUE` passes VALUE on as the positional it stands for, which
+// keeps `log --verify --anchor=FILE` meaning `log --verify --anchor FILE`
+// (QCommandLineParser refuses a value after a flag).
+QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLineOption> &options)
 {
-    static const QSet<QString> options{
-        QStringLiteral("--key"),         QStringLiteral("--public-key"),      QStringLiteral("--status"),
-        QStringLiteral("--since"),       QStringLiteral("--until"),           QStringLiteral("--limit"),
-        QStringLiteral("--audience"),    QStringLiteral("--keys"),            QStringLiteral("--categories"),
-        QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"),            QStringLiteral("--fixed-body"),
-        QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"),     QStringLiteral("--label"),
-        QStringLiteral("--token"),       QStringLiteral("--parent"),          QStringLiteral("--listen"),
-        QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"), QStringLiteral("--ca-file"),
-        QStringLiteral("--tls-cert"),    QStringLiteral("--tls-key"),
-        QStringLiteral("--request-timeout"), QStringLiteral("--max-connections"),
-        QStringLiteral("--max-connections-per-address"), QStringLiteral("--max-header-bytes"),
-        QStringLiteral("--max-body-bytes"), QStringLiteral("--max-unsent-bytes"),
-        QStringLiteral("--max-output-bytes"), QStringLiteral("--max-tree-calls"), QStringLiteral("--max-tree-bytes"),
-        QStringLiteral("--max-fan-out"), QStringLiteral("--call-timeout"),
-    };
-    return options;
-}
-
-const QSet<QString> &extraFlags()
-{
-    static const QSet<QString> flags{QStringLiteral("--verify"),        QStringLiteral("--anchor"),
-                                     QStringLiteral("--owner-gate"),    QStringLiteral("--owner-present"),
-                                     QStringLiteral("--generate-key"),  QStringLiteral("--allow-noncompliant"),
-                                     QStringLiteral("--restamp")};
-    return flags;
+    QSet<QString> flags;
+    QSet<QString> valued;
+    for (const QCommandLineOption &option : options) {
+        for (const QString &name : option.names())
+            (option.valueName().isEmpty() ? flags : valued).insert(dashed(name));
+    }
+    QStringList split = arguments.mid(0, 1);
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString &arg = arguments.at(i);
+        if (arg == "--"_L1) {
+            split.append(arguments.mid(i));
+            break;
+        }
+        const qsizetype equals = arg.indexOf(u'=');
+        if (equals > 0 && flags.contains(arg.left(equals))) {
+            split << arg.left(equals) << arg.mid(equals + 1);
+            continue;
+        }
+        split.append(arg);
+        // The next argument is this option's value, whatever it looks like.
+        if (valued.contains(arg) && i + 1 < arguments.size())
+            split.append(arguments.at(++i));
+    }
+    return split;
 }
 
 } // namespace
@@ -51,53 +49,32 @@ const QSet<QString> &extraFlags()
 CtlArguments CtlArguments::parse(const QStringList &arguments)
 {
     CtlArguments parsed;
-    bool optionsEnded = false;
-    for (qsizetype i = 1; i < arguments.size() && parsed.error.isEmpty(); ++i) {
-        const QString &arg = arguments.at(i);
-        const bool isOption = !optionsEnded && arg.startsWith(u'-') && arg.size() > 1;
-        if (!isOption) {
-            if (parsed.command.isEmpty())
-                parsed.command = arg;
-            else
-                parsed.positional.append(arg);
-            continue;
-        }
-        if (arg == QLatin1String("--")) {
-            optionsEnded = true;
-            continue;
-        }
-        const qsizetype equals = arg.indexOf(u'=');
-        const QString name = equals < 0 ? arg : arg.left(equals);
-        if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
-            parsed.help = true;
-        } else if (name == QLatin1String("--sample")) {
-            parsed.sample = true;
-        } else if (name == QLatin1String("--shape")) {
-            parsed.shape = true;
-        } else if (extraFlags().contains(name)) {
-            // `--anchor=FILE` names the file `log --verify --anchor FILE` also takes.
-            parsed.extra.insert(name, equals < 0 ? QString() : arg.mid(equals + 1));
-        } else if (QString *slot = valueSlot(parsed, name); slot || extraValueOptions().contains(name)) {
-            QString value;
-            if (!slot)
-                slot = &value;
-            if (equals >= 0)
-                *slot = arg.mid(equals + 1);
-            else if (i + 1 < arguments.size())
-                *slot = arguments.at(++i);
-            else
-                parsed.error = QStringLiteral("%1 needs a value").arg(name);
-            if (parsed.error.isEmpty() && slot->isEmpty() && name != QLatin1String("--fixed-body"))
-                parsed.error = QStringLiteral("%1 needs a value").arg(name);
-            if (slot == &value)
-                parsed.extra.insert(name, value);
+    const QList<QCommandLineOption> options = CtlCommandTable::allOptions();
+    QCommandLineParser parser;
+    parser.addOptions(options);
+    const QStringList line = splitFlagValues(arguments, options);
+    if (!parser.parse(line)) {
+        if (!parser.unknownOptionNames().isEmpty()) {
+            parsed.error = u"unknown option %1"_s.arg(dashed(parser.unknownOptionNames().constFirst()));
         } else {
-            parsed.error = QStringLiteral("unknown option %1").arg(arg);
-            break;
+            // QCommandLineParser's only other refusal: a value option ending the line.
+            const QString last = line.constLast();
+            parsed.error = last.startsWith(u'-') ? u"%1 needs a value"_s.arg(last) : parser.errorText();
         }
-        parsed.given.insert(name);
+        return parsed;
     }
-    if (parsed.error.isEmpty() && parsed.command.isEmpty() && !parsed.help)
-        parsed.error = QStringLiteral("no command given");
+    const QStringList positional = parser.positionalArguments();
+    parsed.command = positional.value(0);
+    parsed.positional = positional.mid(1);
+    for (const QString &name : parser.optionNames()) {
+        if (name == "h"_L1 || name == "help"_L1) {
+            parsed.help = true;
+            continue;
+        }
+        parsed.given.insert(dashed(name));
+        parsed.values.insert(dashed(name), parser.value(name));
+    }
+    if (parsed.command.isEmpty() && !parsed.help)
+        parsed.error = u"no command given"_s;
     return parsed;
 }

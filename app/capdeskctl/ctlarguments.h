@@ -6,25 +6,21 @@
 #include <QStringList>
 
 // capdeskctl's command line: `COMMAND [--db FILE | --server URL] ARGS…`, options anywhere,
-// `--name value` or `--name=value`, and `--` ending the options.
+// `--name value` or `--name=value`, and `--` ending the options. Parsed with
+// QCommandLineParser over every option of the command table (CtlCommandTable); which
+// options the command takes is checked once the command is known (CtlCommands).
 struct CtlArguments
 {
     QString command;
-    QStringList positional;  // after the command
-    QString db;              // --db
-    QString server;          // --server
-    QString format;          // --format (export)
-    QString out;             // --out (export)
-    bool sample = false;     // --sample (init)
-    bool shape = false;      // --shape (invoke)
+    QStringList positional; // after the command
     bool help = false;       // --help / -h
-    // Options of the receipt, log and token commands, by name ("--key" → value); flags
-    // ("--verify") map to an empty string.
-    QHash<QString, QString> extra;
-    QSet<QString> given;     // the options used, to refuse ones a command ignores
+    // The options given, by name ("--key" → value); a flag ("--verify") maps to an empty
+    // string. With `--name` given twice, the last value counts.
+    QHash<QString, QString> values;
+    QSet<QString> given; // their names, to refuse ones a command ignores
     QString error;           // set when the line cannot be understood
 
     static CtlArguments parse(const QStringList &arguments);
     bool has(const QString &option) const { return given.contains(option); }
-    QString value(const QString &option) const { return extra.value(option); }
+    QString value(const QString &option) const { return values.value(option); }
 };

@@ -1,8 +1,9 @@
 #include "app/capdeskctl/ctlcommands.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctldispatchlimits.h"
-
 #include "app/capdeskctl/ctlflowplancommand.h"
+#include "app/capdeskctl/ctlhelp.h"
 #include "app/capdeskctl/ctlkeycommands.h"
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctllogcommand.h"
@@ -10,18 +11,18 @@
 #include "app/capdeskctl/ctlservecommand.h"
 #include "app/capdeskctl/ctlservercommands.h"
 #include "app/capdeskctl/ctltokencommands.h"
+#include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/utf8text.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/json/jsontextcheck.h"
+#include "dispatch/row/rowschema.h"
 #include "dispatch/store/defaultlocations.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
-#include "dispatch/json/jsontextcheck.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/row/rowschema.h"
-#include "dispatch/call/invocationhandle.h"
-#include "remote/remotedirectorystore.h"
 #include "dispatch/store/sqlitedirectorystore.h"
-#include "dispatch/invoke/standarddispatcher.h"
-#include "dispatch/core/utf8text.h"
+#include "remote/remotedirectorystore.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -31,7 +32,9 @@
 #include <QSettings>
 #include <QJsonObject>
 
-#include <functional>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -83,87 +86,65 @@ int CtlCommands::run()
 {
     if (!m_args.error.isEmpty())
         return CtlOutput::usage(m_args.error);
-    if (m_args.help) {
-        CtlOutput::printUsage(stdout);
+    if (m_args.help && m_args.command.isEmpty()) {
+        CtlHelp::print(CtlHelp::usage(), stdout);
         return Ok;
     }
-    if (m_args.has(QStringLiteral("--ca-file")) && m_args.server.isEmpty())
-        return CtlOutput::usage(QStringLiteral("--ca-file goes with --server URL"));
-    if (!m_args.server.isEmpty()) {
-        if (m_args.has(QStringLiteral("--db")))
-            return CtlOutput::usage(QStringLiteral("--db and --server name two directories; give one"));
+    QString error;
+    m_command = CtlCommandTable::resolve(m_args.command, m_args.positional, &error);
+    if (!m_command)
+        return CtlOutput::usage(error);
+    if (m_args.help) {
+        CtlHelp::print(CtlHelp::command({m_command}), stdout);
+        return Ok;
+    }
+    if (const int refused = refuseOptions(*m_command))
+        return refused;
+    if (m_args.has(u"--server"_s)) {
+        if (m_args.has(u"--db"_s))
+            return CtlOutput::usage(u"--db and --server name two directories; give one"_s);
         const StoreResult<std::shared_ptr<ServerConnection>> connection = CtlServerCommands::connect(m_args);
         if (!connection.ok())
             return CtlOutput::usage(connection.error().message);
         m_connection = connection.value();
+        if (m_command->server == CtlCommand::Server::LocalOnly)
+            return CtlOutput::usage(
+                !m_command->serverRefusal.isEmpty()
+                    ? m_command->serverRefusal
+                    : u"%1 works on a local directory file only (--db), not with --server"_s.arg(
+                        m_command->name));
     }
+    return (this->*m_command->run)();
+}
 
-    const QHash<QString, std::function<int()>> commands{
-        {QStringLiteral("init"), [this] { return m_connection ? refuseServer() : init(); }},
-        {QStringLiteral("import"), [this] { return importFile(); }},
-        {QStringLiteral("export"), [this] { return exportRows(); }},
-        {QStringLiteral("get"), [this] { return get(); }},
-        {QStringLiteral("put"), [this] { return put(); }},
-        {QStringLiteral("patch"), [this] { return patch(); }},
-        {QStringLiteral("delete"), [this] { return remove(); }},
-        {QStringLiteral("invoke"), [this] { return invoke(); }},
-        {QStringLiteral("receipts"),
-         [this] { return m_connection ? refuseServer() : receiptCommand(&CtlReceiptCommands::receipts); }},
-        {QStringLiteral("confirm"),
-         [this] {
-             return m_connection ? CtlServerCommands(m_args, m_connection).confirm()
-                                 : receiptCommand(&CtlReceiptCommands::confirm);
-         }},
-        {QStringLiteral("verify-receipt"), [this] { return m_connection ? refuseServer() : verifyReceipt(); }},
-        {QStringLiteral("public-key"), [this] { return m_connection ? refuseServer() : publicKey(); }},
-        {QStringLiteral("log"), [this] { return m_connection ? refuseServer() : log(); }},
-        {QStringLiteral("token"), [this] { return m_connection ? refuseServer() : token(); }},
-        {QStringLiteral("flow-plan"), [this] { return flowPlan(); }},
-        {QStringLiteral("lint"), [this] { return lintCommand(&CtlLintCommands::lint); }},
-        {QStringLiteral("contract"), [this] { return lintCommand(&CtlLintCommands::contract); }},
-        {QStringLiteral("mcp-tools"), [this] { return lintCommand(&CtlLintCommands::mcpTools); }},
-        {QStringLiteral("serve"), [this] { return m_connection ? refuseServer() : CtlServeCommand(m_args).run(); }},
-    };
-    const auto command = commands.constFind(m_args.command);
-    if (command == commands.constEnd())
-        return CtlOutput::usage(QStringLiteral("unknown command '%1'").arg(m_args.command));
-    const QHash<QString, QStringList> extraOptions{
-        {QStringLiteral("init"), {QStringLiteral("--sample")}},
-        {QStringLiteral("import"), {QStringLiteral("--allow-noncompliant"), QStringLiteral("--restamp")}},
-        {QStringLiteral("export"), {QStringLiteral("--format"), QStringLiteral("--out")}},
-        {QStringLiteral("invoke"),
-         QStringList{QStringLiteral("--shape"), QStringLiteral("--token"), QStringLiteral("--audience"),
-                     QStringLiteral("--owner-present")}
-             + CtlDispatchLimits::options()},
-        {QStringLiteral("receipts"), {QStringLiteral("--key"), QStringLiteral("--limit")}},
-        {QStringLiteral("verify-receipt"), {QStringLiteral("--public-key")}},
-        {QStringLiteral("serve"),
-         QStringList{QStringLiteral("--listen"), QStringLiteral("--generate-key"),
-                     QStringLiteral("--dispatch-timeout"), QStringLiteral("--idle-timeout"),
-                     QStringLiteral("--tls-cert"), QStringLiteral("--tls-key"), QStringLiteral("--request-timeout"),
-                     QStringLiteral("--max-connections"), QStringLiteral("--max-connections-per-address"),
-                     QStringLiteral("--max-header-bytes"), QStringLiteral("--max-body-bytes"),
-                     QStringLiteral("--max-unsent-bytes")}
-             + CtlDispatchLimits::options()},
-        {QStringLiteral("public-key"), {QStringLiteral("--out")}},
-        {QStringLiteral("log"), {QStringLiteral("--key"), QStringLiteral("--verify"), QStringLiteral("--anchor")}},
-        {QStringLiteral("token"),
-         {QStringLiteral("--audience"), QStringLiteral("--keys"), QStringLiteral("--categories"),
-          QStringLiteral("--risk-ceiling"), QStringLiteral("--pin"), QStringLiteral("--fixed-body"),
-          QStringLiteral("--payload-ceiling"), QStringLiteral("--expires"), QStringLiteral("--owner-gate"),
-          QStringLiteral("--label")}},
-    };
+int CtlCommands::refuseOptions(const CtlCommand &command) const
+{
+    const QList<QCommandLineOption> &common = CtlCommandTable::commonOptions();
     for (const QString &option : std::as_const(m_args.given)) {
-        if (option != QLatin1String("--db") && option != QLatin1String("--server")
-            && option != QLatin1String("--ca-file") && !extraOptions.value(m_args.command).contains(option))
-            return CtlOutput::usage(QStringLiteral("%1 does not apply to %2").arg(option, m_args.command));
+        const bool isCommon =
+            std::any_of(common.cbegin(), common.cend(), [&option](const QCommandLineOption &c) {
+                return option == u"--"_s + c.names().constLast();
+            });
+        if (!isCommon && !command.takes(option))
+            return CtlOutput::usage(u"%1 does not apply to %2"_s.arg(option, command.name));
+        if (m_args.value(option).isEmpty() && !command.emptyValues.contains(option)) {
+            const QList<QCommandLineOption> all = CtlCommandTable::allOptions();
+            const bool takesValue =
+                std::any_of(all.cbegin(), all.cend(), [&option](const QCommandLineOption &o) {
+                    return option == u"--"_s + o.names().constLast() && !o.valueName().isEmpty();
+                });
+            if (takesValue)
+                return CtlOutput::usage(u"%1 needs a value"_s.arg(option));
+        }
     }
-    return (*command)();
+    if (m_args.has(u"--ca-file"_s) && !m_args.has(u"--server"_s))
+        return CtlOutput::usage(u"--ca-file goes with --server URL"_s);
+    return Ok;
 }
 
 QString CtlCommands::dbPath() const
 {
-    return m_args.db.isEmpty() ? DefaultLocations::directoryFile() : m_args.db;
+    return m_args.has(u"--db"_s) ? m_args.value(u"--db"_s) : DefaultLocations::directoryFile();
 }
 
 bool CtlCommands::openStore(bool mayCreate)
@@ -196,15 +177,6 @@ bool CtlCommands::openDirectory(bool mayCreate)
     return true;
 }
 
-int CtlCommands::refuseServer() const
-{
-    if (m_args.command == QLatin1String("receipts"))
-        return CtlOutput::usage(QStringLiteral("receipts lists a local directory's receipts only; against a server, "
-                                               "check one with confirm INV_ID --server URL (or open its /receipt/INV_ID page)"));
-    return CtlOutput::usage(
-        QStringLiteral("%1 works on a local directory file only (--db), not with --server").arg(m_args.command));
-}
-
 std::shared_ptr<DirectoryLedger> CtlCommands::ledger()
 {
     if (!m_ledger)
@@ -212,21 +184,21 @@ std::shared_ptr<DirectoryLedger> CtlCommands::ledger()
     return m_ledger;
 }
 
-bool CtlCommands::expectPositional(int count, const QString &usage)
+bool CtlCommands::expectPositional(int count)
 {
     if (m_args.positional.size() == count)
         return true;
-    m_exit = CtlOutput::usage(QStringLiteral("usage: capdeskctl %1").arg(usage));
+    m_exit = CtlOutput::usage(m_command->usageLine());
     return false;
 }
 
 int CtlCommands::init()
 {
-    if (!expectPositional(0, QStringLiteral("init [--sample] [--db FILE]")) || !openStore(true))
+    if (!expectPositional(0) || !openStore(true))
         return m_exit;
     int rows = 0;
     m_store->scanSummaries([&rows](const RowSummary &) { ++rows; });
-    if (m_args.sample) {
+    if (m_args.has(u"--sample"_s)) {
         if (rows > 0)
             return CtlOutput::fail(invalid(QStringLiteral("%1 already holds %2 rows; --sample fills only an empty directory")
                                                .arg(dbPath())
@@ -245,7 +217,7 @@ int CtlCommands::init()
 
 int CtlCommands::importFile()
 {
-    if (!expectPositional(1, QStringLiteral("import FILE [--allow-noncompliant] [--restamp] [--db FILE]")))
+    if (!expectPositional(1))
         return m_exit;
     const QString file = m_args.positional.first();
     if (!QFileInfo(file).isFile())
@@ -264,12 +236,14 @@ int CtlCommands::importFile()
 
 int CtlCommands::exportRows()
 {
-    const QString format = m_args.format.isEmpty() ? QStringLiteral("json") : m_args.format;
+    const QString format = m_args.has(u"--format"_s) ? m_args.value(u"--format"_s) : u"json"_s;
+    const QString outFile = m_args.value(u"--out"_s);
     if (format != QLatin1String("json") && format != QLatin1String("sql"))
         return CtlOutput::usage(QStringLiteral("--format is json or sql, not '%1'").arg(format));
-    if (!expectPositional(0, QStringLiteral("export [--format json|sql] [--out FILE]")))
+    if (!expectPositional(0))
         return m_exit;
-    if (!m_connection && !m_args.out.isEmpty() && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
+    if (!m_connection && !outFile.isEmpty()
+        && QFileInfo(outFile).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
         return CtlOutput::usage(QStringLiteral("--out names the directory file itself; exporting there would destroy it"));
     if (!openDirectory())
         return m_exit;
@@ -278,23 +252,23 @@ int CtlCommands::exportRows()
     if (!exported.ok())
         return CtlOutput::fail(exported.error());
     const QByteArray &bytes = exported.value();
-    if (m_args.out.isEmpty()) {
+    if (outFile.isEmpty()) {
         CtlOutput::printRaw(bytes);
         return Ok;
     }
-    QFile out(m_args.out);
+    QFile out(outFile);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size() || !out.flush())
-        return CtlOutput::fail(StoreError::make(StoreError::Kind::Io,
-                                                QStringLiteral("cannot write %1: %2").arg(m_args.out, out.errorString())));
+        return CtlOutput::fail(StoreError::make(
+            StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(outFile, out.errorString())));
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true},
                                      {QStringLiteral("bytes"), double(bytes.size())},
-                                     {QStringLiteral("out"), m_args.out}});
+                                     {QStringLiteral("out"), outFile}});
     return Ok;
 }
 
 int CtlCommands::get()
 {
-    if (!expectPositional(1, QStringLiteral("get KEY")) || !openDirectory())
+    if (!expectPositional(1) || !openDirectory())
         return m_exit;
     const StoreResult<Row> row = m_directory->row(m_args.positional.first());
     if (!row.ok())
@@ -305,7 +279,7 @@ int CtlCommands::get()
 
 int CtlCommands::put()
 {
-    if (!expectPositional(0, QStringLiteral("put < row.json")))
+    if (!expectPositional(0))
         return m_exit;
     const StoreResult<QJsonObject> object = readStdinObject(QStringLiteral("row object"));
     if (!object.ok())
@@ -325,7 +299,7 @@ int CtlCommands::put()
 
 int CtlCommands::patch()
 {
-    if (!expectPositional(1, QStringLiteral("patch KEY < fields.json")))
+    if (!expectPositional(1))
         return m_exit;
     const StoreResult<QJsonObject> fields = readStdinObject(QStringLiteral("object of fields"));
     if (!fields.ok())
@@ -352,7 +326,7 @@ int CtlCommands::patch()
 
 int CtlCommands::remove()
 {
-    if (!expectPositional(1, QStringLiteral("delete KEY")) || !openDirectory())
+    if (!expectPositional(1) || !openDirectory())
         return m_exit;
     const QString key = m_args.positional.first();
     const StoreError error = m_directory->remove(key);
@@ -364,10 +338,8 @@ int CtlCommands::remove()
 
 int CtlCommands::invoke()
 {
-    if (m_args.positional.isEmpty() || m_args.positional.size() > 2) {
-        m_exit = CtlOutput::usage(QStringLiteral("usage: capdeskctl invoke KEY [BODY] [--shape]"));
-        return m_exit;
-    }
+    if (m_args.positional.isEmpty() || m_args.positional.size() > 2)
+        return CtlOutput::usage(m_command->usageLine());
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
     QString limitsError;
@@ -383,7 +355,7 @@ int CtlCommands::invoke()
     InvocationRequest request;
     request.key = m_args.positional.at(0);
     request.body = m_args.positional.value(1);
-    request.shape = m_args.shape;
+    request.shape = m_args.has(u"--shape"_s);
     request.token = m_args.value(QStringLiteral("--token"));
     request.audience = m_args.value(QStringLiteral("--audience"));
     request.ownerPresent = m_args.has(QStringLiteral("--owner-present"));
@@ -420,7 +392,7 @@ int CtlCommands::verifyReceipt()
 
 int CtlCommands::publicKey()
 {
-    if (!expectPositional(0, QStringLiteral("public-key [--out FILE]")) || !openStore())
+    if (!expectPositional(0) || !openStore())
         return m_exit;
     return CtlKeyCommands(m_args, m_store).publicKey();
 }
@@ -440,6 +412,21 @@ int CtlCommands::lintCommand(int (CtlLintCommands::*command)())
     return (commands.*command)();
 }
 
+int CtlCommands::lint()
+{
+    return lintCommand(&CtlLintCommands::lint);
+}
+
+int CtlCommands::contract()
+{
+    return lintCommand(&CtlLintCommands::contract);
+}
+
+int CtlCommands::mcpTools()
+{
+    return lintCommand(&CtlLintCommands::mcpTools);
+}
+
 int CtlCommands::flowPlan()
 {
     if (!openDirectory())
@@ -447,9 +434,60 @@ int CtlCommands::flowPlan()
     return CtlFlowPlanCommand(m_args, m_directory).run();
 }
 
-int CtlCommands::token()
+int CtlCommands::serve()
+{
+    return CtlServeCommand(m_args).run();
+}
+
+int CtlCommands::receipts()
+{
+    return receiptCommand(&CtlReceiptCommands::receipts);
+}
+
+int CtlCommands::confirm()
+{
+    if (m_connection)
+        return CtlServerCommands(m_args, m_connection).confirm();
+    return receiptCommand(&CtlReceiptCommands::confirm);
+}
+
+int CtlCommands::tokenCommand(int (CtlTokenCommands::*command)())
 {
     if (!openStore())
         return m_exit;
-    return CtlTokenCommands(m_args, m_store).run();
+    CtlTokenCommands commands(m_args, m_store);
+    return (commands.*command)();
+}
+
+int CtlCommands::tokenCreate()
+{
+    return tokenCommand(&CtlTokenCommands::create);
+}
+
+int CtlCommands::tokenList()
+{
+    return tokenCommand(&CtlTokenCommands::list);
+}
+
+int CtlCommands::tokenRevoke()
+{
+    return tokenCommand(&CtlTokenCommands::revoke);
+}
+
+int CtlCommands::help()
+{
+    if (m_args.positional.isEmpty()) {
+        CtlHelp::print(CtlHelp::usage(), stdout);
+        return Ok;
+    }
+    const QString name = m_args.positional.join(u' ');
+    if (const CtlCommand *command = CtlCommandTable::find(name)) {
+        CtlHelp::print(CtlHelp::command({command}), stdout);
+        return Ok;
+    }
+    const QList<const CtlCommand *> group = CtlCommandTable::group(name);
+    if (group.isEmpty())
+        return CtlOutput::usage(u"help: no command '%1'; the commands are listed below"_s.arg(name));
+    CtlHelp::print(CtlHelp::command(group), stdout);
+    return Ok;
 }

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "app/capdeskctl/ctlarguments.h"
+#include "app/capdeskctl/ctlcommand.h"
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctlreceiptcommands.h"
+#include "app/capdeskctl/ctltokencommands.h"
 
 #include <memory>
 
@@ -11,18 +13,18 @@ class DirectoryStore;
 class ServerConnection;
 class SqliteDirectoryStore;
 
-// The commands of SPEC §11, each a thin call into the engine. With `--server URL` the row
-// commands (get, put, patch, delete, import, export, lint, contract, mcp-tools, flow-plan)
-// run against the server's directory through the same DirectoryStore interface, and
-// invoke and confirm ask the server; the commands about a local file's own records
-// (receipts, log, token, public-key, init, serve) refuse --server by name.
+// The commands of SPEC §11, each a thin call into the engine, dispatched through the
+// command table (CtlCommandTable), which also says which options each takes and which
+// refuse --server. With `--server URL` the row commands run against the server's
+// directory through the same DirectoryStore interface, and invoke and confirm ask the
+// server.
 class CtlCommands final
 {
 public:
     explicit CtlCommands(CtlArguments arguments);
     int run();
 
-private:
+    // The handlers the table names.
     int init();
     int importFile();
     int exportRows();
@@ -31,25 +33,41 @@ private:
     int patch();
     int remove();
     int invoke();
-    int receiptCommand(int (CtlReceiptCommands::*command)());
+    int flowPlan();
+    int lint();
+    int contract();
+    int mcpTools();
+    int serve();
+    int receipts();
+    int confirm();
     int verifyReceipt();
     int publicKey();
     int log();
-    int token();
-    int flowPlan();
+    int tokenCreate();
+    int tokenList();
+    int tokenRevoke();
+    int help();
+
+private:
+    // The options the command does not take, an empty value where none is meant, and
+    // --ca-file without --server: the usage error, or Ok.
+    int refuseOptions(const CtlCommand &command) const;
+    int receiptCommand(int (CtlReceiptCommands::*command)());
     int lintCommand(int (CtlLintCommands::*command)());
+    int tokenCommand(int (CtlTokenCommands::*command)());
 
     // Only init and import may create the file; a typo in --db must not leave an empty
     // directory behind (nor pre-empt the GUI's first-start sample).
     bool openStore(bool mayCreate = false);
     // The directory the row commands work on: the server's with --server, else the file.
     bool openDirectory(bool mayCreate = false);
-    int refuseServer() const;
     std::shared_ptr<DirectoryLedger> ledger();
     QString dbPath() const;
-    bool expectPositional(int count, const QString &usage);
+    // The positional count the command's synopsis wants, else its usage line as the error.
+    bool expectPositional(int count);
 
     CtlArguments m_args;
+    const CtlCommand *m_command = nullptr;
     std::shared_ptr<SqliteDirectoryStore> m_store;
     std::shared_ptr<ServerConnection> m_connection;
     std::shared_ptr<DirectoryStore> m_directory;

@@ -4,10 +4,15 @@
 
 using namespace Qt::StringLiterals;
 
-QStringList CtlDispatchLimits::options()
+QList<QCommandLineOption> CtlDispatchLimits::options()
 {
-    return {u"--max-output-bytes"_s, u"--max-tree-calls"_s, u"--max-tree-bytes"_s, u"--max-fan-out"_s,
-            u"--call-timeout"_s};
+    return {
+        QCommandLineOption(u"max-output-bytes"_s, u"the largest output a call may return"_s, u"N"_s),
+        QCommandLineOption(u"max-tree-calls"_s, u"the calls one call tree may make"_s, u"N"_s),
+        QCommandLineOption(u"max-tree-bytes"_s, u"the output bytes one call tree may produce"_s, u"N"_s),
+        QCommandLineOption(u"max-fan-out"_s, u"the branches one fan-out may start"_s, u"N"_s),
+        QCommandLineOption(u"call-timeout"_s, u"the time one call tree may take"_s, u"MS"_s),
+    };
 }
 
 std::optional<DispatchLimits> CtlDispatchLimits::parse(const CtlArguments &args, QString *error)

@@ -3,7 +3,8 @@
 #include "app/capdeskctl/ctlarguments.h"
 #include "dispatch/core/dispatchlimits.h"
 
-#include <QStringList>
+#include <QCommandLineOption>
+#include <QList>
 
 #include <optional>
 
@@ -13,7 +14,7 @@
 class CtlDispatchLimits final
 {
 public:
-    static QStringList options();
+    static QList<QCommandLineOption> options();
     // The limits the line gives, or nullopt with `error` naming the bad option.
     static std::optional<DispatchLimits> parse(const CtlArguments &args, QString *error);
 };

@@ -16,10 +16,11 @@ CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<SqliteD
 int CtlKeyCommands::publicKey()
 {
     const QString databasePath = m_store->location();
+    const QString outFile = m_args.value(QStringLiteral("--out"));
     // Either file holds what cannot be recovered from a public key.
     for (const QString &precious : {databasePath, databasePath + QStringLiteral(".signing-key")}) {
-        if (!m_args.out.isEmpty()
-            && QFileInfo(m_args.out).absoluteFilePath() == QFileInfo(precious).absoluteFilePath())
+        if (!outFile.isEmpty()
+            && QFileInfo(outFile).absoluteFilePath() == QFileInfo(precious).absoluteFilePath())
             return CtlOutput::usage(
                 QStringLiteral("--out names %1; writing there would destroy it").arg(precious));
     }
@@ -31,18 +32,18 @@ int CtlKeyCommands::publicKey()
         return CtlOutput::fail(StoreError::make(StoreError::Kind::Io, error));
     const PublicKey publicKey = unlocked->key.publicKey();
     const QByteArray pem = publicKey.pem();
-    if (m_args.out.isEmpty()) {
+    if (outFile.isEmpty()) {
         CtlOutput::printRaw(pem);
         return CtlOutput::Ok;
     }
-    QFile out(m_args.out);
+    QFile out(outFile);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(pem) != pem.size() || !out.flush())
         return CtlOutput::fail(StoreError::make(
-            StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(m_args.out, out.errorString())));
+            StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(outFile, out.errorString())));
     CtlOutput::printJson(
         QJsonObject{{QStringLiteral("ok"), true},
                     {QStringLiteral("key_id"), publicKey.keyId()},
                     {QStringLiteral("storage"), SigningKeyVault::storageDescription(*unlocked)},
-                    {QStringLiteral("out"), m_args.out}});
+                    {QStringLiteral("out"), outFile}});
     return CtlOutput::Ok;
 }

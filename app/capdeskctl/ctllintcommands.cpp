@@ -1,5 +1,6 @@
 #include "app/capdeskctl/ctllintcommands.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpprojection.h"
@@ -47,7 +48,7 @@ int CtlLintCommands::lint()
 int CtlLintCommands::contract()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl contract KEY"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"contract"_s));
     const StoreResult<Row> row = m_store->row(m_args.positional.first());
     if (!row.ok())
         return CtlOutput::fail(row.error());
@@ -58,7 +59,7 @@ int CtlLintCommands::contract()
 int CtlLintCommands::mcpTools()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(u"usage: capdeskctl mcp-tools"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"mcp-tools"_s));
     const StoreResult<QList<Row>> rows = m_store->allRows();
     if (!rows.ok())
         return CtlOutput::fail(rows.error());

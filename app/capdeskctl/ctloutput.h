@@ -22,7 +22,7 @@ void printRaw(const QByteArray &bytes);
 // `{"ok":false,"error":…}` on stdout, the message on stderr; returns the exit code
 // (the error's own, unless one is given).
 int fail(const StoreError &error, int exitCode = -1);
+// The message and the usage on stderr; returns Usage.
 int usage(const QString &message);
-void printUsage(std::FILE *to);
 
 } // namespace CtlOutput

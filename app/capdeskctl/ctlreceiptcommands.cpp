@@ -1,11 +1,12 @@
 #include "app/capdeskctl/ctlreceiptcommands.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/publickey.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -55,7 +56,7 @@ CtlReceiptCommands::CtlReceiptCommands(const CtlArguments &args, std::shared_ptr
 int CtlReceiptCommands::receipts()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(u"usage: capdeskctl receipts [--key KEY] [--limit N]"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"receipts"_s));
     ReceiptLog::Query query;
     query.key = m_args.value(u"--key"_s);
     if (m_args.has(u"--limit"_s)) {
@@ -77,7 +78,7 @@ int CtlReceiptCommands::receipts()
 int CtlReceiptCommands::confirm()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl confirm INV_ID"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
     const QJsonObject confirmation = m_ledger->confirm(m_args.positional.at(0));
     CtlOutput::printJson(confirmation);
     if (confirmation.contains(u"reason"_s))
@@ -90,7 +91,7 @@ int CtlReceiptCommands::confirm()
 int CtlReceiptCommands::verifyReceipt()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl verify-receipt FILE [--public-key PEM_FILE]"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"verify-receipt"_s));
     const QString path = m_args.positional.at(0);
     const StoreResult<QByteArray> bytes = readFile(path, 1 << 20);
     if (!bytes.ok())

@@ -1,14 +1,15 @@
 #include "app/capdeskctl/ctlservecommand.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctldispatchlimits.h"
 #include "app/capdeskctl/ctloutput.h"
-#include "dispatch/store/defaultlocations.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/store/defaultlocations.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "server/directoryserver.h"
 #include "server/servetls.h"
 #include "server/signalwatcher.h"
-#include "dispatch/store/sqlitedirectorystore.h"
-#include "dispatch/invoke/standarddispatcher.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -68,12 +69,7 @@ constexpr int kTreeDeadlineMarginMs = 1000;
 int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(
-            QStringLiteral("usage: capdeskctl serve [--db FILE] [--listen 127.0.0.1:PORT] [--generate-key] "
-                           "[--dispatch-timeout MS] [--idle-timeout MS] [--request-timeout MS] [--max-connections N] "
-                           "[--max-connections-per-address N] [--max-header-bytes N] [--max-body-bytes N] "
-                           "[--max-unsent-bytes N] [--tls-cert FILE --tls-key FILE] "
-                           "[--max-output-bytes N] [--max-tree-calls N] [--max-tree-bytes N] [--max-fan-out N]"));
+        return CtlOutput::usage(CtlCommandTable::usageLine(QStringLiteral("serve")));
     QString error;
     std::optional<QSslConfiguration> tls;
     if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))
@@ -119,7 +115,8 @@ int CtlServeCommand::run()
                            "makes a strong one")
                 .arg(OwnerKey::kMinimumLength));
 
-    const QString path = m_args.db.isEmpty() ? DefaultLocations::directoryFile() : m_args.db;
+    const QString path = m_args.has(QStringLiteral("--db")) ? m_args.value(QStringLiteral("--db"))
+                                                            : DefaultLocations::directoryFile();
     if (!QFileInfo::exists(path))
         return CtlOutput::fail(
             StoreError::make(StoreError::Kind::NotFound,

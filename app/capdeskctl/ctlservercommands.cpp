@@ -1,11 +1,12 @@
 #include "app/capdeskctl/ctlservercommands.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
+#include "dispatch/runners/tlstrust.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedispatcher.h"
 #include "remote/serverconnection.h"
 #include "remote/servererrors.h"
-#include "dispatch/runners/tlstrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,7 +15,7 @@ using namespace Qt::StringLiterals;
 
 StoreResult<std::shared_ptr<ServerConnection>> CtlServerCommands::connect(const CtlArguments &args)
 {
-    const QString &url = args.server;
+    const QString url = args.value(u"--server"_s);
     const QUrl base(url, QUrl::StrictMode);
     if (!base.isValid() || (base.scheme() != "http"_L1 && base.scheme() != "https"_L1)
         || base.host().isEmpty())
@@ -47,7 +48,7 @@ int CtlServerCommands::invoke()
     InvocationRequest request;
     request.key = m_args.positional.at(0);
     request.body = m_args.positional.value(1);
-    request.shape = m_args.shape;
+    request.shape = m_args.has(u"--shape"_s);
     request.token = m_args.value(u"--token"_s);
     request.audience = m_args.value(u"--audience"_s);
     request.ownerPresent = request.token.isEmpty() || m_args.has(u"--owner-present"_s);
@@ -70,7 +71,7 @@ int CtlServerCommands::invoke()
 int CtlServerCommands::confirm()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl confirm INV_ID --server URL"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
     const StoreResult<RemoteConfirmation> confirmation =
         RemoteConfirmation::fetch(*m_connection, m_args.positional.at(0));
     if (!confirmation.ok())

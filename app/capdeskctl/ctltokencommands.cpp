@@ -1,8 +1,9 @@
 #include "app/capdeskctl/ctltokencommands.h"
 
-#include "dispatch/tokens/capabilitytokenstore.h"
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -20,35 +21,8 @@ CtlTokenCommands::CtlTokenCommands(const CtlArguments &args, std::shared_ptr<Sql
     : m_args(args), m_store(std::move(store))
 {}
 
-int CtlTokenCommands::run()
-{
-    const QString subcommand = m_args.positional.value(0);
-    if (subcommand == "create"_L1)
-        return create();
-    if (subcommand == "list"_L1)
-        return list();
-    if (subcommand == "revoke"_L1)
-        return revoke();
-    return CtlOutput::usage(subcommand.isEmpty()
-                                ? u"token needs create, list or revoke"_s
-                                : u"unknown token command '%1' (create, list or revoke)"_s.arg(subcommand));
-}
-
-int CtlTokenCommands::refuseOptionsBeyond(const QStringList &allowed) const
-{
-    for (const QString &option : m_args.given)
-        if (option != "--db"_L1 && !allowed.contains(option))
-            return CtlOutput::usage(
-                u"%1 does not apply to token %2"_s.arg(option, m_args.positional.value(0)));
-    return CtlOutput::Ok;
-}
-
 int CtlTokenCommands::create()
 {
-    if (const int refused = refuseOptionsBeyond(
-            {u"--audience"_s, u"--keys"_s, u"--categories"_s, u"--risk-ceiling"_s, u"--pin"_s,
-             u"--fixed-body"_s, u"--payload-ceiling"_s, u"--expires"_s, u"--owner-gate"_s, u"--label"_s}))
-        return refused;
     if (m_args.positional.size() != 1)
         return CtlOutput::usage(u"token create takes options only"_s);
 
@@ -95,10 +69,8 @@ int CtlTokenCommands::create()
 
 int CtlTokenCommands::list()
 {
-    if (const int refused = refuseOptionsBeyond({}))
-        return refused;
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"usage: capdeskctl token list"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"token list"_s));
     const StoreResult<QList<CapabilityToken>> tokens = CapabilityTokenStore(m_store->database()).list();
     if (!tokens.ok())
         return CtlOutput::fail(tokens.error());
@@ -115,10 +87,8 @@ int CtlTokenCommands::list()
 
 int CtlTokenCommands::revoke()
 {
-    if (const int refused = refuseOptionsBeyond({}))
-        return refused;
     if (m_args.positional.size() != 2)
-        return CtlOutput::usage(u"usage: capdeskctl token revoke ID"_s);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"token revoke"_s));
     const QString id = m_args.positional.at(1);
     if (const StoreError error = CapabilityTokenStore(m_store->database()).revoke(id, kActor);
         error.isError())

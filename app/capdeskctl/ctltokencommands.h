@@ -7,22 +7,18 @@
 class SqliteDirectoryStore;
 
 // `capdeskctl token create|list|revoke` (SPEC §7, §11): capability tokens of a local
-// directory. create prints the token's value once; nothing can print it again.
+// directory. create prints the token's value once; nothing can print it again. The
+// subcommand is the first positional argument; the command table picks the function.
 class CtlTokenCommands final
 {
 public:
     CtlTokenCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
 
-    // Runs the subcommand named by the first positional argument.
-    int run();
-
-private:
     int create();
     int list();
     int revoke();
-    // A usage error naming an option the subcommand does not take, or 0.
-    int refuseOptionsBeyond(const QStringList &allowed) const;
 
+private:
     CtlArguments m_args;
     std::shared_ptr<SqliteDirectoryStore> m_store;
 };

@@ -158,8 +158,8 @@ void TestDirectoryServer::startServer()
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(kOwnerKey));
     m_server.setProcessEnvironment(environment);
-    // serve refuses port 0, so the port is probed here; should another process bind it
-    // first, serve says "cannot listen on" and exits, and another port is tried.
+    // The port is probed here (from before serve took port 0); should another process bind
+    // it first, serve says "cannot listen on" and exits, and another port is tried.
     QByteArray out;
     for (int attempt = 0; attempt < 5 && !out.contains("\"listening\""); ++attempt) {
         m_port = freePort();

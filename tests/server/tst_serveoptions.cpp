@@ -21,7 +21,8 @@ private slots:
         QTest::addRow("lan address") << QStringLiteral("192.168.1.5:8787") << QString();
         QTest::addRow("host name") << QStringLiteral("example.com:80") << QString();
         QTest::addRow("no port") << QStringLiteral("127.0.0.1") << QString();
-        QTest::addRow("port 0") << QStringLiteral("127.0.0.1:0") << QString();
+        QTest::addRow("port 0: any free one")
+            << QStringLiteral("127.0.0.1:0") << QStringLiteral("http://127.0.0.1:0");
         QTest::addRow("port too big") << QStringLiteral("127.0.0.1:65536") << QString();
         QTest::addRow("port not a number") << QStringLiteral("127.0.0.1:http") << QString();
     }
@@ -48,7 +49,8 @@ private slots:
                                      << QStringLiteral("https://192.168.1.5:8443");
         QTest::addRow("ipv6 any") << QStringLiteral("[::]:8443") << QStringLiteral("https://[::]:8443");
         QTest::addRow("host name") << QStringLiteral("example.com:443") << QString();
-        QTest::addRow("port 0") << QStringLiteral("0.0.0.0:0") << QString();
+        QTest::addRow("port 0: any free one")
+            << QStringLiteral("0.0.0.0:0") << QStringLiteral("https://0.0.0.0:0");
     }
     void fromListenWithTls()
     {

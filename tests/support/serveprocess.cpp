@@ -9,9 +9,9 @@
 
 namespace {
 
-// serve refuses --listen 127.0.0.1:0, so a port is chosen here; another process may bind it
-// before serve does, which serve reports as "cannot listen on", and start() then tries
-// another one.
+// A port is chosen here (from before serve took --listen 127.0.0.1:0); another process may
+// bind it before serve does, which serve reports as "cannot listen on", and start() then
+// tries another one.
 constexpr int kPortAttempts = 5;
 
 quint16 probedPort()

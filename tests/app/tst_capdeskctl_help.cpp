@@ -1,0 +1,196 @@
+#include "tests/app/ctltestsupport.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace CtlTestSupport;
+
+// capdeskctl as a script or an owner's CI calls it (real process, real files, the exit
+// codes of SPEC §11): the usage, `help COMMAND` and the usage errors of a line it
+// cannot run, all generated from the command table.
+class TestCapdeskctlHelp : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void usageErrors_data();
+    void usageErrors();
+    void helpAndInapplicableOptions();
+    void optionsMayStandAnywhere();
+    void helpNamesEveryCommand_data();
+    void helpNamesEveryCommand();
+    void helpOfAnUnknownCommand();
+    void optionsACommandDoesNotTake_data();
+    void optionsACommandDoesNotTake();
+
+private:
+    QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestCapdeskctlHelp::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+}
+
+namespace {
+
+// Every command of capdeskctl's table, as README.md lists them; helpNamesEveryCommand
+// also checks that the usage lists no other.
+const QStringList kCommands{u"init"_s,         u"import"_s,   u"export"_s,       u"get"_s,
+                            u"put"_s,          u"patch"_s,    u"delete"_s,       u"invoke"_s,
+                            u"flow-plan"_s,    u"lint"_s,     u"contract"_s,     u"mcp-tools"_s,
+                            u"serve"_s,        u"receipts"_s, u"confirm"_s,      u"verify-receipt"_s,
+                            u"public-key"_s,   u"log"_s,      u"token create"_s, u"token list"_s,
+                            u"token revoke"_s, u"help"_s};
+
+} // namespace
+
+void TestCapdeskctlHelp::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("no command") << QStringList{} << "no command given";
+    QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << "unknown command 'frobnicate'";
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("get"), QStringLiteral("--colour")} << "unknown option --colour";
+    QTest::addRow("get without key") << QStringList{QStringLiteral("get")} << "usage: capdeskctl get KEY";
+    QTest::addRow("--db without value") << QStringList{QStringLiteral("get"), QStringLiteral("--db")} << "--db needs a value";
+    QTest::addRow("bad format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv")}
+                                << "--format is json or sql";
+    QTest::addRow("--ca-file without --server")
+        << QStringList{QStringLiteral("get"), QStringLiteral("K"), QStringLiteral("--ca-file"),
+                       QStringLiteral("ca.pem")}
+        << "--ca-file goes with --server URL";
+    QTest::addRow("--tls-cert outside serve")
+        << QStringList{QStringLiteral("get"), QStringLiteral("K"), QStringLiteral("--tls-cert"),
+                       QStringLiteral("c.pem")}
+        << "--tls-cert does not apply to get";
+}
+
+void TestCapdeskctlHelp::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = ctl(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void TestCapdeskctlHelp::helpAndInapplicableOptions()
+{
+    const Run help = ctl({QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains("usage: capdeskctl"));
+    const Run sample = ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--sample")});
+    QCOMPARE(sample.exitCode, 2);
+    QVERIFY(sample.err.contains("--sample does not apply to get"));
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const Run clobber = ctl({QStringLiteral("export"), QStringLiteral("--db"), db(), QStringLiteral("--out=") + db()});
+    QCOMPARE(clobber.exitCode, 2);
+    QVERIFY(clobber.err.contains("would destroy it"));
+    QVERIFY(SqliteDirectoryStore::open(db()).ok());
+    const Run dashes = ctl({QStringLiteral("--db"), db(), QStringLiteral("get"), QStringLiteral("--"), QStringLiteral("--NOT_AN_OPTION")});
+    QCOMPARE(dashes.exitCode, 3);
+}
+
+void TestCapdeskctlHelp::optionsMayStandAnywhere()
+{
+    QCOMPARE(ctl({QStringLiteral("--db"), db(), QStringLiteral("init"), QStringLiteral("--sample")}).exitCode, 0);
+    const Run run = ctl({QStringLiteral("--db=") + db(), QStringLiteral("get"), QStringLiteral("NOW")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.json().value(QStringLiteral("target")).toString(), QStringLiteral("now"));
+}
+
+void TestCapdeskctlHelp::helpNamesEveryCommand_data()
+{
+    QTest::addColumn<QString>("command");
+    for (const QString &command : kCommands)
+        QTest::addRow("%s", qPrintable(command)) << command;
+}
+
+void TestCapdeskctlHelp::helpNamesEveryCommand()
+{
+    QFETCH(QString, command);
+    const Run help = ctl(QStringList{u"help"_s} + command.split(u' '));
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.startsWith("usage: capdeskctl " + command.toUtf8()), help.out.constData());
+    QVERIFY2(help.out.contains("Options:\n"), help.out.constData());
+    QVERIFY2(help.out.contains("--db FILE"), help.out.constData());
+    QVERIFY(help.err.isEmpty());
+    // `COMMAND --help` is the same page.
+    QCOMPARE(ctl(command.split(u' ') + QStringList{u"--help"_s}).out, help.out);
+    // The usage lists it, and lists nothing the table (kCommands) lacks.
+    const Run usage = ctl({u"--help"_s});
+    QVERIFY2(usage.out.contains("\n  " + command.toUtf8() + ' ')
+                 || usage.out.contains("\n  " + command.toUtf8() + '\n'),
+             usage.out.constData());
+    static const QRegularExpression entry(u"^  ([a-z-]+(?: (?:create|list|revoke))?)(?: |$)"_s,
+                                          QRegularExpression::MultilineOption);
+    const QString list = QString::fromUtf8(usage.out).section(u"\nOnly init"_s, 0, 0);
+    for (auto match = entry.globalMatch(list); match.hasNext();) {
+        const QString listed = match.next().captured(1);
+        QVERIFY2(kCommands.contains(listed), qPrintable(listed));
+    }
+}
+
+void TestCapdeskctlHelp::helpOfAnUnknownCommand()
+{
+    const Run help = ctl({u"help"_s, u"frobnicate"_s});
+    QCOMPARE(help.exitCode, 2);
+    QVERIFY2(help.err.contains("help: no command 'frobnicate'"), help.err.constData());
+    QVERIFY(help.out.isEmpty());
+    const Run group = ctl({u"help"_s, u"token"_s});
+    QCOMPARE(group.exitCode, 0);
+    QVERIFY2(group.out.contains("usage: capdeskctl token create")
+                 && group.out.contains("usage: capdeskctl token revoke ID"),
+             group.out.constData());
+}
+
+void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("init --out") << QStringList{u"init"_s, u"--out"_s, u"x"_s}
+                                << u"--out does not apply to init"_s;
+    QTest::addRow("get --shape") << QStringList{u"get"_s, u"K"_s, u"--shape"_s}
+                                 << u"--shape does not apply to get"_s;
+    QTest::addRow("lint --format=sql")
+        << QStringList{u"lint"_s, u"--format=sql"_s} << u"--format does not apply to lint"_s;
+    QTest::addRow("serve --token") << QStringList{u"serve"_s, u"--token"_s, u"T"_s}
+                                   << u"--token does not apply to serve"_s;
+    QTest::addRow("receipts --verify")
+        << QStringList{u"receipts"_s, u"--verify"_s} << u"--verify does not apply to receipts"_s;
+    QTest::addRow("log --limit") << QStringList{u"log"_s, u"--limit"_s, u"3"_s}
+                                 << u"--limit does not apply to log"_s;
+    QTest::addRow("token list --audience") << QStringList{u"token"_s, u"list"_s, u"--audience"_s, u"A"_s}
+                                           << u"--audience does not apply to token list"_s;
+    QTest::addRow("token revoke --label")
+        << QStringList{u"token"_s, u"revoke"_s, u"ID"_s, u"--label"_s, u"L"_s}
+        << u"--label does not apply to token revoke"_s;
+    QTest::addRow("help --sample") << QStringList{u"help"_s, u"--sample"_s}
+                                   << u"--sample does not apply to help"_s;
+    QTest::addRow("an empty value") << QStringList{u"receipts"_s, u"--key="_s} << u"--key needs a value"_s;
+    QTest::addRow("token alone") << QStringList{u"token"_s} << u"token needs create, list or revoke"_s;
+    QTest::addRow("token frob") << QStringList{u"token"_s, u"frob"_s}
+                                << u"unknown token command 'frob' (create, list or revoke)"_s;
+}
+
+void TestCapdeskctlHelp::optionsACommandDoesNotTake()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = ctl(arguments + QStringList{u"--db"_s, db()});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(!QFileInfo::exists(db()));
+}
+
+QTEST_GUILESS_MAIN(TestCapdeskctlHelp)
+#include "tst_capdeskctl_help.moc"

@@ -1,0 +1,389 @@
+#include "tests/app/ctltestsupport.h"
+#include "tests/support/rawsql.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace CtlTestSupport;
+
+namespace {
+
+// How a malformed anchor file is made from a genuine one.
+enum class AnchorDefect {
+    Empty,
+    NotJson,
+    Truncated,
+    NotAnObject,
+    WrongType,
+    MissingFields,
+    BadSeq,
+    BadSignatureBase64,
+    ShortSignature,
+    BadPublicKey,
+    Huge
+};
+
+} // namespace
+
+Q_DECLARE_METATYPE(AnchorDefect)
+
+// capdeskctl as a script or an owner's CI calls it (real process, real files, the exit
+// codes of SPEC §11): receipts, confirm, verify-receipt, and the event log with its
+// check and anchors.
+class TestCapdeskctlReceipts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void receiptsConfirmAndVerifyOffline();
+    void logRecordsMutationsAndVerifies();
+    void logVerifyNamesTamperingAndChecksAnAnchor();
+    void logVerifyNamesAWipeBehindAnAnchor();
+    void logVerifyNamesAMalformedAnchor_data();
+    void logVerifyNamesAMalformedAnchor();
+    void confirmRefusesARowHoldingAnotherReceipt();
+    void confirmNamesWhyASignatureFails_data();
+    void confirmNamesWhyASignatureFails();
+
+private:
+    QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestCapdeskctlReceipts::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+}
+
+void TestCapdeskctlReceipts::receiptsConfirmAndVerifyOffline()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run run = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject proof = run.json().value(u"proof"_s).toObject();
+    QCOMPARE(proof.value(u"ok"_s).toBool(), true);
+    const QString id = proof.value(u"invocation_id"_s).toString();
+    QCOMPARE(proof.value(u"receipt"_s).toObject().value(u"invocation_id"_s).toString(), id);
+
+    const Run listed = ctl({u"receipts"_s, u"--key"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()});
+    QCOMPARE(listed.exitCode, 0);
+    QCOMPARE(listed.json().value(u"receipts"_s).toArray().size(), 1);
+    QCOMPARE(ctl({u"receipts"_s, u"--key"_s, u"NOW"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray().size(), 0);
+
+    // The row goes; its receipt stays and still confirms.
+    QCOMPARE(ctl({u"delete"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run confirmed = ctl({u"confirm"_s, id, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 0);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(), true);
+    QCOMPARE(confirmed.json().value(u"status"_s).toString(), u"PROVEN_MATERIAL_RESULT"_s);
+    const Run unknown = ctl({u"confirm"_s, u"inv_zzzzzzzzzz"_s, u"--db"_s, db()});
+    QCOMPARE(unknown.exitCode, 3);
+    QCOMPARE(unknown.json().value(u"status"_s).toString(), u"UNKNOWN_INVOCATION"_s);
+
+    // Offline: the saved response and the exported public key, no directory.
+    const QString responseFile = m_dir->filePath(u"response.json"_s);
+    const QString keyFile = m_dir->filePath(u"key.pem"_s);
+    QFile response(responseFile);
+    QVERIFY(response.open(QIODevice::WriteOnly));
+    response.write(run.out);
+    response.close();
+    QCOMPARE(ctl({u"public-key"_s, u"--out"_s, keyFile, u"--db"_s, db()}).exitCode, 0);
+    const QString elsewhere = m_dir->filePath(u"never-created.db"_s);
+    const Run valid = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile, u"--db"_s, elsewhere});
+    QCOMPARE(valid.exitCode, 0);
+    QCOMPARE(valid.json().value(u"signature"_s).toString(), u"valid"_s);
+    QVERIFY(!QFile::exists(elsewhere));
+
+    QByteArray tamperedText = run.out;
+    tamperedText.replace("\"material\": true", "\"material\": false");
+    QVERIFY(tamperedText != run.out);
+    QVERIFY(response.open(QIODevice::WriteOnly));
+    response.write(tamperedText);
+    response.close();
+    const Run tampered = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile});
+    QCOMPARE(tampered.exitCode, 1);
+    QCOMPARE(tampered.json().value(u"signature"_s).toString(), u"invalid"_s);
+}
+
+void TestCapdeskctlReceipts::logRecordsMutationsAndVerifies()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    const QByteArray row = R"({"key":"ZZ_LOG","type":"fn","target":"upper","category":"testing","content":)"
+                           R"("# WHAT: Upper-cases its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n)"
+                           R"(# EX: [ZZ_LOG]hi[/ZZ_LOG]\n# OUTPUT: the text in upper case."})";
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, row).exitCode, 0);
+    QCOMPARE(ctl({u"patch"_s, u"ZZ_LOG"_s, u"--db"_s, db()}, R"({"target":"lower"})").exitCode, 0);
+    QCOMPARE(ctl({u"delete"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).exitCode, 0);
+    const QJsonArray events = ctl({u"log"_s, u"--key"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
+    QCOMPARE(events.size(), 3);
+    QCOMPARE(events.at(0).toObject().value(u"action"_s).toString(), u"delete"_s);
+    QCOMPARE(events.at(1).toObject().value(u"after"_s).toObject().value(u"target"_s).toString(), u"lower"_s);
+    QCOMPARE(events.at(2).toObject().value(u"action"_s).toString(), u"create"_s);
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
+    QCOMPARE(verified.exitCode, 0);
+    QCOMPARE(verified.json().value(u"intact"_s).toBool(), true);
+}
+
+void TestCapdeskctlReceipts::logVerifyNamesTamperingAndChecksAnAnchor()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    QCOMPARE(anchored.json().value(u"type"_s).toString(), u"capdesk.log_anchor"_s);
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(anchored.out);
+    file.close();
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"ho"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run clean = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(clean.exitCode, 0);
+    QCOMPARE(clean.json().value(u"anchor"_s).toBool(), true);
+    QCOMPARE(clean.json().value(u"receipts"_s).toObject().value(u"checked"_s).toInteger(), 2);
+    QCOMPARE(ctl({u"log"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()}).exitCode, 2);
+
+    const QString failure = RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s,
+                                                u"DELETE FROM events"_s, u"DELETE FROM event_chain_head"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const auto codes = [](const Run &run) {
+        QStringList list;
+        for (const QJsonValue &finding : run.json().value(u"findings"_s).toArray())
+            list.append(finding.toObject().value(u"code"_s).toString());
+        return list;
+    };
+    const Run wiped = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
+    QCOMPARE(wiped.exitCode, 1);
+    QCOMPARE(wiped.json().value(u"intact"_s).toBool(true), false);
+    QVERIFY2(codes(wiped).contains(u"event_log_wiped"_s), wiped.out.constData());
+    const Run pastAnchor = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(pastAnchor.exitCode, 1);
+    QVERIFY2(codes(pastAnchor).contains(u"anchor_events_truncated"_s), pastAnchor.out.constData());
+    // A log that does not verify gets no anchor.
+    QCOMPARE(ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()}).exitCode, 1);
+}
+
+// A wipe of everything the log and the receipts hold, done by someone without the key:
+// against the anchor it is a wipe, not a replaced key.
+void TestCapdeskctlReceipts::logVerifyNamesAWipeBehindAnAnchor()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(anchored.out);
+    file.close();
+
+    const QString failure =
+        RawSql::exec(db(), {u"DROP TRIGGER events_refuse_delete"_s, u"DROP TRIGGER receipts_refuse_delete"_s,
+                            u"DROP TRIGGER receipt_chain_links_refuse_delete"_s, u"DELETE FROM events"_s,
+                            u"DELETE FROM event_chain_head"_s, u"DELETE FROM receipt_chain_links"_s,
+                            u"DELETE FROM receipts"_s, u"DELETE FROM receipt_chain_heads"_s,
+                            u"DELETE FROM sqlite_sequence"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const Run wiped = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(wiped.exitCode, 1);
+    const QStringList codes = findingCodes(wiped.json());
+    QVERIFY2(codes.contains(u"event_log_wiped"_s), wiped.out.constData());
+    QVERIFY2(codes.contains(u"anchor_events_truncated"_s), wiped.out.constData());
+    QVERIFY2(codes.contains(u"anchor_receipts_truncated"_s), wiped.out.constData());
+    QVERIFY2(!codes.contains(u"anchor_key_unknown"_s), wiped.out.constData());
+
+    // An anchor made by another directory, with its own key, is one the directory does not hold.
+    const QString otherDb = m_dir->filePath(u"other.db"_s);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, otherDb}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, otherDb}).exitCode, 0);
+    const Run foreign = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, otherDb});
+    QCOMPARE(foreign.exitCode, 0);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(foreign.out);
+    file.close();
+    const Run replaced = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(replaced.exitCode, 1);
+    QVERIFY2(findingCodes(replaced.json()).contains(u"anchor_key_unknown"_s), replaced.out.constData());
+}
+
+void TestCapdeskctlReceipts::logVerifyNamesAMalformedAnchor_data()
+{
+    QTest::addColumn<AnchorDefect>("defect");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("empty") << AnchorDefect::Empty << u"is empty"_s;
+    QTest::newRow("not JSON") << AnchorDefect::NotJson << u"is not a JSON object"_s;
+    QTest::newRow("truncated") << AnchorDefect::Truncated << u"is not a JSON object"_s;
+    QTest::newRow("an array") << AnchorDefect::NotAnObject << u"is not a JSON object"_s;
+    QTest::newRow("wrong type") << AnchorDefect::WrongType << u"not a Capdesk log anchor"_s;
+    QTest::newRow("fields missing") << AnchorDefect::MissingFields << u"needs 'made_at'"_s;
+    QTest::newRow("negative seq") << AnchorDefect::BadSeq << u"'seq' must be a whole number"_s;
+    QTest::newRow("signature not base64") << AnchorDefect::BadSignatureBase64 << u"'signature'"_s;
+    QTest::newRow("signature too short") << AnchorDefect::ShortSignature << u"'signature'"_s;
+    QTest::newRow("public key not a key") << AnchorDefect::BadPublicKey << u"'public_key'"_s;
+    QTest::newRow("huge") << AnchorDefect::Huge << u"is larger than"_s;
+}
+
+void TestCapdeskctlReceipts::logVerifyNamesAMalformedAnchor()
+{
+    QFETCH(AnchorDefect, defect);
+    QFETCH(QString, reason);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const Run anchored = ctl({u"log"_s, u"--anchor"_s, u"--db"_s, db()});
+    QCOMPARE(anchored.exitCode, 0);
+    QJsonObject anchor = anchored.json();
+    const auto compact = [](const QJsonObject &json) {
+        return QJsonDocument(json).toJson(QJsonDocument::Compact);
+    };
+    QByteArray bytes;
+    switch (defect) {
+    case AnchorDefect::Empty:
+        break;
+    case AnchorDefect::NotJson:
+        bytes = "this is not an anchor";
+        break;
+    case AnchorDefect::Truncated:
+        bytes = anchored.out.left(anchored.out.size() / 2);
+        break;
+    case AnchorDefect::NotAnObject:
+        bytes = "[" + compact(anchor) + "]";
+        break;
+    case AnchorDefect::WrongType:
+        anchor.insert(u"type"_s, u"something.else"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::MissingFields:
+        anchor.remove(u"public_key"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadSeq:
+        anchor.insert(u"events"_s, QJsonObject{{u"seq"_s, -3}, {u"hash"_s, QString(64, u'0')}});
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadSignatureBase64:
+        anchor.insert(u"signature"_s, u"!!not base64!!"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::ShortSignature:
+        anchor.insert(u"signature"_s, u"AAAA"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::BadPublicKey:
+        anchor.insert(u"public_key"_s, u"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"_s);
+        bytes = compact(anchor);
+        break;
+    case AnchorDefect::Huge:
+        bytes = compact(anchor) + QByteArray(17 * 1024 * 1024, ' ');
+        break;
+    }
+    const QString anchorFile = m_dir->filePath(u"anchor.json"_s);
+    QFile file(anchorFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+    file.close();
+
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--anchor"_s, anchorFile, u"--db"_s, db()});
+    QCOMPARE(verified.exitCode, 1);
+    QCOMPARE(verified.json().value(u"error"_s).toString(), u"anchor_invalid"_s);
+    QVERIFY2(verified.json().value(u"reason"_s).toString().contains(reason), verified.out.constData());
+    QCOMPARE(verified.json().value(u"intact"_s).toBool(true), false);
+    QVERIFY2(findingCodes(verified.json()) == QStringList{u"anchor_invalid"_s}, verified.out.constData());
+    QVERIFY2(!verified.err.contains("usage"), verified.err.constData());
+    QVERIFY2(verified.err.contains("anchor_invalid"), verified.err.constData());
+}
+
+void TestCapdeskctlReceipts::confirmRefusesARowHoldingAnotherReceipt()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const auto invokeId = [this](const QString &body) {
+        return ctl({u"invoke"_s, u"BASE64_ENCODE"_s, body, u"--db"_s, db()})
+            .json()
+            .value(u"proof"_s)
+            .toObject()
+            .value(u"invocation_id"_s)
+            .toString();
+    };
+    const QString asked = invokeId(u"a"_s);
+    const QString other = invokeId(u"b"_s);
+    QVERIFY(!asked.isEmpty() && !other.isEmpty());
+    const QString failure = RawSql::exec(
+        db(),
+        {u"DROP TRIGGER receipts_refuse_update"_s,
+         u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
+         "WHERE invocation_id = '%2'"_s.arg(other, asked)});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const Run confirmed = ctl({u"confirm"_s, asked, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 1);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(true), false);
+    QCOMPARE(confirmed.json().value(u"reason"_s).toString(), u"receipt_mismatch"_s);
+    QCOMPARE(ctl({u"confirm"_s, other, u"--db"_s, db()}).exitCode, 0);
+}
+
+void TestCapdeskctlReceipts::confirmNamesWhyASignatureFails_data()
+{
+    // {id}: the invocation asked for; {other}: another directory's file, with a key of its own.
+    QTest::addColumn<QStringList>("tampering");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("error");
+    const QString row = u"WHERE invocation_id = '{id}'"_s;
+    QTest::newRow("a signed field edited")
+        << QStringList{u"DROP TRIGGER receipts_refuse_update"_s,
+                       u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"cost_usd\":0', "
+                       "'\"cost_usd\":7') "_s
+                           + row}
+        << u"signature_mismatch"_s << u"edited after it was written"_s;
+    QTest::newRow("the signature garbled")
+        << QStringList{u"DROP TRIGGER receipts_refuse_update"_s,
+                       u"UPDATE receipts SET receipt_json = replace(receipt_json, '\"signature\":\"', "
+                       "'\"signature\":\"!!') "_s
+                           + row}
+        << u"signature_malformed"_s << u"base64"_s;
+    QTest::newRow("the directory's key swapped for another")
+        << QStringList{u"ATTACH DATABASE '{other}' AS other"_s, u"DELETE FROM signing_keys"_s,
+                       u"INSERT INTO signing_keys SELECT * FROM other.signing_keys"_s}
+        << u"key_unknown"_s << u"does not list"_s;
+    QTest::newRow("no key listed") << QStringList{u"DELETE FROM signing_keys"_s} << u"no_key"_s
+                                   << u"no public key"_s;
+}
+
+void TestCapdeskctlReceipts::confirmNamesWhyASignatureFails()
+{
+    QFETCH(QStringList, tampering);
+    QFETCH(QString, reason);
+    QFETCH(QString, error);
+    const QString otherDb = m_dir->filePath(u"other.db"_s);
+    for (const QString &file : {db(), otherDb}) {
+        QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, file}).exitCode, 0);
+        QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, file}).exitCode, 0);
+    }
+    const QString id = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"asked"_s, u"--db"_s, db()})
+                           .json()
+                           .value(u"proof"_s)
+                           .toObject()
+                           .value(u"invocation_id"_s)
+                           .toString();
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(ctl({u"confirm"_s, id, u"--db"_s, db()}).exitCode, 0);
+    for (QString &statement : tampering)
+        statement.replace(u"{id}"_s, id).replace(u"{other}"_s, otherDb);
+    const QString failure = RawSql::exec(db(), tampering);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+
+    const Run confirmed = ctl({u"confirm"_s, id, u"--db"_s, db()});
+    QCOMPARE(confirmed.exitCode, 1);
+    QCOMPARE(confirmed.json().value(u"confirmed"_s).toBool(true), false);
+    QCOMPARE(confirmed.json().value(u"invocation_id"_s).toString(), id);
+    QVERIFY2(confirmed.json().value(u"signature"_s).toString() != u"valid"_s, confirmed.out.constData());
+    QCOMPARE(confirmed.json().value(u"reason"_s).toString(), reason);
+    QVERIFY2(confirmed.json().value(u"error"_s).toString().contains(error), confirmed.out.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCapdeskctlReceipts)
+#include "tst_capdeskctl_receipts.moc"
