@@ -1,7 +1,8 @@
 #include "models/receiptsummarytable.h"
 
+#include "models/packedtextsearch.h"
+
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 namespace {
@@ -197,28 +198,15 @@ std::vector<char> ReceiptSummaryTable::idsContaining(std::string_view needle) co
     std::vector<char> hits(m_records.size(), needle.empty() ? 1 : 0);
     if (needle.empty() || m_records.empty())
         return hits;
-    // Hits come in increasing offset and records are in arena order, so the owning
-    // record is found by walking forward.
-    const char *base = m_ids.data();
-    const std::size_t size = m_ids.size();
-    std::size_t position = 0;
-    std::size_t walk = 0;
-    while (position < size) {
-        const void *found = memmem(base + position, size - position, needle.data(), needle.size());
-        if (!found)
-            break;
-        const std::size_t offset = std::size_t(static_cast<const char *>(found) - base);
-        while (walk + 1 < m_records.size() && m_records[walk + 1].idsOffset <= offset)
-            ++walk;
-        const Record &record = m_records[walk];
-        const std::size_t searchableEnd = record.idsOffset + record.idLength + record.traceLength + 2u;
-        if (offset + needle.size() <= searchableEnd) {
-            hits[walk] = 1;
-            position = searchableEnd + record.parentLength; // one hit per receipt is enough
-        } else {
-            position = offset + 1; // inside the parent, which is not searched
-        }
-    }
+    // Records are in arena order; the parent, last in each, is not searched.
+    PackedTextSearch::forEachHit(
+        std::string_view(m_ids), needle, m_records.size(),
+        [this](std::size_t index) {
+            const Record &record = m_records[index];
+            const std::size_t searchedEnd = record.idsOffset + record.idLength + record.traceLength + 2u;
+            return PackedTextSearch::Span{record.idsOffset, searchedEnd, searchedEnd + record.parentLength};
+        },
+        [&hits](std::size_t index) { hits[index] = 1; });
     return hits;
 }
 

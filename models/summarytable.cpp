@@ -1,7 +1,8 @@
 #include "models/summarytable.h"
 
+#include "models/packedtextsearch.h"
+
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 namespace {
@@ -205,32 +206,17 @@ std::vector<char> SummaryTable::rowsContaining(std::string_view needle) const
         });
         m_foldedOrderValid = true;
     }
-    auto searchableEnd = [](const Record &record) {
-        return std::size_t(record.foldedOffset) + record.length[0] + record.length[1] + record.length[2] + 3;
-    };
-    // Hits come in increasing offset, so the owning row is found by walking forward.
-    const char *base = m_folded.data();
-    const std::size_t size = m_folded.size();
-    std::size_t position = 0;
-    std::size_t walk = 0;
-    while (position < size) {
-        const void *found = memmem(base + position, size - position, needle.data(), needle.size());
-        if (!found)
-            break;
-        const std::size_t offset = std::size_t(static_cast<const char *>(found) - base);
-        while (walk + 1 < m_foldedOrder.size()
-               && m_records[std::size_t(m_foldedOrder[walk + 1])].foldedOffset <= offset)
-            ++walk;
-        const int index = m_foldedOrder[walk];
-        const Record &record = m_records[std::size_t(index)];
-        const std::size_t end = searchableEnd(record);
-        if (offset >= record.foldedOffset && offset + needle.size() <= end) {
-            hits[std::size_t(index)] = 1;
-            position = end; // one hit per row is enough
-        } else {
-            position = offset + 1; // text an edit left behind
-        }
-    }
+    // Text an edit left behind lies in no row's span, and is passed over.
+    const auto rowAt = [this](std::size_t walk) { return std::size_t(m_foldedOrder[walk]); };
+    PackedTextSearch::forEachHit(
+        std::string_view(m_folded), needle, m_foldedOrder.size(),
+        [&](std::size_t walk) {
+            const Record &record = m_records[rowAt(walk)];
+            const std::size_t end =
+                std::size_t(record.foldedOffset) + record.length[0] + record.length[1] + record.length[2] + 3;
+            return PackedTextSearch::Span{record.foldedOffset, end, end};
+        },
+        [&](std::size_t walk) { hits[rowAt(walk)] = 1; });
     return hits;
 }
 

@@ -128,20 +128,11 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
 StoreError DirectoryLedger::writeUnknownTokenSummary()
 {
     const CapabilityGateRefusalCounter::Summary summary = m_unknownTokens.take(m_clock.elapsed());
-    WriteTransaction transaction(m_store->database());
-    if (transaction.startError().isError())
-        return transaction.startError();
-    LogEvent event;
-    event.kind = u"CAPABILITY_REFUSED"_s;
-    event.action = u"invoke"_s;
-    event.actor = u"token:unknown"_s;
-    event.detail = QJsonObject{{u"reason"_s, CapabilityGate::unknownToken().reason},
-                               {u"count"_s, summary.count},
-                               {u"first_at"_s, summary.firstAt},
-                               {u"last_at"_s, summary.lastAt}};
-    if (StoreError error = EventLog(m_store->database()).append(event); error.isError())
-        return error;
-    return transaction.commit();
+    return writeRefusal(QString(), u"token:unknown"_s,
+                        QJsonObject{{u"reason"_s, CapabilityGate::unknownToken().reason},
+                                    {u"count"_s, summary.count},
+                                    {u"first_at"_s, summary.firstAt},
+                                    {u"last_at"_s, summary.lastAt}});
 }
 
 void DirectoryLedger::scheduleUnknownTokenSummary()
@@ -165,6 +156,11 @@ StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tok
         scheduleUnknownTokenSummary();
         return StoreError::none();
     }
+    return writeRefusal(key, actor, QJsonObject{{u"token_id"_s, tokenId}, {u"reason"_s, reason}});
+}
+
+StoreError DirectoryLedger::writeRefusal(const QString &key, const QString &actor, const QJsonObject &detail)
+{
     WriteTransaction transaction(m_store->database());
     if (transaction.startError().isError())
         return transaction.startError();
@@ -173,9 +169,8 @@ StoreError DirectoryLedger::recordRefusal(const QString &key, const QString &tok
     event.action = u"invoke"_s;
     event.key = key;
     event.actor = actor;
-    event.detail = QJsonObject{{u"token_id"_s, tokenId}, {u"reason"_s, reason}};
-    StoreError error = EventLog(m_store->database()).append(event);
-    if (error.isError())
+    event.detail = detail;
+    if (StoreError error = EventLog(m_store->database()).append(event); error.isError())
         return error;
     return transaction.commit();
 }

@@ -91,6 +91,9 @@ private:
     void whenUnlocked(std::function<void(const StoreError &)> then);
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
+    // One CAPABILITY_REFUSED event in its own transaction: a stored token's refusal, or the
+    // summary of the unknown ones.
+    StoreError writeRefusal(const QString &key, const QString &actor, const QJsonObject &detail);
     StoreError writeUnknownTokenSummary();
     void scheduleUnknownTokenSummary();
 

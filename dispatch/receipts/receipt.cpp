@@ -1,6 +1,6 @@
 #include "dispatch/receipts/receipt.h"
 
-#include "dispatch/json/canonicaljson.h"
+#include "dispatch/receipts/signedjson.h"
 
 #include <QCryptographicHash>
 
@@ -54,9 +54,7 @@ QJsonObject Receipt::toJson() const
 
 QByteArray Receipt::signedBytes() const
 {
-    QJsonObject json = toJson();
-    json.remove(u"signature"_s);
-    return CanonicalJson::serialize(json);
+    return SignedJson::signedBytes(toJson());
 }
 
 std::optional<Receipt> Receipt::fromJson(const QJsonObject &json, QString *error)

@@ -1,7 +1,7 @@
 #include "dispatch/receipts/receiptchainhead.h"
 
-#include "dispatch/json/canonicaljson.h"
 #include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/signedjson.h"
 #include "dispatch/receipts/signingkey.h"
 
 using namespace Qt::StringLiterals;
@@ -9,9 +9,8 @@ using namespace Qt::StringLiterals;
 QByteArray ReceiptChainHead::signedBytes() const
 {
     QJsonObject json = toJson();
-    json.remove(u"signature"_s);
     json.insert(u"type"_s, u"capdesk.receipt_chain_head"_s);
-    return CanonicalJson::serialize(json);
+    return SignedJson::signedBytes(json);
 }
 
 void ReceiptChainHead::signWith(const SigningKey &key)

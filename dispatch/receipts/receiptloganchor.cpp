@@ -1,10 +1,10 @@
 #include "dispatch/receipts/receiptloganchor.h"
 
-#include "dispatch/json/canonicaljson.h"
-#include "dispatch/store/eventlog.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/signedjson.h"
 #include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/eventlog.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -98,9 +98,7 @@ QJsonObject ReceiptLogAnchor::toJson() const
 
 QByteArray ReceiptLogAnchor::signedBytes() const
 {
-    QJsonObject json = toJson();
-    json.remove(u"signature"_s);
-    return CanonicalJson::serialize(json);
+    return SignedJson::signedBytes(toJson());
 }
 
 std::optional<ReceiptLogAnchor> ReceiptLogAnchor::fromJson(const QJsonObject &json, QString *error)

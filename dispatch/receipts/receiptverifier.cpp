@@ -1,7 +1,7 @@
 #include "dispatch/receipts/receiptverifier.h"
 
-#include "dispatch/json/canonicaljson.h"
 #include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/signedjson.h"
 
 using namespace Qt::StringLiterals;
 
@@ -16,9 +16,7 @@ ReceiptVerifier::Result ReceiptVerifier::check(const QJsonObject &receipt, const
         QByteArray::fromBase64Encoding(signatureValue.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!signature)
         return Result::Invalid;
-    QJsonObject signedPart = receipt;
-    signedPart.remove(u"signature"_s);
-    const QByteArray message = CanonicalJson::serialize(signedPart);
+    const QByteArray message = SignedJson::signedBytes(receipt);
     for (const PublicKey &key : keys) {
         if (key.verify(message, *signature))
             return Result::Valid;

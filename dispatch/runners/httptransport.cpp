@@ -118,6 +118,22 @@ private:
         m_reply->abort();
     }
 
+    // Qt finishes a reply whose server closed the connection mid-body with its status and
+    // the bytes so far, flagged only by RemoteHostClosedError; a body that ends at the
+    // close because it declared no length finishes without an error.
+    bool cutShort() const { return !m_truncated && m_reply->error() == QNetworkReply::RemoteHostClosedError; }
+
+    QString cutShortWords() const
+    {
+        const QVariant declared = m_reply->header(QNetworkRequest::ContentLengthHeader);
+        QString received = QStringLiteral("%1 bytes").arg(m_body.size());
+        if (declared.isValid())
+            received = QStringLiteral("%1 of %2 bytes").arg(m_body.size()).arg(declared.toLongLong());
+        else if (m_reply->rawHeader("Transfer-Encoding").contains("chunked"))
+            received += QStringLiteral(", before the last chunk");
+        return QStringLiteral("the server closed the connection after ") + received;
+    }
+
     TransportResponse response() const
     {
         TransportResponse response;
@@ -131,6 +147,9 @@ private:
         } else if (!m_sslErrors.isEmpty()) {
             response.failure = Failure::Certificate;
             response.error = TlsTrust::describe(m_reply->url().host(), m_sslErrors);
+        } else if (status.isValid() && cutShort()) {
+            response.failure = Failure::Network;
+            response.error = cutShortWords();
         } else if (status.isValid()) {
             response.status = status.toInt();
             response.body = m_body;

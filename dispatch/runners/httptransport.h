@@ -20,6 +20,8 @@ class QNetworkAccessManager;
 //  - a cap on the response body, never silent: a longer body is cut and flagged, or
 //    refused by name (TransportRequest::OverLimit); a declared Content-Length over a
 //    refusing cap ends the request before any of the body is read;
+//  - a body the server cuts short (fewer bytes than its Content-Length, or chunks without
+//    the last one) is a Failure::Network that says how far it got, never an answer;
 //  - TLS peers are always verified and sslErrors are never ignored: a refused certificate
 //    ends the request as Failure::Certificate with a named error (TlsTrust); a request's
 //    CA file adds to the system roots;

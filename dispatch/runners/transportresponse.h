@@ -17,7 +17,7 @@ struct TransportResponse
         BodyTooLarge, // OverLimit::Fail and the body passed maxBodyBytes; status is kept, body empty
         Certificate, // the server's certificate was refused (never ignored)
         CaFile, // the request's CA file cannot be used; nothing was sent
-        Network, // refused, reset, host not found, TLS handshake, …
+        Network, // refused, reset, host not found, TLS handshake, a body cut short, …
     };
 
     int status = 0; // 0 when no HTTP answer arrived

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QSslServer>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
 
@@ -31,6 +32,7 @@ private slots:
     void refusedConnection();
     void timeout();
     void cancellation();
+    void bodyCutShortIsAnError();
     void oversizedResponseIsCutAndFlagged();
     void echoedSecretIsMasked();
     void redirects_data();
@@ -308,6 +310,25 @@ void TestHttpRunner::cancellation()
     RunContext ctx = context(u"GET http://127.0.0.1:%1/"_s.arg(silent.serverPort()), {}, {}, {});
     QTimer::singleShot(100, this, [flag = ctx.cancelled] { flag->store(true); });
     QCOMPARE(runAndWait(ctx).output, u"ERR: cancelled"_s);
+}
+
+// The transport's words for a body the server cut short reach the output whole, and none
+// of the half body passes for an answer.
+void TestHttpRunner::bodyCutShortIsAnError()
+{
+    QTcpServer cutting; // announces 1000 bytes, sends 500 and closes
+    QVERIFY(cutting.listen(QHostAddress::LocalHost, 0));
+    connect(&cutting, &QTcpServer::newConnection, this, [&cutting] {
+        QTcpSocket *socket = cutting.nextPendingConnection();
+        connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+            socket->readAll();
+            socket->write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + QByteArray(500, 'x'));
+            socket->disconnectFromHost();
+        });
+    });
+    const RunResult result =
+        runAndWait(context(u"GET http://127.0.0.1:%1/"_s.arg(cutting.serverPort()), {}, {}, {}));
+    QCOMPARE(result.output, u"ERR: the server closed the connection after 500 of 1000 bytes"_s);
 }
 
 void TestHttpRunner::oversizedResponseIsCutAndFlagged()
