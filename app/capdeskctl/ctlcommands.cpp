@@ -394,7 +394,7 @@ int CtlCommands::publicKey()
 {
     if (!expectPositional(0) || !openStore())
         return m_exit;
-    return CtlKeyCommands(m_args, m_store).publicKey();
+    return CtlKeyCommands(m_args, ledger()).publicKey();
 }
 
 int CtlCommands::log()
@@ -455,7 +455,7 @@ int CtlCommands::tokenCommand(int (CtlTokenCommands::*command)())
 {
     if (!openStore())
         return m_exit;
-    CtlTokenCommands commands(m_args, m_store);
+    CtlTokenCommands commands(m_args, ledger());
     return (commands.*command)();
 }
 

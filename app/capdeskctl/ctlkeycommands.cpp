@@ -1,21 +1,20 @@
 #include "app/capdeskctl/ctlkeycommands.h"
 
 #include "app/capdeskctl/ctloutput.h"
-#include "dispatch/secrets/keychainstore.h"
-#include "dispatch/receipts/signingkeyvault.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
 
-CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
-    : m_args(args), m_store(std::move(store))
+CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger)
+    : m_args(args), m_ledger(std::move(ledger))
 {}
 
 int CtlKeyCommands::publicKey()
 {
-    const QString databasePath = m_store->location();
+    const QString databasePath = m_ledger->store()->location();
     const QString outFile = m_args.value(QStringLiteral("--out"));
     // Either file holds what cannot be recovered from a public key.
     for (const QString &precious : {databasePath, databasePath + QStringLiteral(".signing-key")}) {
@@ -24,13 +23,13 @@ int CtlKeyCommands::publicKey()
             return CtlOutput::usage(
                 QStringLiteral("--out names %1; writing there would destroy it").arg(precious));
     }
-    KeychainStore keychain;
-    SigningKeyVault vault(m_store->database(), databasePath, &keychain);
-    QString error;
-    const std::optional<SigningKeyVault::Unlocked> unlocked = vault.unlock(&error);
-    if (!unlocked)
-        return CtlOutput::fail(StoreError::make(StoreError::Kind::Io, error));
-    const PublicKey publicKey = unlocked->key.publicKey();
+    const StoreResult<SigningKey> key = m_ledger->signingKey();
+    if (!key.ok())
+        return CtlOutput::fail(key.error());
+    const StoreResult<QString> storage = m_ledger->keyStorage();
+    if (!storage.ok())
+        return CtlOutput::fail(storage.error());
+    const PublicKey publicKey = key.value().publicKey();
     const QByteArray pem = publicKey.pem();
     if (outFile.isEmpty()) {
         CtlOutput::printRaw(pem);
@@ -43,7 +42,7 @@ int CtlKeyCommands::publicKey()
     CtlOutput::printJson(
         QJsonObject{{QStringLiteral("ok"), true},
                     {QStringLiteral("key_id"), publicKey.keyId()},
-                    {QStringLiteral("storage"), SigningKeyVault::storageDescription(*unlocked)},
+                    {QStringLiteral("storage"), storage.value()},
                     {QStringLiteral("out"), outFile}});
     return CtlOutput::Ok;
 }

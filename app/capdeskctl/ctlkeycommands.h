@@ -4,14 +4,14 @@
 
 #include <memory>
 
-class SqliteDirectoryStore;
+class DirectoryLedger;
 
 // The receipt-signing key commands of capdeskctl (SPEC §6): what a verifier needs to
 // check receipts offline.
 class CtlKeyCommands final
 {
 public:
-    CtlKeyCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+    CtlKeyCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger);
 
     // Prints the public key that signs this directory's receipts (the newest one whose
     // private half is reachable) as PEM, to stdout or to --out FILE, making the key pair
@@ -20,5 +20,5 @@ public:
 
 private:
     CtlArguments m_args;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
 };

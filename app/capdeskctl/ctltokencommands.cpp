@@ -2,7 +2,8 @@
 
 #include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/directorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QJsonArray>
@@ -17,8 +18,8 @@ const QString kActor = u"owner:local"_s;
 
 } // namespace
 
-CtlTokenCommands::CtlTokenCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store)
-    : m_args(args), m_store(std::move(store))
+CtlTokenCommands::CtlTokenCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger)
+    : m_args(args), m_ledger(std::move(ledger))
 {}
 
 int CtlTokenCommands::create()
@@ -49,7 +50,7 @@ int CtlTokenCommands::create()
         return CtlOutput::fail(expiry.error());
     spec.expiresAt = expiry.value();
     if (m_args.has(u"--pin"_s)) {
-        const StoreResult<Row> row = m_store->row(m_args.value(u"--pin"_s));
+        const StoreResult<Row> row = m_ledger->store()->row(m_args.value(u"--pin"_s));
         if (!row.ok())
             return CtlOutput::fail(row.error());
         if (const StoreError error = spec.pinToRow(row.value()); error.isError())
@@ -57,7 +58,7 @@ int CtlTokenCommands::create()
     }
 
     const StoreResult<CapabilityTokenStore::Minted> minted =
-        CapabilityTokenStore(m_store->database()).create(spec, kActor);
+        m_ledger->tokens().create(spec, kActor);
     if (!minted.ok())
         return CtlOutput::fail(minted.error());
     CtlOutput::printJson(QJsonObject{{u"ok"_s, true},
@@ -71,7 +72,7 @@ int CtlTokenCommands::list()
 {
     if (m_args.positional.size() != 1)
         return CtlOutput::usage(CtlCommandTable::usageLine(u"token list"_s));
-    const StoreResult<QList<CapabilityToken>> tokens = CapabilityTokenStore(m_store->database()).list();
+    const StoreResult<QList<CapabilityToken>> tokens = m_ledger->tokens().list();
     if (!tokens.ok())
         return CtlOutput::fail(tokens.error());
     const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -90,7 +91,7 @@ int CtlTokenCommands::revoke()
     if (m_args.positional.size() != 2)
         return CtlOutput::usage(CtlCommandTable::usageLine(u"token revoke"_s));
     const QString id = m_args.positional.at(1);
-    if (const StoreError error = CapabilityTokenStore(m_store->database()).revoke(id, kActor);
+    if (const StoreError error = m_ledger->tokens().revoke(id, kActor);
         error.isError())
         return CtlOutput::fail(error);
     CtlOutput::printJson(QJsonObject{{u"ok"_s, true}, {u"revoked"_s, id}});

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-class SqliteDirectoryStore;
+class DirectoryLedger;
 
 // `capdeskctl token create|list|revoke` (SPEC §7, §11): capability tokens of a local
 // directory. create prints the token's value once; nothing can print it again. The
@@ -12,7 +12,7 @@ class SqliteDirectoryStore;
 class CtlTokenCommands final
 {
 public:
-    CtlTokenCommands(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store);
+    CtlTokenCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger);
 
     int create();
     int list();
@@ -20,5 +20,5 @@ public:
 
 private:
     CtlArguments m_args;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<DirectoryLedger> m_ledger;
 };

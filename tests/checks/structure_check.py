@@ -8,7 +8,8 @@ Rules, each reported with the file and line that breaks it:
   layering        no include points up the layers (dispatch < remote, models < views < app)
   concrete-store  views/ and models/ name no concrete store (SQLite or remote), so they
                   cannot include its header or cast to it by any cast
-  sql-outside     no QtSql class, QtSql header or sqlite3 call outside dispatch/
+  sql-outside     no QtSql class, QtSql header, sqlite3 call or a store's connection
+                  (`.database()`) outside dispatch/
   include-folder  every project include names its path from the repository root
   include-root    every target exports the repository root as its only include path
   room-cycle      no include cycle between folders (rooms)
@@ -32,7 +33,7 @@ ALLOWED = {
 }
 CONCRETE_STORES = re.compile(r'\b(SqliteDirectoryStore|RemoteDirectoryStore)\b|'
                              r'"(dispatch/store/sqlitedirectorystore\.h|remote/remotedirectorystore\.h)"')
-SQL_NAMES = re.compile(r'\bQSql\w*|\bsqlite3_\w+|<QtSql|<sqlite3\.h>')
+SQL_NAMES = re.compile(r'\bQSql\w*|\bsqlite3_\w+|<QtSql|<sqlite3\.h>|(?:\.|->)database\(\)')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 INCLUDE_DIRS = re.compile(r'\b(target_)?include_directories\s*\(([^)]*)\)', re.S)
 
@@ -183,7 +184,8 @@ def self_test():
         'layering': {'dispatch/row/up.cpp': '#include "views/shell/top.h"\n', 'views/shell/top.h': ''},
         'concrete-store': {'views/table/cast.cpp':
                            'void f(S s) { auto x = std::dynamic_pointer_cast<SqliteDirectoryStore>(s); }\n'},
-        'sql-outside': {'models/reader.cpp': '#include <QSqlQuery>\nvoid f() { QSqlQuery q; }\n'},
+        'sql-outside': {'models/reader.cpp': '#include <QSqlQuery>\nvoid f() { QSqlQuery q; }\n',
+                        'app/tool.cpp': 'void f(S &s) { TokenStore(s->database()).list(); }\n'},
         'include-folder': {'views/table/bare.cpp': '#include "row.h"\n'},
         'include-root': {'views/CMakeLists.txt': 'target_include_directories(v PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})\n'},
         'room-cycle': {'dispatch/store/directorystore.h': '#pragma once\n#include "dispatch/row/row.h"\n'},
