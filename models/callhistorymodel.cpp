@@ -5,14 +5,18 @@
 
 QString CallHistoryModel::Entry::invocationId() const
 {
-    return response.value(QStringLiteral("proof")).toObject().value(QStringLiteral("invocation_id")).toString();
+    return response.value(QStringLiteral("proof"))
+        .toObject()
+        .value(QStringLiteral("invocation_id"))
+        .toString();
 }
 
 QString CallHistoryModel::Entry::resultText() const
 {
     if (!response.value(QStringLiteral("ran")).toBool(true))
         return CallHistoryModel::tr("refused: %1").arg(response.value(QStringLiteral("error")).toString());
-    return response.value(QStringLiteral("result")).toString(response.value(QStringLiteral("error")).toString());
+    return response.value(QStringLiteral("result"))
+        .toString(response.value(QStringLiteral("error")).toString());
 }
 
 CallHistoryModel::CallHistoryModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -84,7 +88,8 @@ QVariant CallHistoryModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0xb3, 0x26, 0x1e));
         return {};
     case Qt::TextAlignmentRole:
-        return index.column() == DurationColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+        return index.column() == DurationColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                : QVariant();
     case Qt::UserRole:
         return index.column() == DurationColumn ? QVariant(entry->durationMs) : QVariant();
     default:

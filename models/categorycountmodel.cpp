@@ -35,9 +35,9 @@ QVariant CategoryCountModel::data(const QModelIndex &index, int role) const
     const Entry &entry = m_entries.at(index.row());
     switch (role) {
     case Qt::DisplayRole: {
-        const QString name = entry.isAll ? tr("All categories")
-            : entry.category.isEmpty()   ? tr("(no category)")
-                                         : entry.category;
+        const QString name = entry.isAll                ? tr("All categories")
+                             : entry.category.isEmpty() ? tr("(no category)")
+                                                        : entry.category;
         return QStringLiteral("%1  (%2)").arg(name, QLocale().toString(entry.count));
     }
     case CategoryRole:

@@ -16,8 +16,8 @@ class CategoryCountModel final : public QAbstractListModel
 public:
     enum Role {
         CategoryRole = Qt::UserRole + 1, // QString: the category ("" for none)
-        IsAllRole,                       // bool: the "All categories" entry
-        CountRole,                       // int
+        IsAllRole, // bool: the "All categories" entry
+        CountRole, // int
     };
 
     explicit CategoryCountModel(QObject *parent = nullptr);

@@ -15,7 +15,8 @@ ContentSearch::~ContentSearch()
 {
     // Searches use the store without owning it, so the store (and its QtSql connection)
     // is released here on its own thread, never by a worker.
-    for (QFutureWatcher<StoreResult<QStringList>> *watcher : findChildren<QFutureWatcher<StoreResult<QStringList>> *>())
+    for (QFutureWatcher<StoreResult<QStringList>> *watcher :
+         findChildren<QFutureWatcher<StoreResult<QStringList>> *>())
         watcher->waitForFinished();
 }
 

@@ -132,7 +132,7 @@ signals:
 private:
     struct Draft
     {
-        std::optional<Row> stored;  // as in the store (nullopt: not there)
+        std::optional<Row> stored; // as in the store (nullopt: not there)
         std::optional<Row> current; // as edited (nullopt: deleted)
     };
 

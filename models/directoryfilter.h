@@ -8,15 +8,15 @@
 struct DirectoryFilter
 {
     QString text;
-    QString type;             // empty: every type
-    QString category;         // empty: every category
-    bool anyCategory = true;  // false with an empty category: rows without a category
+    QString type; // empty: every type
+    QString category; // empty: every category
+    bool anyCategory = true; // false with an empty category: rows without a category
     bool nonCompliantOnly = false;
 
     bool operator==(const DirectoryFilter &o) const
     {
         return text == o.text && type == o.type && category == o.category && anyCategory == o.anyCategory
-            && nonCompliantOnly == o.nonCompliantOnly;
+               && nonCompliantOnly == o.nonCompliantOnly;
     }
     bool operator!=(const DirectoryFilter &o) const { return !(*this == o); }
 };

@@ -23,7 +23,8 @@ std::vector<int> keyOrder(const SummaryTable &table)
     std::vector<int> order(std::size_t(table.size()));
     for (int i = 0; i < table.size(); ++i)
         order[std::size_t(i)] = i;
-    std::sort(order.begin(), order.end(), [&table](int a, int b) { return table.keyBytes(a) < table.keyBytes(b); });
+    std::sort(order.begin(), order.end(),
+              [&table](int a, int b) { return table.keyBytes(a) < table.keyBytes(b); });
     return order;
 }
 
@@ -56,8 +57,8 @@ std::shared_ptr<DirectoryTableModel::Snapshot> DirectoryTableModel::readSnapshot
 {
     auto snapshot = std::make_shared<Snapshot>();
     SummaryTable &table = snapshot->table;
-    snapshot->error = store.scanSummaryViews([&table](const RowSummaryView &summary) { table.append(summary); },
-                                             firstByKey);
+    snapshot->error = store.scanSummaryViews(
+        [&table](const RowSummaryView &summary) { table.append(summary); }, firstByKey);
     snapshot->byKey = keyOrder(table);
     return snapshot;
 }
@@ -246,8 +247,9 @@ int DirectoryTableModel::indexOfKey(const QString &key) const
 {
     const QByteArray utf8 = key.toUtf8();
     const std::string_view needle(utf8.constData(), std::size_t(utf8.size()));
-    const auto it = std::lower_bound(m_byKey.begin(), m_byKey.end(), needle,
-                                     [this](int index, std::string_view k) { return m_table.keyBytes(index) < k; });
+    const auto it =
+        std::lower_bound(m_byKey.begin(), m_byKey.end(), needle,
+                         [this](int index, std::string_view k) { return m_table.keyBytes(index) < k; });
     if (it == m_byKey.end() || m_table.keyBytes(*it) != needle)
         return -1;
     return *it;
@@ -313,7 +315,8 @@ void DirectoryTableModel::refilter()
     const std::vector<char> textHits = m_table.rowsContaining(m_foldedText);
     m_visible.reserve(m_order.size());
     for (int index : m_order) {
-        if ((anyType || m_table.type(index) == type) && (anyCategory || m_table.categoryBytes(index) == category)
+        if ((anyType || m_table.type(index) == type)
+            && (anyCategory || m_table.categoryBytes(index) == category)
             && (anyLint || m_table.lint(index) == Lint::Error)
             && (textHits[std::size_t(index)] || m_contentHit[std::size_t(index)]))
             m_visible.push_back(index);
@@ -423,7 +426,8 @@ void DirectoryTableModel::applyOne(const Update &update, bool *categoriesMoved)
     }
     if (index >= 0) {
         const QByteArray category = update.summary.category.toUtf8();
-        *categoriesMoved = m_table.categoryBytes(index) != std::string_view(category.constData(), std::size_t(category.size()));
+        *categoriesMoved = m_table.categoryBytes(index)
+                           != std::string_view(category.constData(), std::size_t(category.size()));
         m_order.erase(std::find(m_order.begin(), m_order.end(), index));
         m_table.assign(index, update.summary);
         m_table.setModified(index, update.modified);

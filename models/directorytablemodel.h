@@ -35,10 +35,10 @@ public:
     };
     enum Role {
         KeyRole = Qt::UserRole + 1, // the row's key, whatever the column
-        SortRole,                   // raw value the column sorts by
-        ModifiedRole,               // bool: unsaved edits
-        TypeNameRole,               // "fn", "http", …
-        LintRole,                   // int(SummaryTable::Lint)
+        SortRole, // raw value the column sorts by
+        ModifiedRole, // bool: unsaved edits
+        TypeNameRole, // "fn", "http", …
+        LintRole, // int(SummaryTable::Lint)
     };
     using Lint = SummaryTable::Lint;
 
@@ -65,9 +65,9 @@ public:
     // one re-sort and one layout change however many rows it holds.
     struct Update
     {
-        RowSummary summary;          // for an upsert
+        RowSummary summary; // for an upsert
         bool modified = false;
-        bool remove = false;         // remove summary.key instead
+        bool remove = false; // remove summary.key instead
     };
     void apply(const QList<Update> &updates);
     void upsert(const RowSummary &summary, bool modified);
@@ -120,13 +120,13 @@ private:
     QVariant lintData(int i, int role) const;
 
     SummaryTable m_table;
-    std::vector<int> m_byKey;   // m_table indexes sorted by key, for lookups
-    std::vector<int> m_order;   // all m_table indexes in the current sort order
+    std::vector<int> m_byKey; // m_table indexes sorted by key, for lookups
+    std::vector<int> m_order; // all m_table indexes in the current sort order
     std::vector<int> m_visible; // the filtered subsequence of m_order
     DirectoryFilter m_filter;
     std::string m_foldedText;
-    QStringList m_contentMatches;    // as received, to skip identical answers
-    std::vector<char> m_contentHit;  // per m_table index: content matched m_filter.text
+    QStringList m_contentMatches; // as received, to skip identical answers
+    std::vector<char> m_contentHit; // per m_table index: content matched m_filter.text
     int m_sortColumn = KeyColumn;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QHash<QString, QIcon> m_typeIcons;

@@ -1,12 +1,12 @@
 #include "models/lintcontroller.h"
 
 #include "dispatch/contract/contractdocument.h"
-#include "models/directorydocument.h"
-#include "models/directorytablemodel.h"
+#include "dispatch/core/poolrelease.h"
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
 #include "models/lintstate.h"
-#include "dispatch/core/poolrelease.h"
 
 #include <QLocale>
 #include <QTimer>

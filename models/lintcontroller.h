@@ -2,8 +2,8 @@
 
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/lintfinding.h"
-#include "models/lintstate.h"
 #include "dispatch/lint/saveexplainer.h"
+#include "models/lintstate.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptverifier.h"
-#include "dispatch/core/storeerror.h"
 
 #include <QJsonObject>
 

@@ -2,7 +2,6 @@
 
 #include "dispatch/receipts/receiptsummaryreader.h"
 
-
 #include <QDateTime>
 #include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
@@ -71,7 +70,8 @@ private:
 StoreError readInto(const ReceiptSummaryReader &receipts, qint64 afterSeq, int newestOnly,
                     ReceiptSummaryTable &into)
 {
-    return receipts.read(afterSeq, newestOnly, [&into](const ReceiptSummaryView &receipt) { into.append(receipt); });
+    return receipts.read(afterSeq, newestOnly,
+                         [&into](const ReceiptSummaryView &receipt) { into.append(receipt); });
 }
 
 } // namespace

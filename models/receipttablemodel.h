@@ -1,8 +1,8 @@
 #pragma once
 
+#include "dispatch/core/storeerror.h"
 #include "models/receiptfilter.h"
 #include "models/receiptsummarytable.h"
-#include "dispatch/core/storeerror.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/logevent.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/store/logevent.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -38,14 +38,11 @@ std::string_view viewOf(const QByteArray &bytes)
 struct Utf8Summary
 {
     explicit Utf8Summary(const RowSummary &summary)
-        : key(summary.key.toUtf8()),
-          type(summary.type.toUtf8()),
-          category(summary.category.toUtf8()),
-          target(summary.target.toUtf8()),
-          updatedAt(summary.updatedAt.toUtf8())
+        : key(summary.key.toUtf8()), type(summary.type.toUtf8()), category(summary.category.toUtf8()),
+          target(summary.target.toUtf8()), updatedAt(summary.updatedAt.toUtf8())
     {
-        view = {viewOf(key), viewOf(type), viewOf(category), viewOf(target), viewOf(updatedAt),
-                summary.enabled, summary.sensitive};
+        view = {viewOf(key),       viewOf(type),    viewOf(category), viewOf(target),
+                viewOf(updatedAt), summary.enabled, summary.sensitive};
     }
     QByteArray key, type, category, target, updatedAt;
     RowSummaryView view;
@@ -93,7 +90,8 @@ SummaryTable::Record SummaryTable::store(const RowSummaryView &summary)
         }
     }
     record.type = typeFromBytes(summary.type);
-    record.flags = std::uint8_t((summary.enabled ? EnabledFlag : 0) | (summary.sensitive ? SensitiveFlag : 0));
+    record.flags =
+        std::uint8_t((summary.enabled ? EnabledFlag : 0) | (summary.sensitive ? SensitiveFlag : 0));
     return record;
 }
 

@@ -88,7 +88,7 @@ private:
     std::string_view field(int index, int which) const;
 
     std::vector<Record> m_records;
-    std::string m_text;   // UTF-8 display text
+    std::string m_text; // UTF-8 display text
     std::string m_folded; // key, category, target lowercased, each ending in a separator
     // Row indexes in m_folded order; rebuilt after edits, which append out of order.
     mutable std::vector<int> m_foldedOrder;

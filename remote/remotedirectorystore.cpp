@@ -1,9 +1,9 @@
 #include "remote/remotedirectorystore.h"
 
-#include "remote/remotechangecursor.h"
-#include "remote/rowpatch.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
+#include "remote/remotechangecursor.h"
+#include "remote/rowpatch.h"
 #include "remote/serverconnection.h"
 #include "remote/servererrors.h"
 
@@ -281,7 +281,8 @@ StoreError RemoteDirectoryStore::missing(const QString &key) const
 // listing itself) and the answer would be misread.
 StoreError RemoteDirectoryStore::invalidKey(const Row &row)
 {
-    return StoreError::make(Kind::Invalid, RowValidator::describe(RowValidator::checkFields(row, {QStringLiteral("key")})));
+    return StoreError::make(Kind::Invalid,
+                            RowValidator::describe(RowValidator::checkFields(row, {QStringLiteral("key")})));
 }
 
 StoreResult<Row> RemoteDirectoryStore::row(const QString &key) const

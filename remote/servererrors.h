@@ -1,7 +1,7 @@
 #pragma once
 
-#include "remote/serverresponse.h"
 #include "dispatch/core/storeerror.h"
+#include "remote/serverresponse.h"
 
 // How a server's answer reads as a StoreError, the same words for every front end:
 //  no answer → Unreachable ("server URL did not answer: connection refused", or a

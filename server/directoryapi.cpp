@@ -1,10 +1,10 @@
 #include "server/directoryapi.h"
 
-#include "dispatch/store/directorystore.h"
-#include "server/queryinteger.h"
 #include "dispatch/row/rowjsonfield.h"
 #include "dispatch/row/rowschema.h"
+#include "dispatch/store/directorystore.h"
 #include "dispatch/store/sqlitechangefeed.h"
+#include "server/queryinteger.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -252,8 +252,8 @@ StoreResult<std::optional<DirectoryApi::Version>> DirectoryApi::version() const
 ServerReply DirectoryApi::changesSince(const QUrlQuery &query) const
 {
     QString error;
-    const std::optional<qint64> since = QueryInteger::read(query, QStringLiteral("since_seq"), 0,
-                                                           std::numeric_limits<qint64>::max(), &error);
+    const std::optional<qint64> since =
+        QueryInteger::read(query, QStringLiteral("since_seq"), 0, std::numeric_limits<qint64>::max(), &error);
     if (!since)
         return ServerReply::error(400, error);
     for (const char *other : {"limit", "offset", "after", "category", "q"}) {

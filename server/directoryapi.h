@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server/serverreply.h"
 #include "dispatch/core/storeerror.h"
+#include "server/serverreply.h"
 
 #include <QUrlQuery>
 

@@ -1,13 +1,13 @@
 #include "server/directoryserver.h"
 
+#include "dispatch/call/invocationhandle.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "server/accesslog.h"
 #include "server/httpconnection.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/call/invocationhandle.h"
 #include "server/limitedsslserver.h"
 #include "server/limitedtcpserver.h"
 #include "server/serverreply.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QHttpServerResponder>
 #include <QPointer>
@@ -195,9 +195,10 @@ std::optional<ServerReply> DirectoryServer::refusalOnHead(const RequestHead &hea
     if (owner)
         return std::nullopt;
     const QByteArray authorization = head.value("authorization");
-    const bool tokenCall = head.method == "POST"
-                           && resolve(QUrl::fromEncoded(head.target).path(QUrl::FullyDecoded)).route == Route::Dispatch
-                           && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
+    const bool tokenCall =
+        head.method == "POST"
+        && resolve(QUrl::fromEncoded(head.target).path(QUrl::FullyDecoded)).route == Route::Dispatch
+        && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
     // A wrong key is refused even beside a capability token: it is someone guessing.
     if (presentedKey.isEmpty() && tokenCall)
         return m_dispatch.refusalOfToken(QString::fromUtf8(authorization.mid(7).trimmed()));

@@ -35,7 +35,8 @@ class DirectoryServer final : public QAbstractHttpServer
     Q_DISABLE_COPY_MOVE(DirectoryServer)
 
 public:
-    DirectoryServer(ServeOptions options, OwnerKey ownerKey, const std::shared_ptr<SqliteDirectoryStore> &store,
+    DirectoryServer(ServeOptions options, OwnerKey ownerKey,
+                    const std::shared_ptr<SqliteDirectoryStore> &store,
                     std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
                     QObject *parent = nullptr);
     ~DirectoryServer() override;

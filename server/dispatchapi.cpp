@@ -1,13 +1,13 @@
 #include "server/dispatchapi.h"
 
-#include "dispatch/tokens/capabilitygate.h"
-#include "dispatch/tokens/capabilitytoken.h"
+#include "dispatch/call/dispatcher.h"
+#include "dispatch/call/invocationhandle.h"
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/directorystore.h"
-#include "dispatch/call/dispatcher.h"
-#include "dispatch/call/invocationhandle.h"
+#include "dispatch/tokens/capabilitygate.h"
+#include "dispatch/tokens/capabilitytoken.h"
 #include "server/receiptpage.h"
 
 #include <QJsonArray>

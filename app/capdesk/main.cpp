@@ -1,9 +1,9 @@
-#include "views/shell/connectactions.h"
 #include "views/common/directorysession.h"
+#include "views/common/typeicons.h"
+#include "views/shell/connectactions.h"
 #include "views/shell/fileactions.h"
 #include "views/shell/launchoptions.h"
 #include "views/shell/mainwindow.h"
-#include "views/common/typeicons.h"
 
 #include <QApplication>
 

@@ -13,12 +13,12 @@ struct CtlArguments
 {
     QString command;
     QStringList positional; // after the command
-    bool help = false;       // --help / -h
+    bool help = false; // --help / -h
     // The options given, by name ("--key" → value); a flag ("--verify") maps to an empty
     // string. With `--name` given twice, the last value counts.
     QHash<QString, QString> values;
     QSet<QString> given; // their names, to refuse ones a command ignores
-    QString error;           // set when the line cannot be understood
+    QString error; // set when the line cannot be understood
 
     static CtlArguments parse(const QStringList &arguments);
     bool has(const QString &option) const { return given.contains(option); }

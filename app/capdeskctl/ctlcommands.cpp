@@ -29,8 +29,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QSettings>
 #include <QJsonObject>
+#include <QSettings>
 
 #include <algorithm>
 
@@ -56,7 +56,9 @@ StoreResult<QJsonObject> readStdinObject(const QString &what)
         return invalid(QStringLiteral("cannot read stdin"));
     const QByteArray bytes = in.read(kMaxStdinBytes + 1);
     if (bytes.size() > kMaxStdinBytes)
-        return invalid(QStringLiteral("stdin holds more than %1 MiB; expected one %2").arg(kMaxStdinBytes >> 20).arg(what));
+        return invalid(QStringLiteral("stdin holds more than %1 MiB; expected one %2")
+                           .arg(kMaxStdinBytes >> 20)
+                           .arg(what));
     if (bytes.trimmed().isEmpty())
         return invalid(QStringLiteral("stdin is empty; expected one %1").arg(what));
     const StoreError encoding = Utf8Text::check(bytes);
@@ -151,8 +153,9 @@ bool CtlCommands::openStore(bool mayCreate)
 {
     const QString path = dbPath();
     if (!mayCreate && !QFileInfo::exists(path)) {
-        m_exit = CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound,
-                                                  QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
+        m_exit = CtlOutput::fail(
+            StoreError::make(StoreError::Kind::NotFound,
+                             QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
         return false;
     }
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -200,9 +203,10 @@ int CtlCommands::init()
     m_store->scanSummaries([&rows](const RowSummary &) { ++rows; });
     if (m_args.has(u"--sample"_s)) {
         if (rows > 0)
-            return CtlOutput::fail(invalid(QStringLiteral("%1 already holds %2 rows; --sample fills only an empty directory")
-                                               .arg(dbPath())
-                                               .arg(rows)));
+            return CtlOutput::fail(
+                invalid(QStringLiteral("%1 already holds %2 rows; --sample fills only an empty directory")
+                            .arg(dbPath())
+                            .arg(rows)));
         const StoreResult<QList<Row>> sample = SampleDirectory::rows();
         if (!sample.ok())
             return CtlOutput::fail(sample.error());
@@ -211,7 +215,8 @@ int CtlCommands::init()
             return CtlOutput::fail(error);
         rows = int(sample.value().size());
     }
-    CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("db"), dbPath()}, {QStringLiteral("rows"), rows}});
+    CtlOutput::printJson(QJsonObject{
+        {QStringLiteral("ok"), true}, {QStringLiteral("db"), dbPath()}, {QStringLiteral("rows"), rows}});
     return Ok;
 }
 
@@ -221,7 +226,8 @@ int CtlCommands::importFile()
         return m_exit;
     const QString file = m_args.positional.first();
     if (!QFileInfo(file).isFile())
-        return CtlOutput::fail(StoreError::make(StoreError::Kind::NotFound, QStringLiteral("no file %1").arg(file)));
+        return CtlOutput::fail(
+            StoreError::make(StoreError::Kind::NotFound, QStringLiteral("no file %1").arg(file)));
     if (!openDirectory(true))
         return m_exit;
     ImportOptions options;
@@ -244,11 +250,13 @@ int CtlCommands::exportRows()
         return m_exit;
     if (!m_connection && !outFile.isEmpty()
         && QFileInfo(outFile).absoluteFilePath() == QFileInfo(dbPath()).absoluteFilePath())
-        return CtlOutput::usage(QStringLiteral("--out names the directory file itself; exporting there would destroy it"));
+        return CtlOutput::usage(
+            QStringLiteral("--out names the directory file itself; exporting there would destroy it"));
     if (!openDirectory())
         return m_exit;
     const StoreResult<QByteArray> exported = DirectoryExporter::exportBytes(
-        *m_directory, format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
+        *m_directory,
+        format == QLatin1String("sql") ? DirectoryExporter::Format::Sql : DirectoryExporter::Format::Json);
     if (!exported.ok())
         return CtlOutput::fail(exported.error());
     const QByteArray &bytes = exported.value();
@@ -257,7 +265,8 @@ int CtlCommands::exportRows()
         return Ok;
     }
     QFile out(outFile);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size() || !out.flush())
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()
+        || !out.flush())
         return CtlOutput::fail(StoreError::make(
             StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(outFile, out.errorString())));
     CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true},
@@ -318,7 +327,8 @@ int CtlCommands::patch()
     QJsonObject output = writeOutcome(written.value());
     if (!ignored.isEmpty()) {
         output.insert(QStringLiteral("ignored"), QJsonArray::fromStringList(ignored));
-        std::fprintf(stderr, "capdeskctl: not patchable, ignored: %s\n", qUtf8Printable(ignored.join(QStringLiteral(", "))));
+        std::fprintf(stderr, "capdeskctl: not patchable, ignored: %s\n",
+                     qUtf8Printable(ignored.join(QStringLiteral(", "))));
     }
     CtlOutput::printJson(output);
     return Ok;
@@ -332,7 +342,8 @@ int CtlCommands::remove()
     const StoreError error = m_directory->remove(key);
     if (error.isError())
         return CtlOutput::fail(error);
-    CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("key"), key}, {QStringLiteral("deleted"), 1}});
+    CtlOutput::printJson(QJsonObject{
+        {QStringLiteral("ok"), true}, {QStringLiteral("key"), key}, {QStringLiteral("deleted"), 1}});
     return Ok;
 }
 

@@ -39,10 +39,9 @@ int CtlKeyCommands::publicKey()
     if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(pem) != pem.size() || !out.flush())
         return CtlOutput::fail(StoreError::make(
             StoreError::Kind::Io, QStringLiteral("cannot write %1: %2").arg(outFile, out.errorString())));
-    CtlOutput::printJson(
-        QJsonObject{{QStringLiteral("ok"), true},
-                    {QStringLiteral("key_id"), publicKey.keyId()},
-                    {QStringLiteral("storage"), storage.value()},
-                    {QStringLiteral("out"), outFile}});
+    CtlOutput::printJson(QJsonObject{{QStringLiteral("ok"), true},
+                                     {QStringLiteral("key_id"), publicKey.keyId()},
+                                     {QStringLiteral("storage"), storage.value()},
+                                     {QStringLiteral("out"), outFile}});
     return CtlOutput::Ok;
 }

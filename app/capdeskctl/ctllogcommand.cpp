@@ -2,12 +2,12 @@
 
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/eventlog.h"
-#include "dispatch/receipts/signingkey.h"
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptlogaudit.h"
+#include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/eventlog.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -41,7 +41,8 @@ void printRaw(const QByteArray &bytes)
 
 void printJson(const QJsonValue &value)
 {
-    const QJsonDocument document = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
+    const QJsonDocument document =
+        value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
     printRaw(document.toJson(QJsonDocument::Indented));
 }
 

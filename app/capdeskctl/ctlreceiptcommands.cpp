@@ -24,7 +24,8 @@ StoreResult<QByteArray> readFile(const QString &path, qint64 limit)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return StoreError::make(StoreError::Kind::NotFound, u"cannot read %1: %2"_s.arg(path, file.errorString()));
+        return StoreError::make(StoreError::Kind::NotFound,
+                                u"cannot read %1: %2"_s.arg(path, file.errorString()));
     const QByteArray bytes = file.read(limit + 1);
     if (bytes.size() > limit)
         return usageError(u"%1 is larger than %2 KiB; a receipt is far smaller"_s.arg(path).arg(limit >> 10));
@@ -50,8 +51,7 @@ StoreResult<QJsonObject> receiptIn(const QByteArray &bytes, const QString &path)
 
 CtlReceiptCommands::CtlReceiptCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger)
     : m_args(args), m_ledger(std::move(ledger))
-{
-}
+{}
 
 int CtlReceiptCommands::receipts()
 {

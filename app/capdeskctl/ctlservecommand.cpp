@@ -34,13 +34,15 @@ QString CtlServeCommand::readLimits(ServeOptions *options) const
         std::function<void(qint64)> set;
     };
     const Limit table[] = {
-        {QStringLiteral("--dispatch-timeout"), 1, kDay, [&](qint64 v) { options->dispatchTimeoutMs = int(v); }},
+        {QStringLiteral("--dispatch-timeout"), 1, kDay,
+         [&](qint64 v) { options->dispatchTimeoutMs = int(v); }},
         {QStringLiteral("--idle-timeout"), 1, kDay, [&](qint64 v) { limits.idleTimeoutMs = int(v); }},
         {QStringLiteral("--request-timeout"), 1, kDay, [&](qint64 v) { limits.requestTimeoutMs = int(v); }},
         {QStringLiteral("--max-connections"), 1, 100000, [&](qint64 v) { limits.maxConnections = int(v); }},
         {QStringLiteral("--max-connections-per-address"), 0, 100000,
          [&](qint64 v) { limits.maxConnectionsPerAddress = int(v); }},
-        {QStringLiteral("--max-header-bytes"), 1024, 1024 * 1024, [&](qint64 v) { limits.maxHeaderBytes = v; }},
+        {QStringLiteral("--max-header-bytes"), 1024, 1024 * 1024,
+         [&](qint64 v) { limits.maxHeaderBytes = v; }},
         {QStringLiteral("--max-body-bytes"), 0, kGiB, [&](qint64 v) { limits.maxBodyBytes = v; }},
         {QStringLiteral("--max-unsent-bytes"), 0, kGiB, [&](qint64 v) { limits.maxUnsentBytes = v; }},
     };
@@ -48,7 +50,8 @@ QString CtlServeCommand::readLimits(ServeOptions *options) const
         if (!m_args.has(limit.option))
             continue;
         const QString text = m_args.value(limit.option);
-        bool ok = !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
+        bool ok =
+            !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.isDigit(); });
         const qint64 value = ok ? text.toLongLong(&ok) : 0;
         if (!ok || value < limit.minimum || value > limit.maximum)
             return QStringLiteral("%1 wants a whole number from %2 to %3")

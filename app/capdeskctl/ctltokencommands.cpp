@@ -57,8 +57,7 @@ int CtlTokenCommands::create()
             return CtlOutput::fail(error);
     }
 
-    const StoreResult<CapabilityTokenStore::Minted> minted =
-        m_ledger->tokens().create(spec, kActor);
+    const StoreResult<CapabilityTokenStore::Minted> minted = m_ledger->tokens().create(spec, kActor);
     if (!minted.ok())
         return CtlOutput::fail(minted.error());
     CtlOutput::printJson(QJsonObject{{u"ok"_s, true},
@@ -91,8 +90,7 @@ int CtlTokenCommands::revoke()
     if (m_args.positional.size() != 2)
         return CtlOutput::usage(CtlCommandTable::usageLine(u"token revoke"_s));
     const QString id = m_args.positional.at(1);
-    if (const StoreError error = m_ledger->tokens().revoke(id, kActor);
-        error.isError())
+    if (const StoreError error = m_ledger->tokens().revoke(id, kActor); error.isError())
         return CtlOutput::fail(error);
     CtlOutput::printJson(QJsonObject{{u"ok"_s, true}, {u"revoked"_s, id}});
     return CtlOutput::Ok;

@@ -3,7 +3,9 @@
 QJsonObject InvocationOutcome::toResponse() const
 {
     if (!refusal.isEmpty())
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("ran"), false}, {QStringLiteral("error"), refusal}};
+        return {{QStringLiteral("ok"), false},
+                {QStringLiteral("ran"), false},
+                {QStringLiteral("error"), refusal}};
     if (shape) {
         return {{QStringLiteral("ok"), true},
                 {QStringLiteral("shape"), true},

@@ -59,14 +59,14 @@ struct RunResult
 // The finished invocation as every front end reports it (SPEC §11 response objects).
 struct InvocationOutcome
 {
-    bool ran = false;        // a runner ran (false: refused before any runner)
+    bool ran = false; // a runner ran (false: refused before any runner)
     bool shape = false;
-    QString runner;          // the row's type
-    QString trace;           // t_ + 8 base-36 characters
-    QString invocationId;    // inv_ + 10 base-36 characters; empty for shape calls
+    QString runner; // the row's type
+    QString trace; // t_ + 8 base-36 characters
+    QString invocationId; // inv_ + 10 base-36 characters; empty for shape calls
     RunResult result;
-    QString refusal;         // why nothing ran (unknown key, disabled row, a gate reason)
-    int refusalStatus = 0;   // the HTTP status a server answers a refusal with
+    QString refusal; // why nothing ran (unknown key, disabled row, a gate reason)
+    int refusalStatus = 0; // the HTTP status a server answers a refusal with
     qint64 durationMs = 0;
     // The signed receipt of a real call, or why it could not be written.
     std::optional<Receipt> receipt;

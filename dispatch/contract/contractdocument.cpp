@@ -1,10 +1,10 @@
 #include "dispatch/contract/contractdocument.h"
 
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/json/canonicaljson.h"
+#include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/row/argumentspec.h"
 #include "dispatch/row/authspec.h"
-#include "dispatch/json/canonicaljson.h"
-#include "dispatch/contract/contractfingerprint.h"
-#include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/row/doclines.h"
 
 #include <QJsonDocument>
@@ -26,12 +26,14 @@ QString runsLine(const Row &row)
                               "`ERR: HTTP <status>:<body>`.")
             .arg(row.target);
     if (row.type == QLatin1String("agent"))
-        return QStringLiteral("model `%1`; the body is the user message, the output is its reply.").arg(row.target);
+        return QStringLiteral("model `%1`; the body is the user message, the output is its reply.")
+            .arg(row.target);
     if (row.type == QLatin1String("flow")) {
         const QStringList steps = DirectoryIndex::flowKeysOf(row);
         return QStringLiteral("a flow with steps calling %1; each step's output feeds the next, and the "
                               "output is the last step's. Each step has its own contract.")
-            .arg(steps.isEmpty() ? QStringLiteral("other rows") : u'`' + steps.join(QStringLiteral("`, `")) + u'`');
+            .arg(steps.isEmpty() ? QStringLiteral("other rows")
+                                 : u'`' + steps.join(QStringLiteral("`, `")) + u'`');
     }
     return QStringLiteral("builtin function `%1`; the output is the text it returns.").arg(row.target);
 }
@@ -49,7 +51,8 @@ QString argumentsText(const Row &row, const DocLines &docs)
     QStringList parts;
     for (const ArgumentSlot &slot : spec.arguments()) {
         QString part = QStringLiteral("`$%1%2` %3")
-                           .arg(QString::number(slot.index), slot.takesRest ? QStringLiteral("+") : QString(), slot.name);
+                           .arg(QString::number(slot.index), slot.takesRest ? QStringLiteral("+") : QString(),
+                                slot.name);
         if (!slot.description.isEmpty())
             part += QStringLiteral(" (%1)").arg(slot.description);
         parts.append(part);
@@ -100,7 +103,8 @@ QStringList facts(const Row &row, const DocLines &docs)
                 row.sensitive ? QStringLiteral("high: a token whose `risk_ceiling` is low is refused.")
                               : QStringLiteral("low."));
     if (!row.enabled)
-        out << item(QStringLiteral("Disabled"), QStringLiteral("every call is refused until the owner enables it."));
+        out << item(QStringLiteral("Disabled"),
+                    QStringLiteral("every call is refused until the owner enables it."));
     return out;
 }
 
@@ -111,30 +115,39 @@ QStringList callSection(const Row &row, const DocLines &docs)
     request += ",\"body\":";
     CanonicalJson::appendString(exampleBody(docs), &request);
     request += '}';
-    QStringList out{QStringLiteral("## Call"), QString(), QStringLiteral("`POST /api/dispatch` with:"),
-                    QString(), QStringLiteral("```json"), QString::fromUtf8(request), QStringLiteral("```"),
+    QStringList out{QStringLiteral("## Call"),
+                    QString(),
+                    QStringLiteral("`POST /api/dispatch` with:"),
+                    QString(),
+                    QStringLiteral("```json"),
+                    QString::fromUtf8(request),
+                    QStringLiteral("```"),
                     QString()};
-    QString split = QStringLiteral("`body` is one string, split on `|` into `$1`, `$2`, … (a missing one is "
-                                   "empty). Only a `$N+` argument, always the last, may hold `|`: it takes the "
-                                   "rest of the body.");
+    QString split =
+        QStringLiteral("`body` is one string, split on `|` into `$1`, `$2`, … (a missing one is "
+                       "empty). Only a `$N+` argument, always the last, may hold `|`: it takes the "
+                       "rest of the body.");
     if (ArgumentSpec::fromRow(row).lastTakesRest())
         split += QStringLiteral(" This row's last argument is one.");
     out << split << QString()
-        << QStringLiteral("The answer is `{\"ok\",\"ran\",\"trace\",\"result\",\"proof\":{\"invocation_id\",…}}`: "
-                          "`result` is the output, and `ok` is false when it starts with `ERR:` (a failure). "
-                          "Add `\"shape\":true` to see the request it would make without running it.");
+        << QStringLiteral(
+               "The answer is `{\"ok\",\"ran\",\"trace\",\"result\",\"proof\":{\"invocation_id\",…}}`: "
+               "`result` is the output, and `ok` is false when it starts with `ERR:` (a failure). "
+               "Add `\"shape\":true` to see the request it would make without running it.");
     return out;
 }
 
 QStringList proofSection(const Row &row)
 {
-    return {QStringLiteral("## Proof"), QString(),
-            QStringLiteral("Contract fingerprint `%1` (SHA-256 of the fields that define the call).")
-                .arg(ContractFingerprint::of(row)),
-            QStringLiteral("Every call (not a shape) writes a signed receipt. `GET /api/dispatch?confirm=<invocation_id>` answers "
-                           "`confirmed` and a `status`: `PROVEN_MATERIAL_RESULT` (it ran and succeeded), "
-                           "`RAN_WITHOUT_MATERIAL_RESULT` or `UNKNOWN_INVOCATION`. Its `fingerprints.contract` "
-                           "must equal the one above; `input` and `output` are SHA-256 of the body and output.")};
+    return {
+        QStringLiteral("## Proof"), QString(),
+        QStringLiteral("Contract fingerprint `%1` (SHA-256 of the fields that define the call).")
+            .arg(ContractFingerprint::of(row)),
+        QStringLiteral("Every call (not a shape) writes a signed receipt. `GET "
+                       "/api/dispatch?confirm=<invocation_id>` answers "
+                       "`confirmed` and a `status`: `PROVEN_MATERIAL_RESULT` (it ran and succeeded), "
+                       "`RAN_WITHOUT_MATERIAL_RESULT` or `UNKNOWN_INVOCATION`. Its `fingerprints.contract` "
+                       "must equal the one above; `input` and `output` are SHA-256 of the body and output.")};
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 #include "dispatch/contract/contractfingerprint.h"
 
 #include "dispatch/json/canonicaljson.h"
-#include "dispatch/row/doclines.h"
 #include "dispatch/json/jsonsyntaxcheck.h"
+#include "dispatch/row/doclines.h"
 #include "dispatch/row/row.h"
 
 #include <QCryptographicHash>

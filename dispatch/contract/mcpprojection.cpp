@@ -29,13 +29,14 @@ QJsonObject schemaOf(const Row &row, const DocLines &docs)
     // Without a schema the one call contract is the schema: a single body string.
     const QString args = docs.args().trimmed();
     const QString description = args.isEmpty()
-        ? QStringLiteral("The invocation body; args are split on '|'.")
-        : QStringLiteral("The invocation body, args split on '|': %1").arg(args);
-    return {{QStringLiteral("type"), QStringLiteral("object")},
-            {QStringLiteral("properties"),
-             QJsonObject{{QStringLiteral("body"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                              {QStringLiteral("description"), description}}}}},
-            {QStringLiteral("required"), QJsonArray{QStringLiteral("body")}}};
+                                    ? QStringLiteral("The invocation body; args are split on '|'.")
+                                    : QStringLiteral("The invocation body, args split on '|': %1").arg(args);
+    return {
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("body"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                                          {QStringLiteral("description"), description}}}}},
+        {QStringLiteral("required"), QJsonArray{QStringLiteral("body")}}};
 }
 
 QString descriptionOf(const DocLines &docs)

@@ -12,16 +12,16 @@ struct StoreError
 {
     enum class Kind {
         None,
-        NotFound,      // no such row
+        NotFound, // no such row
         AlreadyExists, // create of a key that is taken
-        Conflict,      // the row changed since the writer read it
-        Invalid,       // the row or patch breaks a rule; nothing was written
-        NotDirectory,  // the file is not a capability directory
-        TooNew,        // written by a newer Capdesk
-        Io,            // SQLite or the file system failed
-        Unreachable,   // a remote directory's server gave no answer (refused, timed out, DNS, TLS)
-        Unauthorized,  // a remote directory's server refused the owner key (401)
-        Cancelled,     // the caller stopped a write before its next request was sent
+        Conflict, // the row changed since the writer read it
+        Invalid, // the row or patch breaks a rule; nothing was written
+        NotDirectory, // the file is not a capability directory
+        TooNew, // written by a newer Capdesk
+        Io, // SQLite or the file system failed
+        Unreachable, // a remote directory's server gave no answer (refused, timed out, DNS, TLS)
+        Unauthorized, // a remote directory's server refused the owner key (401)
+        Cancelled, // the caller stopped a write before its next request was sent
     };
 
     Kind kind = Kind::None;

@@ -14,7 +14,8 @@ struct TextPosition
     static TextPosition at(QStringView text, qsizetype offset)
     {
         const QStringView before = text.left(offset);
-        return {int(before.size()), int(before.count(u'\n')) + 1, int(before.size() - before.lastIndexOf(u'\n'))};
+        return {int(before.size()), int(before.count(u'\n')) + 1,
+                int(before.size() - before.lastIndexOf(u'\n'))};
     }
     // "line 2, column 7: unterminated string"
     QString describe(const QString &reason) const

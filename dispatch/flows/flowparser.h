@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/flows/flowplan.h"
 #include "dispatch/core/textposition.h"
+#include "dispatch/flows/flowplan.h"
 
 #include <QJsonObject>
 #include <QString>

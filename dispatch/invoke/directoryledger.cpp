@@ -1,11 +1,11 @@
 #include "dispatch/invoke/directoryledger.h"
 
-#include "dispatch/tokens/capabilitygate.h"
-#include "dispatch/store/eventlog.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 #include "dispatch/store/writetransaction.h"
+#include "dispatch/tokens/capabilitygate.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -179,7 +179,9 @@ QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
 {
     const StoreResult<Receipt> found = m_receipts.find(invocationId);
     if (!found.ok()) {
-        QJsonObject unknown{{u"confirmed"_s, false}, {u"status"_s, u"UNKNOWN_INVOCATION"_s}, {u"invocation_id"_s, invocationId}};
+        QJsonObject unknown{{u"confirmed"_s, false},
+                            {u"status"_s, u"UNKNOWN_INVOCATION"_s},
+                            {u"invocation_id"_s, invocationId}};
         if (found.error().kind == StoreError::Kind::Conflict)
             unknown.insert(u"reason"_s, u"receipt_mismatch"_s);
         else if (found.error().kind != StoreError::Kind::NotFound)

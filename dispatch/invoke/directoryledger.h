@@ -1,12 +1,12 @@
 #pragma once
 
-#include "dispatch/tokens/capabilitygaterefusalcounter.h"
-#include "dispatch/tokens/capabilitytokenstore.h"
-#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/receipts/signingkeyvault.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/tokens/capabilitygaterefusalcounter.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -53,7 +53,8 @@ public:
     // Records a refusal of a stored token in the event log (SPEC §7). A refusal with an
     // empty `tokenId` (the value matched no token) is only counted, and the count goes to
     // the log as one summary event per interval (CapabilityGateRefusalCounter).
-    StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason, const QString &actor);
+    StoreError recordRefusal(const QString &key, const QString &tokenId, const QString &reason,
+                             const QString &actor);
     // SPEC §6 confirm: {"confirmed","status","invocation_id","signature"[,"receipt"]}, or
     // with "reason" and "error" when it cannot confirm a receipt that is there:
     // "receipt_mismatch" (the row holds a receipt signed for another invocation),

@@ -1,17 +1,17 @@
 #include "dispatch/invoke/localdispatcher.h"
 
-#include "dispatch/row/authspec.h"
 #include "dispatch/call/callbudget.h"
-#include "dispatch/tokens/capabilitygate.h"
-#include "dispatch/contract/contractfingerprint.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/directorystore.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/call/invocationids.h"
+#include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/core/outputlimit.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/row/authspec.h"
 #include "dispatch/secrets/resolvedsecret.h"
+#include "dispatch/store/directorystore.h"
 #include "dispatch/templates/templatecontext.h"
+#include "dispatch/tokens/capabilitygate.h"
 
 #include <QTimer>
 
@@ -19,11 +19,11 @@
 
 using namespace Qt::StringLiterals;
 
-LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<const SecretSource> secrets,
+LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store,
+                                 std::shared_ptr<const SecretSource> secrets,
                                  std::shared_ptr<DirectoryLedger> ledger)
     : m_store(std::move(store)), m_ledger(std::move(ledger)), m_secrets(std::move(secrets))
-{
-}
+{}
 
 LocalDispatcher::~LocalDispatcher()
 {
@@ -47,9 +47,9 @@ std::optional<std::pair<QString, int>> LocalDispatcher::gate(const InvocationReq
                                                              QString *actor)
 {
     const StoreResult<CapabilityToken> token = m_ledger->tokens().findByValue(request.token);
-    GateVerdict verdict = token.ok() ? CapabilityGate::check(token.value(),
-                                                             {row.key, request.body, request.audience, request.ownerPresent},
-                                                             row, QDateTime::currentDateTimeUtc())
+    GateVerdict verdict = token.ok() ? CapabilityGate::check(
+                              token.value(), {row.key, request.body, request.audience, request.ownerPresent},
+                              row, QDateTime::currentDateTimeUtc())
                                      : CapabilityGate::unknownToken();
     const QString tokenId = token.ok() ? token.value().id : QString();
     *actor = token.ok() ? u"token:"_s + tokenId : u"token:unknown"_s;
@@ -57,7 +57,9 @@ std::optional<std::pair<QString, int>> LocalDispatcher::gate(const InvocationReq
         return std::nullopt;
     const StoreError logged = m_ledger->recordRefusal(row.key, tokenId, verdict.reason, *actor);
     if (logged.isError())
-        return std::pair(verdict.reason + u" (and the refusal could not be logged: "_s + logged.message + u')', verdict.httpStatus);
+        return std::pair(verdict.reason + u" (and the refusal could not be logged: "_s + logged.message
+                             + u')',
+                         verdict.httpStatus);
     return std::pair(verdict.reason, verdict.httpStatus);
 }
 

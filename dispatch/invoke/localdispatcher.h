@@ -58,7 +58,8 @@ private:
     };
 
     // The refusal reason and HTTP status when the request's token may not make this call.
-    std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row, QString *actor);
+    std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row,
+                                                QString *actor);
     void start(Call call);
     // The call tree's budget for `request`, or the refusal of its inherited header.
     std::optional<std::shared_ptr<CallBudget>> budgetFor(const InvocationRequest &request,

@@ -1,7 +1,7 @@
 #include "dispatch/invoke/standarddispatcher.h"
 
-#include "dispatch/runners/agentrunner.h"
 #include "dispatch/flows/run/flowrunner.h"
+#include "dispatch/runners/agentrunner.h"
 #include "dispatch/runners/fnrunner.h"
 #include "dispatch/runners/httprunner.h"
 

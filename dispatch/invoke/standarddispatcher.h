@@ -1,12 +1,12 @@
 #pragma once
 
-#include "dispatch/runners/agentendpoints.h"
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/core/dispatchlimits.h"
-#include "dispatch/secrets/environmentkeychainsecrets.h"
-#include "dispatch/runners/httpclient.h"
-#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/invoke/localdispatcher.h"
+#include "dispatch/runners/agentendpoints.h"
+#include "dispatch/runners/httpclient.h"
+#include "dispatch/secrets/environmentkeychainsecrets.h"
+#include "dispatch/secrets/keychainstore.h"
 
 #include <memory>
 

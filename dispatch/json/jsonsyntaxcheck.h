@@ -12,8 +12,8 @@ struct JsonSyntaxCheck
     bool ok = true;
     QString message; // "line 1, column 9: expected ',' or '}'"
     int offset = -1; // character offset of the error in the text
-    int line = 0;    // 1-based
-    int column = 0;  // 1-based
+    int line = 0; // 1-based
+    int column = 0; // 1-based
 
     // One JSON value of any kind (object, array, string, number, true, false, null),
     // white space allowed around it.

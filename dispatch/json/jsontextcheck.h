@@ -11,8 +11,8 @@ struct JsonTextCheck
     QJsonDocument document;
     QString message; // "line 2, column 7: unterminated string"
     int offset = -1; // character offset of the error in the text
-    int line = 0;    // 1-based
-    int column = 0;  // 1-based
+    int line = 0; // 1-based
+    int column = 0; // 1-based
 
     static JsonTextCheck parse(const QString &text);
 };

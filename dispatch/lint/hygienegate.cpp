@@ -22,7 +22,8 @@ StoreError refusal(const QString &lead, const QList<LintFinding> &errors)
     QStringList lines{lead};
     QJsonArray details;
     for (const LintFinding &finding : errors) {
-        lines.append(QStringLiteral("%1 %2 (%3): %4").arg(finding.code, finding.name, finding.field, finding.message));
+        lines.append(
+            QStringLiteral("%1 %2 (%3): %4").arg(finding.code, finding.name, finding.field, finding.message));
         details.append(finding.toJson());
     }
     return StoreError::make(StoreError::Kind::Invalid, lines.join(QLatin1Char('\n')), details);
@@ -35,8 +36,9 @@ StoreError HygieneGate::checkCreate(const Row &row, const DirectoryIndex &index)
     const QList<LintFinding> errors = refusalFindings(row, index);
     if (errors.isEmpty())
         return StoreError::none();
-    return refusal(QStringLiteral("hygiene: %1 is not compliant; fix every rule below before saving:").arg(row.key),
-                   errors);
+    return refusal(
+        QStringLiteral("hygiene: %1 is not compliant; fix every rule below before saving:").arg(row.key),
+        errors);
 }
 
 StoreError HygieneGate::checkPatch(const Row &before, const Row &after, const DirectoryIndex &index)
@@ -52,7 +54,8 @@ StoreError HygieneGate::checkPatch(const Row &before, const Row &after, const Di
                    errors);
 }
 
-QList<LintFinding> HygieneGate::importFindings(QList<Row> existing, const QList<Row> &imported, bool localEngine)
+QList<LintFinding> HygieneGate::importFindings(QList<Row> existing, const QList<Row> &imported,
+                                               bool localEngine)
 {
     existing.append(imported);
     const DirectoryIndex index = DirectoryIndex::build(existing);

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "dispatch/core/storeerror.h"
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/lintfinding.h"
 #include "dispatch/row/row.h"
-#include "dispatch/core/storeerror.h"
 
 #include <QList>
 
@@ -23,7 +23,8 @@ public:
     // An import: the error findings of every imported row, judged against the directory as
     // it would be after the import (`existing` plus `imported`), so rows may name each other.
     // `localEngine` as for Linter.
-    static QList<LintFinding> importFindings(QList<Row> existing, const QList<Row> &imported, bool localEngine);
+    static QList<LintFinding> importFindings(QList<Row> existing, const QList<Row> &imported,
+                                             bool localEngine);
 
     // The error findings that refuse `row` (empty when it is compliant).
     static QList<LintFinding> refusalFindings(const Row &row, const DirectoryIndex &index);

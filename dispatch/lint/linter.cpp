@@ -1,9 +1,9 @@
 #include "dispatch/lint/linter.h"
 
-#include "dispatch/row/doclines.h"
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/lint/rules/lintrules.h"
 #include "dispatch/lint/rules/templaterules.h"
+#include "dispatch/row/doclines.h"
 
 #include <QSet>
 
@@ -13,7 +13,11 @@ namespace {
 
 LintFinding findingOf(const QString &key, const LintRule &rule, const LintHit &hit)
 {
-    return {key, rule.info.code, rule.info.name, rule.info.severity, hit.field.isEmpty() ? rule.info.field : hit.field,
+    return {key,
+            rule.info.code,
+            rule.info.name,
+            rule.info.severity,
+            hit.field.isEmpty() ? rule.info.field : hit.field,
             hit.message};
 }
 

@@ -2,8 +2,8 @@
 
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/lintfinding.h"
-#include "dispatch/row/row.h"
 #include "dispatch/lint/rules/ruleinfo.h"
+#include "dispatch/row/row.h"
 
 #include <QList>
 #include <QString>

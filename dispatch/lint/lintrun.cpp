@@ -1,7 +1,7 @@
 #include "dispatch/lint/lintrun.h"
 
-#include "dispatch/lint/linter.h"
 #include "dispatch/core/poolrelease.h"
+#include "dispatch/lint/linter.h"
 
 #include <QPromise>
 #include <QThreadPool>

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "dispatch/core/storeerror.h"
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/lintfinding.h"
 #include "dispatch/row/row.h"
-#include "dispatch/core/storeerror.h"
 
 #include <QFutureWatcher>
 #include <QHash>

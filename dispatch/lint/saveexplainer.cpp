@@ -39,7 +39,8 @@ QList<SaveRefusal> SaveExplainer::explain(const QList<SaveDraft> &drafts, const 
         const StoreError error = draft.before ? HygieneGate::checkPatch(*draft.before, *draft.after, index)
                                               : HygieneGate::checkCreate(*draft.after, index);
         if (error.isError())
-            refusals.append({draft.key, draft.before.has_value(), HygieneGate::refusalFindings(*draft.after, index)});
+            refusals.append(
+                {draft.key, draft.before.has_value(), HygieneGate::refusalFindings(*draft.after, index)});
     }
     return refusals;
 }
@@ -76,7 +77,8 @@ QString SaveExplainer::describe(const QList<SaveRefusal> &refusals)
                            ? tr("%1 was compliant before; these edits would add:").arg(refusal.key)
                            : tr("%1 is new, and a new row must have no errors; it breaks:").arg(refusal.key);
         for (const LintFinding &finding : refusal.findings)
-            text += QStringLiteral("\n  • %1 %2 (%3): %4").arg(finding.code, finding.name, finding.field, finding.message);
+            text += QStringLiteral("\n  • %1 %2 (%3): %4")
+                        .arg(finding.code, finding.name, finding.field, finding.message);
         paragraphs.append(text);
     }
     return paragraphs.join(QStringLiteral("\n\n"));

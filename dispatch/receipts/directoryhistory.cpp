@@ -10,7 +10,8 @@ namespace {
 
 // `read` on a connection usable from this thread (SqliteDirectoryStore::withReadConnection).
 template<typename T>
-StoreResult<T> readOn(const SqliteDirectoryStore &store, const std::function<StoreResult<T>(QSqlDatabase &)> &read)
+StoreResult<T> readOn(const SqliteDirectoryStore &store,
+                      const std::function<StoreResult<T>(QSqlDatabase &)> &read)
 {
     std::optional<StoreResult<T>> result;
     const StoreError error = store.withReadConnection([&](QSqlDatabase &db) {
@@ -24,7 +25,9 @@ StoreResult<T> readOn(const SqliteDirectoryStore &store, const std::function<Sto
 
 } // namespace
 
-DirectoryHistory::DirectoryHistory(std::shared_ptr<const SqliteDirectoryStore> store) : m_store(std::move(store)) {}
+DirectoryHistory::DirectoryHistory(std::shared_ptr<const SqliteDirectoryStore> store)
+    : m_store(std::move(store))
+{}
 
 StoreResult<QList<LogEvent>> DirectoryHistory::events(const QString &key) const
 {

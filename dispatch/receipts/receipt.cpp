@@ -8,7 +8,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-bool readString(const QJsonObject &json, const QString &name, QString *out, QString *error, bool nullable = false)
+bool readString(const QJsonObject &json, const QString &name, QString *out, QString *error,
+                bool nullable = false)
 {
     const QJsonValue value = json.value(name);
     if (value.isString()) {
@@ -44,8 +45,9 @@ QJsonObject Receipt::toJson() const
         {u"material"_s, material},
         {u"cost_usd"_s, costUsd},
         {u"status"_s, status},
-        {u"fingerprints"_s,
-         QJsonObject{{u"input"_s, inputFingerprint}, {u"output"_s, outputFingerprint}, {u"contract"_s, contractFingerprint}}},
+        {u"fingerprints"_s, QJsonObject{{u"input"_s, inputFingerprint},
+                                        {u"output"_s, outputFingerprint},
+                                        {u"contract"_s, contractFingerprint}}},
     };
     if (!signature.isEmpty())
         json.insert(u"signature"_s, signature);
@@ -63,9 +65,11 @@ std::optional<Receipt> Receipt::fromJson(const QJsonObject &json, QString *error
     QString scratch;
     error = error ? error : &scratch;
     if (!readString(json, u"invocation_id"_s, &receipt.invocationId, error)
-        || !readString(json, u"trace"_s, &receipt.trace, error) || !readString(json, u"key"_s, &receipt.key, error)
+        || !readString(json, u"trace"_s, &receipt.trace, error)
+        || !readString(json, u"key"_s, &receipt.key, error)
         || !readString(json, u"parent"_s, &receipt.parent, error, true)
-        || !readString(json, u"actor"_s, &receipt.actor, error) || !readString(json, u"runner"_s, &receipt.runner, error)
+        || !readString(json, u"actor"_s, &receipt.actor, error)
+        || !readString(json, u"runner"_s, &receipt.runner, error)
         || !readString(json, u"started_at"_s, &receipt.startedAt, error)
         || !readString(json, u"status"_s, &receipt.status, error))
         return std::nullopt;

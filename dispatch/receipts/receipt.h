@@ -25,10 +25,10 @@ struct Receipt
     bool material = false;
     double costUsd = 0;
     QString status;
-    QString inputFingerprint;    // SHA-256 hex of the body's UTF-8 bytes
-    QString outputFingerprint;   // SHA-256 hex of the output's UTF-8 bytes
+    QString inputFingerprint; // SHA-256 hex of the body's UTF-8 bytes
+    QString outputFingerprint; // SHA-256 hex of the output's UTF-8 bytes
     QString contractFingerprint; // ContractFingerprint of the row that ran
-    QString signature;           // base64 Ed25519 signature of signedBytes()
+    QString signature; // base64 Ed25519 signature of signedBytes()
 
     static QString statusFor(bool material) { return material ? provenMaterial : ranWithoutMaterial; }
     static QString sha256Hex(const QString &text);

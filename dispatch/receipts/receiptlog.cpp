@@ -1,10 +1,10 @@
 #include "dispatch/receipts/receiptlog.h"
 
-#include "dispatch/store/eventlog.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/receipts/receiptchain.h"
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/writetransaction.h"
 
 #include <QJsonDocument>
@@ -23,7 +23,8 @@ StoreError sqlError(const QString &what, const QSqlError &error)
 StoreResult<Receipt> receiptFromText(const QString &text)
 {
     QString error;
-    const std::optional<Receipt> receipt = Receipt::fromJson(QJsonDocument::fromJson(text.toUtf8()).object(), &error);
+    const std::optional<Receipt> receipt =
+        Receipt::fromJson(QJsonDocument::fromJson(text.toUtf8()).object(), &error);
     if (!receipt)
         return StoreError::make(StoreError::Kind::Io, u"a stored receipt cannot be read: "_s + error);
     return *receipt;
@@ -101,8 +102,9 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
     }
     const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
     QSqlQuery insert(m_db);
-    insert.prepare(u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
-                   "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s);
+    insert.prepare(
+        u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
+        "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s);
     insert.addBindValue(receipt.invocationId);
     insert.addBindValue(receipt.trace);
     insert.addBindValue(receipt.key);

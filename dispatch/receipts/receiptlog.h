@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/receipts/receipt.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/receipts/receipt.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -25,8 +25,8 @@ class ReceiptLog final
 public:
     struct Query
     {
-        QString key;       // empty: every key
-        QString parent;    // non-empty: only the children of this invocation
+        QString key; // empty: every key
+        QString parent; // non-empty: only the children of this invocation
         qint64 limit = -1; // newest first; -1: all
     };
 

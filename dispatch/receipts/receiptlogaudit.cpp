@@ -1,11 +1,11 @@
 #include "dispatch/receipts/receiptlogaudit.h"
 
-#include "dispatch/store/sqldialect.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptchain.h"
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/receiptloganchor.h"
+#include "dispatch/store/sqldialect.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -82,7 +82,8 @@ private:
             find(u"event_chain_broken"_s, m_report.events.problem);
         QSqlQuery counts(m_db);
         if (!counts.exec(u"SELECT (SELECT COUNT(*) FROM events), (SELECT COALESCE(MAX(seq), 0) FROM events), "
-                         "("_s + SqlDialect::of(m_db).eventSeqIssued + u")"_s)
+                         "("_s
+                         + SqlDialect::of(m_db).eventSeqIssued + u")"_s)
             || !counts.next())
             return sqlError(u"cannot count the event log"_s, counts.lastError());
         m_eventCount = counts.value(0).toLongLong();
@@ -456,8 +457,9 @@ QString ReceiptLogAudit::Report::summary() const
     return text;
 }
 
-StoreResult<ReceiptLogAudit::Report>
-ReceiptLogAudit::run(const QSqlDatabase &db, const QList<PublicKey> &trustedKeys, const ReceiptLogAnchor *anchor)
+StoreResult<ReceiptLogAudit::Report> ReceiptLogAudit::run(const QSqlDatabase &db,
+                                                          const QList<PublicKey> &trustedKeys,
+                                                          const ReceiptLogAnchor *anchor)
 {
     return Auditor(db, trustedKeys).run(anchor);
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/eventlog.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/store/eventlog.h"
 
 #include <QJsonObject>
 #include <QList>

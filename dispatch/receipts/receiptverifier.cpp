@@ -12,8 +12,8 @@ ReceiptVerifier::Result ReceiptVerifier::check(const QJsonObject &receipt, const
     const QJsonValue signatureValue = receipt.value(u"signature"_s);
     if (!signatureValue.isString())
         return Result::Invalid;
-    const QByteArray::FromBase64Result signature =
-        QByteArray::fromBase64Encoding(signatureValue.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    const QByteArray::FromBase64Result signature = QByteArray::fromBase64Encoding(
+        signatureValue.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!signature)
         return Result::Invalid;
     const QByteArray message = SignedJson::signedBytes(receipt);

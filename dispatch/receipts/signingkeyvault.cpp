@@ -1,8 +1,8 @@
 #include "dispatch/receipts/signingkeyvault.h"
 
-#include "dispatch/store/sqldialect.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/secrets/keychainsteps.h"
+#include "dispatch/store/sqldialect.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -147,8 +147,9 @@ QString SigningKeyVault::storageDescription(const Unlocked &unlocked)
 std::optional<QList<PublicKey>> SigningKeyVault::readPublicKeys(QString *error) const
 {
     QSqlQuery query(m_db);
-    if (!query.exec(QStringLiteral("SELECT public_key_pem FROM signing_keys ORDER BY created_at DESC, %1 DESC")
-                        .arg(SqlDialect::of(m_db).insertionOrder))) {
+    if (!query.exec(
+            QStringLiteral("SELECT public_key_pem FROM signing_keys ORDER BY created_at DESC, %1 DESC")
+                .arg(SqlDialect::of(m_db).insertionOrder))) {
         if (error)
             *error = QStringLiteral("cannot read the receipt-signing public keys: %1")
                          .arg(query.lastError().text());
@@ -298,8 +299,9 @@ bool SigningKeyVault::insertPublicKey(const PublicKey &key, QString *error)
 {
     QSqlQuery query(m_db);
     // A concurrent process that found the same key file may have inserted it first.
-    query.prepare(QStringLiteral("INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?) "
-                                 "ON CONFLICT DO NOTHING"));
+    query.prepare(
+        QStringLiteral("INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT DO NOTHING"));
     query.addBindValue(key.keyId());
     query.addBindValue(QString::fromLatin1(key.pem()));
     query.addBindValue(IsoTime::nowUtc());

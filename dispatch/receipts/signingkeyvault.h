@@ -1,8 +1,8 @@
 #pragma once
 
-#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/signingkey.h"
+#include "dispatch/secrets/keychainstore.h"
 
 #include <QList>
 #include <QSqlDatabase>

@@ -165,7 +165,8 @@ QStringList propertyOrder(QStringView json)
             qsizetype next = i + 1;
             while (next < json.size() && json[next].isSpace())
                 ++next;
-            if (next < json.size() && json[next] == u':' && depth == 2 && keyAtDepth.value(1) == QLatin1String("properties"))
+            if (next < json.size() && json[next] == u':' && depth == 2
+                && keyAtDepth.value(1) == QLatin1String("properties"))
                 names.append(text);
             continue;
         }
@@ -263,8 +264,9 @@ ArgumentSpec ArgumentSpec::fromInputSchema(const QString &schemaText)
     const QJsonArray required = schema.value(QStringLiteral("required")).toArray();
     QList<ArgumentSlot> found;
     for (const QString &name : propertyOrder(schemaText)) {
-        if (!properties.contains(name) || std::any_of(found.cbegin(), found.cend(),
-                                                      [&name](const ArgumentSlot &s) { return s.name == name; }))
+        if (!properties.contains(name)
+            || std::any_of(found.cbegin(), found.cend(),
+                           [&name](const ArgumentSlot &s) { return s.name == name; }))
             continue;
         ArgumentSlot slot;
         slot.index = int(found.size() + 1);
@@ -289,7 +291,8 @@ ArgumentSpec ArgumentSpec::fromPlaceholders(const Row &row)
     int highest = 0;
     bool rest = false;
     for (const TemplatePlaceholder &placeholder : TemplateSubstitution::placeholders(templates)) {
-        if (placeholder.kind != TemplatePlaceholder::Kind::Arg && placeholder.kind != TemplatePlaceholder::Kind::ArgRest)
+        if (placeholder.kind != TemplatePlaceholder::Kind::Arg
+            && placeholder.kind != TemplatePlaceholder::Kind::ArgRest)
             continue;
         if (placeholder.index > highest) {
             highest = placeholder.index;

@@ -9,11 +9,11 @@ struct Row;
 // One declared argument of a row: `$index`, what to call it and what it is for.
 struct ArgumentSlot
 {
-    int index = 0;        // N of $N, 1-based
-    QString name;         // "latitude"; "$N" when nothing names it
-    QString description;  // the parenthetical of an ARGS entry, or the schema's description
+    int index = 0; // N of $N, 1-based
+    QString name; // "latitude"; "$N" when nothing names it
+    QString description; // the parenthetical of an ARGS entry, or the schema's description
     bool takesRest = false; // declared as $N+: the rest of the body, pipes included
-    bool required = false;  // input_schema's `required`
+    bool required = false; // input_schema's `required`
 
     bool operator==(const ArgumentSlot &other) const;
     bool operator!=(const ArgumentSlot &other) const { return !(*this == other); }

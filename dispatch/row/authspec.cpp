@@ -6,8 +6,10 @@ std::optional<AuthSpec> AuthSpec::parse(const QString &auth)
 {
     // Secret names are environment variable names; parameter names are kept to characters
     // that need no escaping in a query, so the spec text is also the text on the wire.
-    static const QRegularExpression secretName(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
-    static const QRegularExpression parameterName(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_.~-]+")));
+    static const QRegularExpression secretName(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
+    static const QRegularExpression parameterName(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_.~-]+")));
 
     const QString spec = auth.trimmed();
     const qsizetype colon = spec.indexOf(u':');

@@ -12,7 +12,7 @@ struct AuthSpec
     enum class Kind { Bearer, Basic, Query };
 
     Kind kind = Kind::Bearer;
-    QString name;      // the secret's name
+    QString name; // the secret's name
     QString parameter; // Query: the query parameter that carries the value
 
     // nullopt for anything but the four forms, with a NAME like an environment variable's.

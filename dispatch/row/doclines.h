@@ -11,12 +11,12 @@
 struct DocLine
 {
     enum class Tag {
-        None,      // no tag: the description when it comes first, else free text
-        What,      // # WHAT:
+        None, // no tag: the description when it comes first, else free text
+        What, // # WHAT:
         WhenToUse, // # WHEN_TO_USE:
-        Args,      // # ARGS:
-        Example,   // # EX:
-        Output,    // # OUTPUT:
+        Args, // # ARGS:
+        Example, // # EX:
+        Output, // # OUTPUT:
     };
 
     Tag tag = Tag::None;

@@ -157,16 +157,12 @@ std::optional<Row> Row::fromJson(const QJsonObject &object, QString *error)
 
 bool Row::operator==(const Row &o) const
 {
-    auto sameText = [](const QString &a, const QString &b) {
-        return a.isNull() == b.isNull() && a == b;
-    };
+    auto sameText = [](const QString &a, const QString &b) { return a.isNull() == b.isNull() && a == b; };
     return sameText(key, o.key) && sameText(type, o.type) && sameText(target, o.target)
-        && sameText(auth, o.auth) && sameText(content, o.content)
-        && sameText(updatedAt, o.updatedAt) && sameText(category, o.category)
-        && sameText(allowedCategories, o.allowedCategories) && seq == o.seq
-        && enabled == o.enabled && plannerVisible == o.plannerVisible
-        && plannerRank == o.plannerRank && sameText(inputSchema, o.inputSchema)
-        && sameText(examples, o.examples) && sensitive == o.sensitive
-        && sameText(runner, o.runner) && sameText(includes, o.includes)
-        && sameText(createdAt, o.createdAt);
+           && sameText(auth, o.auth) && sameText(content, o.content) && sameText(updatedAt, o.updatedAt)
+           && sameText(category, o.category) && sameText(allowedCategories, o.allowedCategories)
+           && seq == o.seq && enabled == o.enabled && plannerVisible == o.plannerVisible
+           && plannerRank == o.plannerRank && sameText(inputSchema, o.inputSchema)
+           && sameText(examples, o.examples) && sensitive == o.sensitive && sameText(runner, o.runner)
+           && sameText(includes, o.includes) && sameText(createdAt, o.createdAt);
 }

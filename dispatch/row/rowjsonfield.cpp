@@ -46,8 +46,7 @@ QString RowJsonField::expected(const QString &column)
 {
     if (RowSchema::isBooleanColumn(column))
         return QStringLiteral("0 or 1");
-    QString range =
-        QStringLiteral("a whole number from %1 to %2").arg(-kLargestInteger).arg(kLargestInteger);
+    QString range = QStringLiteral("a whole number from %1 to %2").arg(-kLargestInteger).arg(kLargestInteger);
     if (column == QLatin1String("seq"))
         return QStringLiteral("null or ") + range;
     if (RowSchema::isIntegerColumn(column))

@@ -1,11 +1,11 @@
 #include "dispatch/runners/agentrunner.h"
 
-#include "dispatch/store/directorystore.h"
 #include "dispatch/row/doclines.h"
 #include "dispatch/runners/httpclient.h"
 #include "dispatch/runners/httprequestbuilder.h"
 #include "dispatch/runners/httprunner.h"
 #include "dispatch/secrets/redactor.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

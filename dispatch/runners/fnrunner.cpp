@@ -1,8 +1,8 @@
 #include "dispatch/runners/fnrunner.h"
 
 #include "dispatch/call/callbudget.h"
-#include "dispatch/row/doclines.h"
 #include "dispatch/json/jsonvaluetext.h"
+#include "dispatch/row/doclines.h"
 #include "dispatch/templates/templatesubstitution.h"
 
 #include <QFutureWatcher>

@@ -2,8 +2,8 @@
 
 #include "dispatch/row/authspec.h"
 
-#include "dispatch/row/doclines.h"
 #include "dispatch/json/jsonsyntaxcheck.h"
+#include "dispatch/row/doclines.h"
 #include "dispatch/runners/runner.h"
 #include "dispatch/secrets/secretsource.h"
 #include "dispatch/templates/templatesubstitution.h"
@@ -123,7 +123,8 @@ void HttpRequestBuilder::applyAuth(const QString &auth, const SecretSource *secr
         plan.headers.append({QByteArrayLiteral("Authorization"), "Bearer " + secret.value.toUtf8()});
         break;
     case AuthSpec::Kind::Basic:
-        plan.headers.append({QByteArrayLiteral("Authorization"), "Basic " + secret.value.toUtf8().toBase64()});
+        plan.headers.append(
+            {QByteArrayLiteral("Authorization"), "Basic " + secret.value.toUtf8().toBase64()});
         break;
     case AuthSpec::Kind::Query:
         addQueryParameter(plan.url, spec->parameter, secret.value);

@@ -21,7 +21,7 @@ struct RunContext
     QString body;
     QStringList args; // body split on '|'
     bool shape = false;
-    const DirectoryStore *store = nullptr;  // for includes (agent) and nested rows (flow)
+    const DirectoryStore *store = nullptr; // for includes (agent) and nested rows (flow)
     const SecretSource *secrets = nullptr;
     std::shared_ptr<std::atomic_bool> cancelled = std::make_shared<std::atomic_bool>(false);
 

@@ -18,7 +18,7 @@ constexpr int shutDownWaitMs = 5000;
 
 QBasicMutex mutex;
 KeychainThread *keychainThread = nullptr; // guarded by mutex
-bool closed = false;                      // guarded by mutex
+bool closed = false; // guarded by mutex
 
 KeychainReply failed(const QString &why)
 {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-
 std::optional<SecretInventory::Reference> SecretInventory::parse(const QString &auth)
 {
     const std::optional<AuthSpec> spec = AuthSpec::parse(auth);

@@ -10,7 +10,7 @@ struct RowChange
     enum class Kind { Create, Replace, Delete };
 
     Kind kind = Kind::Replace;
-    Row row;     // Create/Replace: the full row to write
+    Row row; // Create/Replace: the full row to write
     QString key; // Delete: the key to remove
     // Replace/Delete: the updated_at the editor read; a null string skips the check.
     QString expectedUpdatedAt;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/directorystore.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QByteArray>
 

@@ -1,12 +1,12 @@
 #include "dispatch/store/directoryimporter.h"
 
-#include "dispatch/lint/hygienegate.h"
 #include "dispatch/core/isotime.h"
+#include "dispatch/core/utf8text.h"
+#include "dispatch/lint/hygienegate.h"
 #include "dispatch/row/rowbatchcheck.h"
 #include "dispatch/row/rowjsoncodec.h"
 #include "dispatch/row/rowvalidator.h"
 #include "dispatch/store/sqldumpreader.h"
-#include "dispatch/core/utf8text.h"
 
 #include <QBuffer>
 #include <QFile>

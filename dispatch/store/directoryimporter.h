@@ -1,8 +1,8 @@
 #pragma once
 
-#include "dispatch/store/directorystore.h"
-#include "dispatch/lint/rules/lintfinding.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/lint/rules/lintfinding.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QByteArray>
 #include <QJsonObject>

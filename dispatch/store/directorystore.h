@@ -1,10 +1,10 @@
 #pragma once
 
-#include "dispatch/store/changeset.h"
-#include "dispatch/store/directorychanges.h"
+#include "dispatch/core/storeerror.h"
 #include "dispatch/row/row.h"
 #include "dispatch/row/rowsummary.h"
-#include "dispatch/core/storeerror.h"
+#include "dispatch/store/changeset.h"
+#include "dispatch/store/directorychanges.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "dispatch/store/eventlog.h"
 
-#include "dispatch/json/canonicaljson.h"
 #include "dispatch/core/isotime.h"
+#include "dispatch/json/canonicaljson.h"
 #include "dispatch/row/rowcanonicaljson.h"
 
 #include <QJsonArray>

@@ -18,9 +18,9 @@ struct LogEvent
     qint64 seq = 0;
     QString kind;
     QString action;
-    QString key;     // null when the event concerns no row
-    QString actor;   // owner:local, owner:terminal-key, token:<id>, …
-    QString at;      // ISO-8601 UTC with milliseconds
+    QString key; // null when the event concerns no row
+    QString actor; // owner:local, owner:terminal-key, token:<id>, …
+    QString at; // ISO-8601 UTC with milliseconds
     QJsonValue before = QJsonValue::Null;
     QJsonValue after = QJsonValue::Null;
     QJsonObject detail;

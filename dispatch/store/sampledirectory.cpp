@@ -9,7 +9,8 @@ StoreResult<QList<Row>> SampleDirectory::rows()
 {
     QFile file(QStringLiteral(":/sample/directory.json"));
     if (!file.open(QIODevice::ReadOnly))
-        return StoreError::make(StoreError::Kind::Io, QStringLiteral("the sample directory is missing from this build"));
+        return StoreError::make(StoreError::Kind::Io,
+                                QStringLiteral("the sample directory is missing from this build"));
     StoreResult<QList<Row>> rows = RowJsonCodec::decode(file.readAll());
     if (!rows.ok())
         return rows;

@@ -13,8 +13,7 @@ namespace {
 
 StoreError sqlFailure(const QString &what, const QSqlError &error)
 {
-    return StoreError::make(StoreError::Kind::Io,
-                            QStringLiteral("%1: %2").arg(what, error.text()));
+    return StoreError::make(StoreError::Kind::Io, QStringLiteral("%1: %2").arg(what, error.text()));
 }
 
 } // namespace
@@ -99,16 +98,17 @@ StoreError SchemaMigrator::apply(const Migration &migration)
 
     const StoreResult<QList<SqlStatement>> statements = SqlStatementSplitter::split(migration.sql);
     if (!statements.ok())
-        return StoreError::make(StoreError::Kind::Io, migration.name + QStringLiteral(": ")
-                                                          + statements.error().message);
+        return StoreError::make(StoreError::Kind::Io,
+                                migration.name + QStringLiteral(": ") + statements.error().message);
     for (const SqlStatement &statement : statements.value()) {
         const QRegularExpressionMatch match = addColumn.match(statement.text);
         if (match.hasMatch() && columnExists(match.captured(1), match.captured(2)))
             continue;
         QSqlQuery query(m_db);
         if (!query.exec(statement.text))
-            return sqlFailure(QStringLiteral("migration %1 (line %2)").arg(migration.name).arg(statement.line),
-                              query.lastError());
+            return sqlFailure(
+                QStringLiteral("migration %1 (line %2)").arg(migration.name).arg(statement.line),
+                query.lastError());
     }
     return StoreError::none();
 }

@@ -1,9 +1,9 @@
 #include "dispatch/store/sqldumpreader.h"
 
+#include "dispatch/core/utf8text.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/store/sqldumpgate.h"
 #include "dispatch/store/sqldumplimits.h"
-#include "dispatch/core/utf8text.h"
 
 #include <QBuffer>
 #include <QHash>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/row/row.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/row/row.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/directorychanges.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/store/directorychanges.h"
 
 #include <QMutex>
 #include <QString>

@@ -1,13 +1,13 @@
 #include "dispatch/store/sqlitedirectorystore.h"
 
-#include "dispatch/store/sqldialect.h"
-#include "dispatch/store/eventlog.h"
-#include "dispatch/lint/hygienegate.h"
 #include "dispatch/core/isotime.h"
+#include "dispatch/lint/hygienegate.h"
 #include "dispatch/row/rowjsonfield.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/schemamigrator.h"
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/store/sqlitesummaryscan.h"
 #include "dispatch/store/writetransaction.h"
 
@@ -38,8 +38,8 @@ StoreError sqlError(const QString &what, const QSqlError &error)
 {
     const QString text = error.text();
     // SQLite's constraint failures are the row's fault, not the disk's.
-    const Kind kind = text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid
-                                                                                     : Kind::Io;
+    const Kind kind =
+        text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid : Kind::Io;
     return StoreError::make(kind, QStringLiteral("%1: %2").arg(what, text));
 }
 
@@ -47,21 +47,24 @@ StoreError checkIsSqliteFile(const QString &path)
 {
     const QFileInfo info(path);
     if (info.isDir())
-        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is a folder, not a directory file").arg(path));
+        return StoreError::make(Kind::NotDirectory,
+                                QStringLiteral("%1 is a folder, not a directory file").arg(path));
     if (!info.exists() || info.size() == 0)
         return StoreError::none();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     if (file.read(16) != QByteArray("SQLite format 3\0", 16))
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
+        return StoreError::make(
+            Kind::NotDirectory,
+            QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
     // SQLite would report a read-only file as "attempt to write a readonly database" at
     // the first migration or WAL switch; say what is wrong instead.
     if (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable())
-        return StoreError::make(Kind::Io, QStringLiteral("%1 is read-only (the file or its folder): Capdesk needs to "
-                                                         "write beside it for its journal, migrations and edits")
-                                              .arg(path));
+        return StoreError::make(Kind::Io,
+                                QStringLiteral("%1 is read-only (the file or its folder): Capdesk needs to "
+                                               "write beside it for its journal, migrations and edits")
+                                    .arg(path));
     return StoreError::none();
 }
 
@@ -71,8 +74,9 @@ StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty
 {
     QSqlQuery tables(db);
     if (!tables.exec(SqlDialect::sqlite().tableNames))
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
+        return StoreError::make(
+            Kind::NotDirectory,
+            QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
     QStringList names;
     while (tables.next())
         names.append(tables.value(0).toString());
@@ -80,13 +84,15 @@ StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty
     if (*isEmpty)
         return StoreError::none();
     if (!names.contains(QStringLiteral("directory")))
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1 is not a capability directory: it has no 'directory' table (tables: %2)")
-                                    .arg(path, names.join(QStringLiteral(", "))));
+        return StoreError::make(
+            Kind::NotDirectory,
+            QStringLiteral("%1 is not a capability directory: it has no 'directory' table (tables: %2)")
+                .arg(path, names.join(QStringLiteral(", "))));
     const QSqlRecord columns = db.record(QStringLiteral("directory"));
     if (!columns.contains(QStringLiteral("key")) || !columns.contains(QStringLiteral("type")))
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1: its 'directory' table has no key/type columns").arg(path));
+        return StoreError::make(
+            Kind::NotDirectory,
+            QStringLiteral("%1: its 'directory' table has no key/type columns").arg(path));
     return StoreError::none();
 }
 
@@ -125,7 +131,9 @@ Row rowFromQuery(const QSqlQuery &query)
 QString likePattern(const QString &needle)
 {
     QString escaped = needle;
-    escaped.replace(u'\\', QLatin1String("\\\\")).replace(u'%', QLatin1String("\\%")).replace(u'_', QLatin1String("\\_"));
+    escaped.replace(u'\\', QLatin1String("\\\\"))
+        .replace(u'%', QLatin1String("\\%"))
+        .replace(u'_', QLatin1String("\\_"));
     return u'%' + escaped + u'%';
 }
 
@@ -143,7 +151,8 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
     db.setDatabaseName(path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!db.open())
-        return StoreError::make(Kind::Io, QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+        return StoreError::make(Kind::Io,
+                                QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
 
     bool isEmpty = false;
     error = checkIsDirectory(db, path, &isEmpty);
@@ -152,12 +161,13 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
 
     SchemaMigrator migrator(db);
     if (migrator.currentVersion() > SchemaMigrator::latestVersion())
-        return StoreError::make(Kind::TooNew,
-                                QStringLiteral("%1 has schema version %2, newer than this Capdesk understands (%3); "
-                                               "open it with a newer Capdesk")
-                                    .arg(path)
-                                    .arg(migrator.currentVersion())
-                                    .arg(SchemaMigrator::latestVersion()));
+        return StoreError::make(
+            Kind::TooNew,
+            QStringLiteral("%1 has schema version %2, newer than this Capdesk understands (%3); "
+                           "open it with a newer Capdesk")
+                .arg(path)
+                .arg(migrator.currentVersion())
+                .arg(SchemaMigrator::latestVersion()));
     if (!isEmpty && !migrator.pending().isEmpty()) {
         error = checkIntegrity(db, path);
         if (error.isError())
@@ -180,8 +190,7 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
 SqliteDirectoryStore::SqliteDirectoryStore(QString path, QString connectionName)
     : m_path(std::move(path)), m_connectionName(std::move(connectionName)),
       m_ownerThread(QThread::currentThread()), m_feed(m_path)
-{
-}
+{}
 
 SqliteDirectoryStore::~SqliteDirectoryStore()
 {
@@ -197,7 +206,8 @@ QSqlDatabase SqliteDirectoryStore::database() const
     return QSqlDatabase::database(m_connectionName, false);
 }
 
-StoreError SqliteDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
+StoreError
+SqliteDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
 {
     if (QThread::currentThread() == m_ownerThread) {
         QSqlDatabase db = database();
@@ -231,7 +241,9 @@ StoreError SqliteDirectoryStore::scanSummaryViews(const std::function<void(const
             sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
         sqlite3_stmt *statement = nullptr;
         if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
-            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
+            return StoreError::make(
+                Kind::Io,
+                QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
         const int step = SqliteSummaryScan::read(statement, sink);
         const QString message = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_finalize(statement);
@@ -286,7 +298,8 @@ StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) cons
         QStringList marks;
         for (qsizetype i = 0; i < part.size(); ++i)
             marks.append(QStringLiteral("?"));
-        query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key IN (%2)").arg(selectColumns(), marks.join(u',')));
+        query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key IN (%2)")
+                          .arg(selectColumns(), marks.join(u',')));
         for (const QString &key : part)
             query.addBindValue(key);
         if (!query.exec())
@@ -326,8 +339,9 @@ StoreResult<QList<AuthUsage>> SqliteDirectoryStore::authUsage() const
     const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
         QSqlQuery query(db);
         query.setForwardOnly(true);
-        if (!query.exec(QStringLiteral("SELECT auth, COUNT(*) FROM directory "
-                                       "WHERE auth IS NOT NULL AND trim(auth) <> '' GROUP BY auth ORDER BY auth")))
+        if (!query.exec(
+                QStringLiteral("SELECT auth, COUNT(*) FROM directory "
+                               "WHERE auth IS NOT NULL AND trim(auth) <> '' GROUP BY auth ORDER BY auth")))
             return sqlError(QStringLiteral("cannot count auth usage"), query.lastError());
         while (query.next())
             usage.append({query.value(0).toString(), query.value(1).toInt()});
@@ -375,7 +389,8 @@ StoreError SqliteDirectoryStore::updateRow(const Row &row)
             assignments.append(column + QStringLiteral(" = ?"));
     }
     QSqlQuery query(database());
-    query.prepare(QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
+    query.prepare(
+        QStringLiteral("UPDATE directory SET %1 WHERE key = ?").arg(assignments.join(QStringLiteral(", "))));
     for (const QString &column : RowSchema::columns()) {
         if (column != QLatin1String("key"))
             query.addBindValue(row.value(column));
@@ -452,7 +467,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
 {
     const QList<FieldProblem> problems = RowValidator::check(row);
     if (!problems.isEmpty())
-        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+        return StoreError::make(Kind::Invalid,
+                                row.key + QStringLiteral(": ") + RowValidator::describe(problems));
     if (exists(row.key))
         return StoreError::make(Kind::AlreadyExists, QStringLiteral("row '%1' already exists").arg(row.key));
     const StoreError refused = HygieneGate::checkCreate(row, index());
@@ -491,9 +507,11 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
     }
     const QList<FieldProblem> problems = RowValidator::checkFields(row, changed);
     if (!problems.isEmpty())
-        return StoreError::make(Kind::Invalid, row.key + QStringLiteral(": ") + RowValidator::describe(problems));
-    const StoreError refused = gate == ReplaceGate::Strict ? HygieneGate::checkCreate(row, index())
-                                                           : HygieneGate::checkPatch(current.value(), row, index());
+        return StoreError::make(Kind::Invalid,
+                                row.key + QStringLiteral(": ") + RowValidator::describe(problems));
+    const StoreError refused = gate == ReplaceGate::Strict
+                                   ? HygieneGate::checkCreate(row, index())
+                                   : HygieneGate::checkPatch(current.value(), row, index());
     if (refused.isError())
         return refused;
     row.updatedAt = IsoTime::nowUtc(*m_clock);
@@ -540,8 +558,9 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
 {
-    return writeOne(
-        [&](EventLog &log) { return replaceIn(std::move(row), expectedUpdatedAt, ReplaceGate::Strict, log); });
+    return writeOne([&](EventLog &log) {
+        return replaceIn(std::move(row), expectedUpdatedAt, ReplaceGate::Strict, log);
+    });
 }
 
 StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
@@ -622,8 +641,11 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
         for (qsizetype i = 0; i < rows.size(); ++i) {
             Row row = rows.at(i);
             if (!RowSchema::isKnownType(row.type))
-                return StoreError::make(Kind::Invalid, QStringLiteral("row %1 ('%2'): type '%3' is not one of fn, http, agent, flow")
-                                                           .arg(i + 1).arg(row.key, row.type));
+                return StoreError::make(
+                    Kind::Invalid,
+                    QStringLiteral("row %1 ('%2'): type '%3' is not one of fn, http, agent, flow")
+                        .arg(i + 1)
+                        .arg(row.key, row.type));
             if (row.key.isEmpty())
                 return StoreError::make(Kind::Invalid, QStringLiteral("row %1 has no key").arg(i + 1));
             if (row.updatedAt.isEmpty())
@@ -633,7 +655,8 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
             // The primary key refuses a key taken in the store or earlier in the batch.
             if (!query.exec()) {
                 if (query.lastError().text().contains(QLatin1String("UNIQUE constraint failed")))
-                    return StoreError::make(Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
+                    return StoreError::make(
+                        Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
                 return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
             }
             StoreError error = log.appendRowChange(QStringLiteral("import"), m_actor, nullptr, &row);

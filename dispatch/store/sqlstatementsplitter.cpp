@@ -36,8 +36,8 @@ StoreResult<QList<SqlStatement>> SqlStatementSplitter::split(QStringView sql)
 
     while (i < n) {
         const QChar c = sql[i];
-        const bool comment = (c == u'-' && i + 1 < n && sql[i + 1] == u'-')
-            || (c == u'/' && i + 1 < n && sql[i + 1] == u'*');
+        const bool comment =
+            (c == u'-' && i + 1 < n && sql[i + 1] == u'-') || (c == u'/' && i + 1 < n && sql[i + 1] == u'*');
         if (!inStatement && !c.isSpace() && !comment && c != u';') {
             inStatement = true;
             startLine = line;
@@ -54,8 +54,9 @@ StoreResult<QList<SqlStatement>> SqlStatementSplitter::split(QStringView sql)
             for (;;) {
                 const qsizetype end = sql.indexOf(close, i);
                 if (end < 0)
-                    return invalid(QStringLiteral("line %1: unterminated quoted text (the dump looks truncated)")
-                                       .arg(openLine));
+                    return invalid(
+                        QStringLiteral("line %1: unterminated quoted text (the dump looks truncated)")
+                            .arg(openLine));
                 line += int(sql.mid(i, end - i).count(u'\n'));
                 i = int(end) + 1;
                 if (close == u']' || i >= n || sql[i] != close)
@@ -84,7 +85,8 @@ StoreResult<QList<SqlStatement>> SqlStatementSplitter::split(QStringView sql)
         }
     }
     if (inStatement)
-        return invalid(QStringLiteral("line %1: statement is not terminated by ';' (the dump looks truncated)")
-                           .arg(startLine));
+        return invalid(
+            QStringLiteral("line %1: statement is not terminated by ';' (the dump looks truncated)")
+                .arg(startLine));
     return statements;
 }

@@ -9,8 +9,9 @@ WriteTransaction::WriteTransaction(const QSqlDatabase &db) : m_db(db)
     if (begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
         m_open = true;
     else
-        m_startError = StoreError::make(StoreError::Kind::Io,
-                                        QStringLiteral("cannot start a write transaction: %1").arg(begin.lastError().text()));
+        m_startError = StoreError::make(
+            StoreError::Kind::Io,
+            QStringLiteral("cannot start a write transaction: %1").arg(begin.lastError().text()));
 }
 
 WriteTransaction::~WriteTransaction()
@@ -24,11 +25,13 @@ WriteTransaction::~WriteTransaction()
 StoreError WriteTransaction::commit()
 {
     if (!m_open)
-        return m_startError.isError() ? m_startError
-                                      : StoreError::make(StoreError::Kind::Io, QStringLiteral("no open transaction"));
+        return m_startError.isError()
+                   ? m_startError
+                   : StoreError::make(StoreError::Kind::Io, QStringLiteral("no open transaction"));
     QSqlQuery commit(m_db);
     if (!commit.exec(QStringLiteral("COMMIT")))
-        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot commit: %1").arg(commit.lastError().text()));
+        return StoreError::make(StoreError::Kind::Io,
+                                QStringLiteral("cannot commit: %1").arg(commit.lastError().text()));
     m_open = false;
     return StoreError::none();
 }

@@ -11,7 +11,7 @@
 // and both stay in the text as written.
 struct TemplateContext
 {
-    QStringList args;            // $1, $2, …: the body split on '|'
+    QStringList args; // $1, $2, …: the body split on '|'
     std::optional<QString> prev; // $PREV
     QHash<QString, QString> bindings; // $NAME, from a flow step's `=> NAME`
 

@@ -1,7 +1,7 @@
 #include "dispatch/templates/templatesubstitution.h"
 
-#include "dispatch/json/jsonsyntaxcheck.h"
 #include "dispatch/core/outputlimit.h"
+#include "dispatch/json/jsonsyntaxcheck.h"
 
 #include <limits>
 

@@ -9,33 +9,33 @@
 
 // Where substituted values land, which decides how they are escaped (SPEC §2).
 enum class TemplateMode {
-    Url,  // an http row's target URL: percent-encoded as encodeURIComponent does
+    Url, // an http row's target URL: percent-encoded as encodeURIComponent does
     Json, // a payload whose first non-blank character is '{' or '[': escaped for its
           // position in the JSON text, and the result must be valid JSON
-    Raw,  // any other payload and flow step bodies: verbatim
+    Raw, // any other payload and flow step bodies: verbatim
 };
 
 // One placeholder as written in a template, for the linter and the editor's highlighter.
 struct TemplatePlaceholder
 {
     enum class Kind {
-        Arg,     // $N
+        Arg, // $N
         ArgRest, // $N+
-        Prev,    // $PREV
-        Name,    // $NAME, a flow binding
+        Prev, // $PREV
+        Name, // $NAME, a flow binding
     };
 
     Kind kind = Kind::Arg;
-    bool raw = false;     // written after `$$`: the value goes in unescaped
-    int index = 0;        // N of $N and $N+, 1-based; 0 for Prev and Name
-    QString name;         // NAME of $NAME, "PREV" for $PREV, empty otherwise
-    qsizetype start = 0;  // offset of the first '$'
+    bool raw = false; // written after `$$`: the value goes in unescaped
+    int index = 0; // N of $N and $N+, 1-based; 0 for Prev and Name
+    QString name; // NAME of $NAME, "PREV" for $PREV, empty otherwise
+    qsizetype start = 0; // offset of the first '$'
     qsizetype length = 0; // of the whole placeholder, "$$" included
 };
 
 struct TemplateResult
 {
-    QString text;  // on a JSON error still the substituted text, for shape mode and the editor
+    QString text; // on a JSON error still the substituted text, for shape mode and the editor
     QString error; // "ERR: template: …" or "ERR: output_limit: …"; when set, nothing may be sent
     bool ok() const { return error.isEmpty(); }
 };

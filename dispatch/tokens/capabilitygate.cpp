@@ -1,8 +1,8 @@
 #include "dispatch/tokens/capabilitygate.h"
 
-#include "dispatch/tokens/capabilitytoken.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/row/row.h"
+#include "dispatch/tokens/capabilitytoken.h"
 
 using namespace Qt::StringLiterals;
 

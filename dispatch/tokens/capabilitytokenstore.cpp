@@ -1,9 +1,9 @@
 #include "dispatch/tokens/capabilitytokenstore.h"
 
-#include "dispatch/store/sqldialect.h"
-#include "dispatch/store/eventlog.h"
 #include "dispatch/core/isotime.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/logevent.h"
+#include "dispatch/store/sqldialect.h"
 #include "dispatch/store/writetransaction.h"
 
 #include <QCryptographicHash>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/tokens/capabilitytoken.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/tokens/capabilitytoken.h"
 
 #include <QList>
 #include <QSqlDatabase>

@@ -1,5 +1,5 @@
-#include "tests/app/ctltestsupport.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/app/ctltestsupport.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -58,11 +58,15 @@ void TestCapdeskctlHelp::usageErrors_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
     QTest::addRow("no command") << QStringList{} << "no command given";
-    QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << "unknown command 'frobnicate'";
-    QTest::addRow("unknown option") << QStringList{QStringLiteral("get"), QStringLiteral("--colour")} << "unknown option --colour";
+    QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")}
+                                     << "unknown command 'frobnicate'";
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("get"), QStringLiteral("--colour")}
+                                    << "unknown option --colour";
     QTest::addRow("get without key") << QStringList{QStringLiteral("get")} << "usage: capdeskctl get KEY";
-    QTest::addRow("--db without value") << QStringList{QStringLiteral("get"), QStringLiteral("--db")} << "--db needs a value";
-    QTest::addRow("bad format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv")}
+    QTest::addRow("--db without value")
+        << QStringList{QStringLiteral("get"), QStringLiteral("--db")} << "--db needs a value";
+    QTest::addRow("bad format") << QStringList{QStringLiteral("export"), QStringLiteral("--format"),
+                                               QStringLiteral("csv")}
                                 << "--format is json or sql";
     QTest::addRow("--ca-file without --server")
         << QStringList{QStringLiteral("get"), QStringLiteral("K"), QStringLiteral("--ca-file"),
@@ -92,17 +96,20 @@ void TestCapdeskctlHelp::helpAndInapplicableOptions()
     QCOMPARE(sample.exitCode, 2);
     QVERIFY(sample.err.contains("--sample does not apply to get"));
     QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
-    const Run clobber = ctl({QStringLiteral("export"), QStringLiteral("--db"), db(), QStringLiteral("--out=") + db()});
+    const Run clobber =
+        ctl({QStringLiteral("export"), QStringLiteral("--db"), db(), QStringLiteral("--out=") + db()});
     QCOMPARE(clobber.exitCode, 2);
     QVERIFY(clobber.err.contains("would destroy it"));
     QVERIFY(SqliteDirectoryStore::open(db()).ok());
-    const Run dashes = ctl({QStringLiteral("--db"), db(), QStringLiteral("get"), QStringLiteral("--"), QStringLiteral("--NOT_AN_OPTION")});
+    const Run dashes = ctl({QStringLiteral("--db"), db(), QStringLiteral("get"), QStringLiteral("--"),
+                            QStringLiteral("--NOT_AN_OPTION")});
     QCOMPARE(dashes.exitCode, 3);
 }
 
 void TestCapdeskctlHelp::optionsMayStandAnywhere()
 {
-    QCOMPARE(ctl({QStringLiteral("--db"), db(), QStringLiteral("init"), QStringLiteral("--sample")}).exitCode, 0);
+    QCOMPARE(ctl({QStringLiteral("--db"), db(), QStringLiteral("init"), QStringLiteral("--sample")}).exitCode,
+             0);
     const Run run = ctl({QStringLiteral("--db=") + db(), QStringLiteral("get"), QStringLiteral("NOW")});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.json().value(QStringLiteral("target")).toString(), QStringLiteral("now"));

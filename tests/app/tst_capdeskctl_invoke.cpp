@@ -36,33 +36,43 @@ void TestCapdeskctlInvoke::init()
 
 void TestCapdeskctlInvoke::invokeRunsAndReportsLikeTheServer()
 {
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
-    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("BASE64_ENCODE"), QStringLiteral("hello|world"),
-                         QStringLiteral("--db"), db()});
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
+    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("BASE64_ENCODE"),
+                         QStringLiteral("hello|world"), QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject response = run.json();
     QCOMPARE(response.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(response.value(QStringLiteral("ran")).toBool(), true);
     QCOMPARE(response.value(QStringLiteral("result")).toString(), QStringLiteral("aGVsbG98d29ybGQ="));
-    QVERIFY(QRegularExpression(QStringLiteral("^t_[0-9a-z]{8}$")).match(response.value(QStringLiteral("trace")).toString()).hasMatch());
-    const QString id = response.value(QStringLiteral("proof")).toObject().value(QStringLiteral("invocation_id")).toString();
+    QVERIFY(QRegularExpression(QStringLiteral("^t_[0-9a-z]{8}$"))
+                .match(response.value(QStringLiteral("trace")).toString())
+                .hasMatch());
+    const QString id =
+        response.value(QStringLiteral("proof")).toObject().value(QStringLiteral("invocation_id")).toString();
     QVERIFY2(QRegularExpression(QStringLiteral("^inv_[0-9a-z]{10}$")).match(id).hasMatch(), qPrintable(id));
 
-    const Run failed = ctl({QStringLiteral("invoke"), QStringLiteral("FAIL_WITH"), QStringLiteral("boom"), QStringLiteral("--db"), db()});
+    const Run failed = ctl({QStringLiteral("invoke"), QStringLiteral("FAIL_WITH"), QStringLiteral("boom"),
+                            QStringLiteral("--db"), db()});
     QCOMPARE(failed.exitCode, 1);
     QCOMPARE(failed.json().value(QStringLiteral("result")).toString(), QStringLiteral("ERR: boom"));
     QCOMPARE(failed.json().value(QStringLiteral("ok")).toBool(true), false);
 
-    const Run unknown = ctl({QStringLiteral("invoke"), QStringLiteral("NO_SUCH_ROW"), QStringLiteral("--db"), db()});
+    const Run unknown =
+        ctl({QStringLiteral("invoke"), QStringLiteral("NO_SUCH_ROW"), QStringLiteral("--db"), db()});
     QCOMPARE(unknown.exitCode, 3);
-    QCOMPARE(unknown.json(), (QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), false},
-                                          {QStringLiteral("error"), QStringLiteral("unknown key NO_SUCH_ROW")}}));
+    QCOMPARE(unknown.json(),
+             (QJsonObject{{QStringLiteral("ok"), false},
+                          {QStringLiteral("ran"), false},
+                          {QStringLiteral("error"), QStringLiteral("unknown key NO_SUCH_ROW")}}));
 }
 
 void TestCapdeskctlInvoke::invokeShapeSendsNothingAndNamesMissingSecrets()
 {
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
-    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("GROK_MODELS"), QStringLiteral("--shape"), QStringLiteral("--db"), db()});
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
+    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("GROK_MODELS"), QStringLiteral("--shape"),
+                         QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject response = run.json();
     QCOMPARE(response.value(QStringLiteral("shape")).toBool(), true);
@@ -81,7 +91,8 @@ void TestCapdeskctlInvoke::invokeHttpAgainstALocalUpstream()
     QString seenQuery;
     upstream.route(QStringLiteral("/v1/forecast"), [&seenQuery](const QHttpServerRequest &request) {
         seenQuery = request.url().query(QUrl::FullyDecoded);
-        return QHttpServerResponse(QJsonObject{{QStringLiteral("current"), QJsonObject{{QStringLiteral("temperature_2m"), 15.7}}}});
+        return QHttpServerResponse(
+            QJsonObject{{QStringLiteral("current"), QJsonObject{{QStringLiteral("temperature_2m"), 15.7}}}});
     });
     const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
     QVERIFY(port != 0);
@@ -93,8 +104,8 @@ void TestCapdeskctlInvoke::invokeHttpAgainstALocalUpstream()
                                .arg(port)
                                .toUtf8();
     QCOMPARE(ctl({QStringLiteral("put"), QStringLiteral("--db"), db()}, row).exitCode, 0);
-    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("37.77|-122.42"),
-                         QStringLiteral("--db"), db()});
+    const Run run = ctl({QStringLiteral("invoke"), QStringLiteral("ZZ_TEST_TEMPERATURE"),
+                         QStringLiteral("37.77|-122.42"), QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(seenQuery, QStringLiteral("latitude=37.77&longitude=-122.42&current=temperature_2m"));
     QCOMPARE(run.json().value(QStringLiteral("result")).toString(),

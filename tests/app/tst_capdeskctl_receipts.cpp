@@ -75,7 +75,12 @@ void TestCapdeskctlReceipts::receiptsConfirmAndVerifyOffline()
     const Run listed = ctl({u"receipts"_s, u"--key"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()});
     QCOMPARE(listed.exitCode, 0);
     QCOMPARE(listed.json().value(u"receipts"_s).toArray().size(), 1);
-    QCOMPARE(ctl({u"receipts"_s, u"--key"_s, u"NOW"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray().size(), 0);
+    QCOMPARE(ctl({u"receipts"_s, u"--key"_s, u"NOW"_s, u"--db"_s, db()})
+                 .json()
+                 .value(u"receipts"_s)
+                 .toArray()
+                 .size(),
+             0);
 
     // The row goes; its receipt stays and still confirms.
     QCOMPARE(ctl({u"delete"_s, u"BASE64_ENCODE"_s, u"--db"_s, db()}).exitCode, 0);
@@ -96,7 +101,8 @@ void TestCapdeskctlReceipts::receiptsConfirmAndVerifyOffline()
     response.close();
     QCOMPARE(ctl({u"public-key"_s, u"--out"_s, keyFile, u"--db"_s, db()}).exitCode, 0);
     const QString elsewhere = m_dir->filePath(u"never-created.db"_s);
-    const Run valid = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile, u"--db"_s, elsewhere});
+    const Run valid =
+        ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile, u"--db"_s, elsewhere});
     QCOMPARE(valid.exitCode, 0);
     QCOMPARE(valid.json().value(u"signature"_s).toString(), u"valid"_s);
     QVERIFY(!QFile::exists(elsewhere));
@@ -115,13 +121,15 @@ void TestCapdeskctlReceipts::receiptsConfirmAndVerifyOffline()
 void TestCapdeskctlReceipts::logRecordsMutationsAndVerifies()
 {
     QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
-    const QByteArray row = R"({"key":"ZZ_LOG","type":"fn","target":"upper","category":"testing","content":)"
-                           R"("# WHAT: Upper-cases its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n)"
-                           R"(# EX: [ZZ_LOG]hi[/ZZ_LOG]\n# OUTPUT: the text in upper case."})";
+    const QByteArray row =
+        R"({"key":"ZZ_LOG","type":"fn","target":"upper","category":"testing","content":)"
+        R"("# WHAT: Upper-cases its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n)"
+        R"(# EX: [ZZ_LOG]hi[/ZZ_LOG]\n# OUTPUT: the text in upper case."})";
     QCOMPARE(ctl({u"put"_s, u"--db"_s, db()}, row).exitCode, 0);
     QCOMPARE(ctl({u"patch"_s, u"ZZ_LOG"_s, u"--db"_s, db()}, R"({"target":"lower"})").exitCode, 0);
     QCOMPARE(ctl({u"delete"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).exitCode, 0);
-    const QJsonArray events = ctl({u"log"_s, u"--key"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
+    const QJsonArray events =
+        ctl({u"log"_s, u"--key"_s, u"ZZ_LOG"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
     QCOMPARE(events.size(), 3);
     QCOMPARE(events.at(0).toObject().value(u"action"_s).toString(), u"delete"_s);
     QCOMPARE(events.at(1).toObject().value(u"after"_s).toObject().value(u"target"_s).toString(), u"lower"_s);

@@ -1,5 +1,5 @@
-#include "tests/app/ctltestsupport.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/app/ctltestsupport.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QFile>
@@ -59,9 +59,9 @@ void TestCapdeskctlRows::initWithSampleHoldsTheArticleRows()
     const Run run = ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.json().value(QStringLiteral("rows")).toInt() >= 14);
-    for (const char *key : {"NOW", "GROK_MODELS", "PROMPT_LAB_AGENT", "ROUTER", "BLOCK_VOICE", "BLOCK_IMESSAGE",
-                            "BLOCK_EMOJI", "BLOCK_ROUTING", "BLOCK_ARA", "LAST_REPLY_OF", "SEND_BY_CHANNEL",
-                            "BLOOIO_FINISH", "DIR_PATCH", "ZZ_TEST_TEMPERATURE"}) {
+    for (const char *key : {"NOW", "GROK_MODELS", "PROMPT_LAB_AGENT", "ROUTER", "BLOCK_VOICE",
+                            "BLOCK_IMESSAGE", "BLOCK_EMOJI", "BLOCK_ROUTING", "BLOCK_ARA", "LAST_REPLY_OF",
+                            "SEND_BY_CHANNEL", "BLOOIO_FINISH", "DIR_PATCH", "ZZ_TEST_TEMPERATURE"}) {
         const Run get = ctl({QStringLiteral("get"), QString::fromLatin1(key), QStringLiteral("--db"), db()});
         QVERIFY2(get.exitCode == 0, key);
         QCOMPARE(get.json().value(QStringLiteral("key")).toString(), QString::fromLatin1(key));
@@ -73,7 +73,8 @@ void TestCapdeskctlRows::initWithSampleHoldsTheArticleRows()
 
 void TestCapdeskctlRows::initSampleRefusesANonEmptyDirectory()
 {
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
     const Run again = ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()});
     QCOMPARE(again.exitCode, 4);
     QVERIFY(again.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("already holds")));
@@ -91,10 +92,12 @@ void TestCapdeskctlRows::putGetPatchDeleteRoundTrip()
     QVERIFY(put.json().value(QStringLiteral("created")).toBool());
     QCOMPARE(put.json().value(QStringLiteral("key")).toString(), QStringLiteral("ZZ_TEST_TEMPERATURE"));
 
-    const Run patch = ctl({QStringLiteral("patch"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()},
-                          R"({"category":"weather","seq":3})");
+    const Run patch =
+        ctl({QStringLiteral("patch"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()},
+            R"({"category":"weather","seq":3})");
     QCOMPARE(patch.exitCode, 0);
-    const Run get = ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
+    const Run get =
+        ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
     QCOMPARE(get.exitCode, 0);
     QCOMPARE(get.json().value(QStringLiteral("category")).toString(), QStringLiteral("weather"));
     QCOMPARE(get.json().value(QStringLiteral("seq")).toInt(), 3);
@@ -105,12 +108,15 @@ void TestCapdeskctlRows::putGetPatchDeleteRoundTrip()
     QCOMPARE(replace.exitCode, 0);
     QVERIFY(!replace.json().value(QStringLiteral("created")).toBool());
 
-    const Run removed = ctl({QStringLiteral("delete"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
+    const Run removed =
+        ctl({QStringLiteral("delete"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()});
     QCOMPARE(removed.exitCode, 0);
     QCOMPARE(removed.json(), (QJsonObject{{QStringLiteral("ok"), true},
                                           {QStringLiteral("key"), QStringLiteral("ZZ_TEST_TEMPERATURE")},
                                           {QStringLiteral("deleted"), 1}}));
-    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()}).exitCode, 3);
+    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()})
+                 .exitCode,
+             3);
 }
 
 void TestCapdeskctlRows::putRefusesBadRows_data()
@@ -121,16 +127,20 @@ void TestCapdeskctlRows::putRefusesBadRows_data()
     QTest::addRow("not json") << QByteArray("{\"key\":") << 2 << "stdin is not JSON: line 1";
     QTest::addRow("array") << QByteArray("[]") << 2 << "one row object";
     QTest::addRow("empty stdin") << QByteArray("  \n") << 2 << "stdin is empty";
-    QTest::addRow("invalid utf-8") << QByteArray("{\"key\":\"UTF_ROW\",\"type\":\"fn\",\"content\":\"a\xff\"}") << 2
-                                   << "invalid UTF-8";
+    QTest::addRow("invalid utf-8") << QByteArray(
+        "{\"key\":\"UTF_ROW\",\"type\":\"fn\",\"content\":\"a\xff\"}")
+                                   << 2 << "invalid UTF-8";
     QTest::addRow("bad key") << QByteArray(R"({"key":"lower","type":"fn"})") << 4 << "must match";
-    QTest::addRow("fifth type") << QByteArray(R"({"key":"GOOD_KEY","type":"cron"})") << 4 << "not one of fn, http, agent, flow";
+    QTest::addRow("fifth type") << QByteArray(R"({"key":"GOOD_KEY","type":"cron"})") << 4
+                                << "not one of fn, http, agent, flow";
     QTest::addRow("unknown field") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","colour":"red"})") << 4
                                    << "unknown field 'colour'";
     QTest::addRow("bad schema") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","input_schema":"{"})") << 4
                                 << "input_schema is not JSON";
-    QTest::addRow("examples object") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","examples":"{}"})") << 4 << "JSON array";
-    QTest::addRow("enabled 2") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","enabled":2})") << 4 << "must be 0 or 1";
+    QTest::addRow("examples object") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","examples":"{}"})") << 4
+                                     << "JSON array";
+    QTest::addRow("enabled 2") << QByteArray(R"({"key":"GOOD_KEY","type":"fn","enabled":2})") << 4
+                               << "must be 0 or 1";
 }
 
 void TestCapdeskctlRows::putRefusesBadRows()
@@ -149,13 +159,15 @@ void TestCapdeskctlRows::putRefusesBadRows()
 
 void TestCapdeskctlRows::patchRefusesUnpatchableFields()
 {
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
     const Run before = ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()});
     const Run run = ctl({QStringLiteral("patch"), QStringLiteral("NOW"), QStringLiteral("--db"), db()},
                         R"({"runner":"edge","sensitive":1})");
     QCOMPARE(run.exitCode, 4);
     QCOMPARE(run.json().value(QStringLiteral("error")).toString(), QStringLiteral("no recognized fields"));
-    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()}).out, before.out);
+    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()}).out,
+             before.out);
 
     const Run mixed = ctl({QStringLiteral("patch"), QStringLiteral("NOW"), QStringLiteral("--db"), db()},
                           R"({"runner":"edge","category":"clock"})");
@@ -177,7 +189,8 @@ void TestCapdeskctlRows::readCommandsNeverCreateADirectory()
 {
     QFETCH(QStringList, arguments);
     const QString missing = m_dir->filePath(QStringLiteral("typo/none.db"));
-    const Run run = ctl(arguments + QStringList{QStringLiteral("--db"), missing}, R"({"key":"NOW","type":"fn"})");
+    const Run run =
+        ctl(arguments + QStringList{QStringLiteral("--db"), missing}, R"({"key":"NOW","type":"fn"})");
     QCOMPARE(run.exitCode, 3);
     QVERIFY(run.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("capdeskctl init")));
     QVERIFY(!QFileInfo::exists(missing));
@@ -190,7 +203,8 @@ void TestCapdeskctlRows::missingRowsAreExitThree_data()
     QTest::addRow("get") << QStringList{QStringLiteral("get"), QStringLiteral("NO_SUCH_ROW")};
     QTest::addRow("delete") << QStringList{QStringLiteral("delete"), QStringLiteral("NO_SUCH_ROW")};
     QTest::addRow("patch") << QStringList{QStringLiteral("patch"), QStringLiteral("NO_SUCH_ROW")};
-    QTest::addRow("import of a missing file") << QStringList{QStringLiteral("import"), QStringLiteral("/nonexistent/rows.json")};
+    QTest::addRow("import of a missing file")
+        << QStringList{QStringLiteral("import"), QStringLiteral("/nonexistent/rows.json")};
 }
 
 void TestCapdeskctlRows::missingRowsAreExitThree()
@@ -206,21 +220,25 @@ void TestCapdeskctlRows::importAndExportBothFormats()
     const QString dump = m_dir->filePath(QStringLiteral("prod.sql"));
     QVERIFY(FixtureGenerator::makeSqlDump(dump, 891).isEmpty());
     // Generated dumps hold legacy rows, as production's do.
-    const Run imported = ctl({QStringLiteral("import"), dump, QStringLiteral("--allow-noncompliant"), QStringLiteral("--db"), db()});
+    const Run imported = ctl({QStringLiteral("import"), dump, QStringLiteral("--allow-noncompliant"),
+                              QStringLiteral("--db"), db()});
     QVERIFY2(imported.exitCode == 0, imported.out.constData());
     QCOMPARE(imported.json().value(QStringLiteral("imported")).toInt(), 891);
 
     const QString json = m_dir->filePath(QStringLiteral("rows.json"));
     const QString sql = m_dir->filePath(QStringLiteral("rows.sql"));
-    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--out"), json, QStringLiteral("--db"), db()}).exitCode, 0);
-    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sql"), QStringLiteral("--out"), sql,
-                  QStringLiteral("--db"), db()})
+    QCOMPARE(
+        ctl({QStringLiteral("export"), QStringLiteral("--out"), json, QStringLiteral("--db"), db()}).exitCode,
+        0);
+    QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("sql"),
+                  QStringLiteral("--out"), sql, QStringLiteral("--db"), db()})
                  .exitCode,
              0);
 
     for (const QString &file : {json, sql}) {
         const QString copy = m_dir->filePath(QFileInfo(file).suffix() + QStringLiteral(".db"));
-        QCOMPARE(ctl({QStringLiteral("import"), file, QStringLiteral("--allow-noncompliant"), QStringLiteral("--db"), copy})
+        QCOMPARE(ctl({QStringLiteral("import"), file, QStringLiteral("--allow-noncompliant"),
+                      QStringLiteral("--db"), copy})
                      .exitCode,
                  0);
         auto original = SqliteDirectoryStore::open(db());
@@ -232,28 +250,33 @@ void TestCapdeskctlRows::importAndExportBothFormats()
 
 void TestCapdeskctlRows::badImportIsRefusedAndChangesNothing()
 {
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode, 0);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
     const QByteArray before = ctl({QStringLiteral("export"), QStringLiteral("--db"), db()}).out;
     const QString bad = m_dir->filePath(QStringLiteral("bad.sql"));
     QFile file(bad);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("INSERT INTO directory (key, type, updated_at) VALUES ('FRESH_ROW', 'fn', '2026-07-26T04:36:19.832Z');\n"
-               "INSERT INTO directory (key, type, updated_at) VALUES ('CRON_ROW', 'cron', '2026-07-26T04:36:19.832Z');\n");
+    file.write("INSERT INTO directory (key, type, updated_at) VALUES ('FRESH_ROW', 'fn', "
+               "'2026-07-26T04:36:19.832Z');\n"
+               "INSERT INTO directory (key, type, updated_at) VALUES ('CRON_ROW', 'cron', "
+               "'2026-07-26T04:36:19.832Z');\n");
     file.close();
     const Run run = ctl({QStringLiteral("import"), bad, QStringLiteral("--db"), db()});
     QCOMPARE(run.exitCode, 4);
-    QVERIFY2(run.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("line 2")), run.out.constData());
+    QVERIFY2(run.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("line 2")),
+             run.out.constData());
     QCOMPARE(ctl({QStringLiteral("export"), QStringLiteral("--db"), db()}).out, before);
 }
 
 void TestCapdeskctlRows::importRefusals_data()
 {
-    QTest::addColumn<QByteArray>("rows");   // a JSON array's rows after a compliant one
-    QTest::addColumn<QString>("option");    // the option that lets them in, or "" for none
+    QTest::addColumn<QByteArray>("rows"); // a JSON array's rows after a compliant one
+    QTest::addColumn<QString>("option"); // the option that lets them in, or "" for none
     QTest::addColumn<QStringList>("codes"); // named in the refusal and its findings
-    QTest::addColumn<QString>("listed");    // what the accepted import lists ("noncompliant", "restamped")
+    QTest::addColumn<QString>("listed"); // what the accepted import lists ("noncompliant", "restamped")
 
-    const QByteArray docs = R"("# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [KEY]a[/KEY]")";
+    const QByteArray docs =
+        R"("# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [KEY]a[/KEY]")";
     auto row = [&](const char *key, const QByteArray &extra) {
         return QByteArray(R"({"key":")") + key + R"(","type":"fn","target":"upper","content":)"
                + QByteArray(docs).replace("KEY", key) + extra + "}";
@@ -262,9 +285,10 @@ void TestCapdeskctlRows::importRefusals_data()
                                   << QStringLiteral("--allow-noncompliant")
                                   << QStringList{QStringLiteral("H010"), QStringLiteral("H013")}
                                   << QStringLiteral("noncompliant");
-    QTest::addRow("include cycle") << row("CYCLE_A", R"(,"includes":"CYCLE_B")") + "," + row("CYCLE_B", R"(,"includes":"CYCLE_A")")
-                                   << QStringLiteral("--allow-noncompliant") << QStringList{QStringLiteral("H061")}
-                                   << QStringLiteral("noncompliant");
+    QTest::addRow("include cycle") << row("CYCLE_A", R"(,"includes":"CYCLE_B")") + ","
+                                          + row("CYCLE_B", R"(,"includes":"CYCLE_A")")
+                                   << QStringLiteral("--allow-noncompliant")
+                                   << QStringList{QStringLiteral("H061")} << QStringLiteral("noncompliant");
     QTest::addRow("runner 'evil'") << row("EVIL_ROW", R"(,"runner":"evil")") << QString()
                                    << QStringList{QStringLiteral("V002")} << QString();
     QTest::addRow("updated_at 'x'") << row("STAMP_ROW", R"(,"updated_at":"x")") << QStringLiteral("--restamp")
@@ -288,8 +312,9 @@ void TestCapdeskctlRows::importRefusals()
     const QString file = m_dir->filePath(u"rows.json"_s);
     QFile out(file);
     QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(R"([{"key":"GOOD_ROW","type":"fn","target":"upper","content":"# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [GOOD_ROW]a[/GOOD_ROW]"},)"
-              + rows + "]");
+    out.write(
+        R"([{"key":"GOOD_ROW","type":"fn","target":"upper","content":"# WHAT: Upper-cases text.\n# WHEN_TO_USE: capitals.\n# ARGS: $1=text\n# EX: [GOOD_ROW]a[/GOOD_ROW]"},)"
+        + rows + "]");
     out.close();
 
     const Run refused = ctl({u"import"_s, file, u"--db"_s, db()});
@@ -324,7 +349,8 @@ void TestCapdeskctlRows::importRefusals()
 
 void TestCapdeskctlRows::importTakesTheDirectoryFromAWholeDatabase()
 {
-    const Run run = ctl({u"import"_s, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"), u"--db"_s, db()});
+    const Run run =
+        ctl({u"import"_s, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"), u"--db"_s, db()});
     QVERIFY2(run.exitCode == 0, run.out.constData());
     QCOMPARE(run.json().value(u"imported"_s).toInt(), 2);
     const QJsonArray skipped = run.json().value(u"skipped"_s).toArray();

@@ -128,22 +128,24 @@ void TestCapdeskctlServer::serverModeRefusals_data()
     QTest::addColumn<bool>("serverUp");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    QTest::addRow("wrong key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray("wrong-wrong-wrong-wrong-key")
-                                  << true << 4 << u"the server refused the owner key"_s;
+    QTest::addRow("wrong key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s}
+                                  << QByteArray("wrong-wrong-wrong-wrong-key") << true << 4
+                                  << u"the server refused the owner key"_s;
     QTest::addRow("no key: 4") << QStringList{u"delete"_s, u"ZZ_ANY"_s} << QByteArray() << true << 4
                                << u"the server wants an owner key and none was given"_s;
     QTest::addRow("empty key: 3") << QStringList{u"get"_s, QString()} << kServedKey << true << 3
                                   << u"no row ''"_s;
-    QTest::addRow("contract of an empty key: 3") << QStringList{u"contract"_s, QString()} << kServedKey << true
-                                                 << 3 << u"no row ''"_s;
+    QTest::addRow("contract of an empty key: 3")
+        << QStringList{u"contract"_s, QString()} << kServedKey << true << 3 << u"no row ''"_s;
     QTest::addRow("server down: 5") << QStringList{u"get"_s, u"ZZ_ANY"_s} << kServedKey << false << 5
                                     << u"did not answer: connection refused"_s;
     QTest::addRow("receipts are local: 2") << QStringList{u"receipts"_s} << kServedKey << true << 2
                                            << u"receipts lists a local directory's receipts only"_s;
     QTest::addRow("log is local: 2") << QStringList{u"log"_s} << kServedKey << true << 2
                                      << u"log works on a local directory file only"_s;
-    QTest::addRow("--db and --server: 2") << QStringList{u"get"_s, u"ZZ_ANY"_s, u"--db"_s, u"x.db"_s} << kServedKey
-                                          << true << 2 << u"--db and --server name two directories"_s;
+    QTest::addRow("--db and --server: 2")
+        << QStringList{u"get"_s, u"ZZ_ANY"_s, u"--db"_s, u"x.db"_s} << kServedKey << true << 2
+        << u"--db and --server name two directories"_s;
 }
 
 void TestCapdeskctlServer::serverModeRefusals()

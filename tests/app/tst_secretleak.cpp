@@ -1,15 +1,15 @@
 #include "dispatch/directory/localdirectory.h"
 #include "tests/views/viewtestsupport.h"
 
-#include "dispatch/contract/curlcommand.h"
-#include "views/common/directorysession.h"
-#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/call/invocationhandle.h"
-#include "dispatch/secrets/keychainstore.h"
-#include "views/shell/mainwindow.h"
-#include "tests/support/processrun.h"
-#include "views/secrets/secretsdialog.h"
+#include "dispatch/contract/curlcommand.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "tests/support/processrun.h"
+#include "views/common/directorysession.h"
+#include "views/secrets/secretsdialog.h"
+#include "views/shell/mainwindow.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -77,7 +77,8 @@ private slots:
     void cleanupTestCase();
 
 private:
-    InvocationOutcome invoke(StandardDispatcher &dispatcher, const QString &key, const QString &body, bool shape);
+    InvocationOutcome invoke(StandardDispatcher &dispatcher, const QString &key, const QString &body,
+                             bool shape);
     QByteArray ctl(const QStringList &arguments, const QProcessEnvironment &environment, QByteArray *err);
     void expectClean(const QByteArray &haystack, const QString &where) const;
 
@@ -87,8 +88,8 @@ private:
     bool m_keychainAvailable = false;
     QString m_why;
     const QString m_bearerName = u"CAPDESK_LEAK_BEARER"_s; // environment
-    const QString m_basicName = u"CAPDESK_LEAK_BASIC"_s;   // keychain
-    const QString m_queryName = u"CAPDESK_LEAK_QUERY"_s;   // environment
+    const QString m_basicName = u"CAPDESK_LEAK_BASIC"_s; // keychain
+    const QString m_queryName = u"CAPDESK_LEAK_QUERY"_s; // environment
 };
 
 void TestSecretLeak::initTestCase()
@@ -127,8 +128,8 @@ void TestSecretLeak::cleanupTestCase()
         m_keychain.remove(m_basicName);
 }
 
-InvocationOutcome TestSecretLeak::invoke(StandardDispatcher &dispatcher, const QString &key, const QString &body,
-                                         bool shape)
+InvocationOutcome TestSecretLeak::invoke(StandardDispatcher &dispatcher, const QString &key,
+                                         const QString &body, bool shape)
 {
     std::unique_ptr<InvocationHandle> handle(dispatcher.invoke({key, body, shape, std::nullopt}));
     if (!handle->isFinished()) {
@@ -140,9 +141,11 @@ InvocationOutcome TestSecretLeak::invoke(StandardDispatcher &dispatcher, const Q
     return handle->outcome();
 }
 
-QByteArray TestSecretLeak::ctl(const QStringList &arguments, const QProcessEnvironment &environment, QByteArray *err)
+QByteArray TestSecretLeak::ctl(const QStringList &arguments, const QProcessEnvironment &environment,
+                               QByteArray *err)
 {
-    const ProcessRun::Result result = ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, {}, environment);
+    const ProcessRun::Result result =
+        ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments, {}, environment);
     *err = result.err;
     return result.out;
 }
@@ -150,8 +153,8 @@ QByteArray TestSecretLeak::ctl(const QStringList &arguments, const QProcessEnvir
 void TestSecretLeak::expectClean(const QByteArray &haystack, const QString &where) const
 {
     for (const QByteArray &needle : m_needles)
-        QVERIFY2(!haystack.contains(needle),
-                 qPrintable(u"the secret (as \"%1\") leaked into %2"_s.arg(QString::fromLatin1(needle.toHex()), where)));
+        QVERIFY2(!haystack.contains(needle), qPrintable(u"the secret (as \"%1\") leaked into %2"_s.arg(
+                                                 QString::fromLatin1(needle.toHex()), where)));
 }
 
 void TestSecretLeak::secretIsUsedButNeverLeaks()
@@ -172,12 +175,13 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
                            {u"query"_s, request.url().query(QUrl::FullyEncoded)},
                            {u"body"_s, QString::fromUtf8(request.body())}};
     };
-    upstream.route(u"/echo"_s, [&](const QHttpServerRequest &request) { return QHttpServerResponse(echo(request)); });
+    upstream.route(u"/echo"_s,
+                   [&](const QHttpServerRequest &request) { return QHttpServerResponse(echo(request)); });
     upstream.route(u"/v1/chat/completions"_s, [&](const QHttpServerRequest &request) {
         const QString text = QString::fromUtf8(QJsonDocument(echo(request)).toJson(QJsonDocument::Compact));
         return QHttpServerResponse(QJsonObject{
-            {u"choices"_s, QJsonArray{QJsonObject{
-                               {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text}}}}}}});
+            {u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
+                                                                             {u"content"_s, text}}}}}}});
     });
     const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
     QVERIFY(port != 0);
@@ -209,14 +213,17 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
     QByteArray shapes;
     QByteArray curls;
     {
-        StandardDispatcher dispatcher(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
+        StandardDispatcher dispatcher(
+            store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
         for (const Row &row : rows) {
             const InvocationOutcome real = invoke(dispatcher, row.key, u"probe"_s, false);
-            QVERIFY2(real.ran && !real.result.isFailure(), qPrintable(row.key + u": "_s + real.result.output));
+            QVERIFY2(real.ran && !real.result.isFailure(),
+                     qPrintable(row.key + u": "_s + real.result.output));
             responses += QJsonDocument(real.toResponse()).toJson() + '\n';
             const InvocationOutcome shape = invoke(dispatcher, row.key, u"probe"_s, true);
             QVERIFY2(shape.ran, qPrintable(row.key + u": "_s + shape.refusal));
-            QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(), qPrintable(shape.result.notes.join(u' ')));
+            QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(),
+                     qPrintable(shape.result.notes.join(u' ')));
             shapes += QJsonDocument(shape.toResponse()).toJson() + '\n';
             const QString curl = CurlCommand::fromShape(shape.result.shapeRequest);
             QVERIFY2(!curl.isEmpty(), qPrintable(row.key));
@@ -292,8 +299,8 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
         expectClean(fileBytes(dbPath + suffix), u"the database file leak.db"_s + suffix);
     const QString settingsFile = QSettings().fileName();
     QVERIFY2(QFile::exists(settingsFile), qPrintable(settingsFile));
-    QDirIterator configFiles(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation), QDir::Files,
-                             QDirIterator::Subdirectories);
+    QDirIterator configFiles(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation),
+                             QDir::Files, QDirIterator::Subdirectories);
     int scanned = 0;
     while (configFiles.hasNext()) {
         const QString path = configFiles.next();

@@ -3,10 +3,10 @@
 // (a receipt's), when one row changed (written by a second connection, as another
 // process would), and of a complete listing; then what the outside-write triggers add
 // to a bulk import. Usage: bench_change_feed [ROWS] (default 100000).
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 #include "tests/support/rawsql.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,15 +2,15 @@
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
 // to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
 #include "dispatch/directory/localdirectory.h"
-#include "tests/bench/benchmeasures.h"
-#include "models/directorydocument.h"
-#include "views/common/directorysession.h"
-#include "views/table/directorytableview.h"
-#include "models/directorytablemodel.h"
-#include "tests/support/fixturegenerator.h"
-#include "views/shell/mainwindow.h"
-#include "tests/bench/paintprobe.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/bench/paintprobe.h"
+#include "tests/support/fixturegenerator.h"
+#include "views/common/directorysession.h"
+#include "views/shell/mainwindow.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,8 +2,8 @@
 // DIRECTORY_MUTATE event per row) and verifies the resulting event log, printing both
 // times. Usage: bench_eventlog [ROWS] (default 100000).
 #include "dispatch/store/eventlog.h"
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -7,13 +7,13 @@
 //    each, so the numbers say what dominates.
 // 2. Parser throughput over typical flows (the article's BLOOIO_FINISH with its doc
 //    lines, a chain with bindings, a fan-out).
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/flows/flowparser.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/call/invocationids.h"
 #include "dispatch/core/isotime.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/flows/flowparser.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QDir>

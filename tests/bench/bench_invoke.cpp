@@ -3,14 +3,14 @@
 // calling thread. Prints p50/p99 over 2,000 calls, once with the directory on the disk
 // the folder given (default: the current one) lives on and once on /dev/shm, then what
 // one receipt costs by part, so the durable commit's share is visible.
+#include "dispatch/call/invocationhandle.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "dispatch/call/invocationhandle.h"
-#include "dispatch/receipts/receiptlog.h"
-#include "dispatch/store/sampledirectory.h"
-#include "dispatch/receipts/signingkey.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/receipts/receiptlog.h"
+#include "dispatch/receipts/signingkey.h"
+#include "dispatch/store/sampledirectory.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -49,14 +49,16 @@ Percentiles measure(int calls, const std::function<bool()> &call)
 
 bool invokeOnce(StandardDispatcher &dispatcher)
 {
-    InvocationHandle *handle = dispatcher.invoke({QStringLiteral("UPPERCASE"), QStringLiteral("hello|world"), false, std::nullopt});
+    InvocationHandle *handle =
+        dispatcher.invoke({QStringLiteral("UPPERCASE"), QStringLiteral("hello|world"), false, std::nullopt});
     QEventLoop loop;
     QObject::connect(handle, &InvocationHandle::finished, &loop, &QEventLoop::quit);
     if (!handle->isFinished())
         loop.exec();
     const bool ok = !handle->outcome().result.isFailure() && handle->outcome().receipt.has_value();
     if (!ok)
-        std::fprintf(stderr, "%s %s\n", qPrintable(handle->outcome().result.output), qPrintable(handle->outcome().receiptError));
+        std::fprintf(stderr, "%s %s\n", qPrintable(handle->outcome().result.output),
+                     qPrintable(handle->outcome().receiptError));
     delete handle;
     return ok;
 }
@@ -70,8 +72,9 @@ bool benchIn(const QString &folder, const char *label)
     auto ledger = std::make_shared<DirectoryLedger>(opened.value(), DirectoryLedger::KeyPlacement::FileOnly);
     StandardDispatcher dispatcher(opened.value(), ledger);
     const Percentiles invoke = measure(2000, [&] { return invokeOnce(dispatcher); });
-    std::printf("local fn invoke with its durable signed receipt, %s: p50 %.1f us, p99 %.1f us (2,000 calls)\n", label,
-                invoke.p50, invoke.p99);
+    std::printf(
+        "local fn invoke with its durable signed receipt, %s: p50 %.1f us, p99 %.1f us (2,000 calls)\n",
+        label, invoke.p50, invoke.p99);
 
     const Row row = opened.value()->row(QStringLiteral("UPPERCASE")).value();
     const Percentiles fingerprint = measure(2000, [&] { return !ContractFingerprint::of(row).isEmpty(); });
@@ -106,7 +109,8 @@ int main(int argc, char *argv[])
     const QString disk = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
     if (!benchIn(disk, "on disk"))
         return 1;
-    if (QDir(QStringLiteral("/dev/shm")).exists() && !benchIn(QStringLiteral("/dev/shm"), "on /dev/shm (RAM)"))
+    if (QDir(QStringLiteral("/dev/shm")).exists()
+        && !benchIn(QStringLiteral("/dev/shm"), "on /dev/shm (RAM)"))
         return 1;
     return 0;
 }

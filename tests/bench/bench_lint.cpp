@@ -1,8 +1,8 @@
-#include "tests/bench/benchmeasures.h"
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -105,8 +105,9 @@ void benchEdits(Directory &directory, const QString &label, const Row &row, cons
         referrers = directory.edit(row.key, i % 2 ? std::optional<Row>(row) : changed);
         times.push_back(msSince(timer));
     }
-    std::printf("re-lint after %s %s (%lld rows relinked): median %.3f ms, max %.3f ms\n", qUtf8Printable(label),
-                qUtf8Printable(row.key), qint64(referrers), median(times), *std::max_element(times.begin(), times.end()));
+    std::printf("re-lint after %s %s (%lld rows relinked): median %.3f ms, max %.3f ms\n",
+                qUtf8Printable(label), qUtf8Printable(row.key), qint64(referrers), median(times),
+                *std::max_element(times.begin(), times.end()));
 }
 
 } // namespace
@@ -165,9 +166,10 @@ int main(int argc, char **argv)
         if (QList<LintFinding> found = linter.lint(row); !found.isEmpty())
             directory.findings.insert(row.key, found);
     }
-    std::printf("lint-all on one thread (index excluded): %.0f ms (CPU %.0f ms); same findings as LintRun: %s\n",
-                msSince(timer), cpuMs(CLOCK_THREAD_CPUTIME_ID) - threadBefore,
-                directory.findings == findings ? "yes" : "NO");
+    std::printf(
+        "lint-all on one thread (index excluded): %.0f ms (CPU %.0f ms); same findings as LintRun: %s\n",
+        msSince(timer), cpuMs(CLOCK_THREAD_CPUTIME_ID) - threadBefore,
+        directory.findings == findings ? "yes" : "NO");
 
     QHash<QString, Row> byKey;
     QString unreferenced;
@@ -189,9 +191,11 @@ int main(int argc, char **argv)
         row.content += QStringLiteral("\n# note: edited");
         return std::optional<Row>(row);
     };
-    benchEdits(directory, QStringLiteral("a keystroke in"), byKey.value(unreferenced), typed(byKey.value(unreferenced)));
+    benchEdits(directory, QStringLiteral("a keystroke in"), byKey.value(unreferenced),
+               typed(byKey.value(unreferenced)));
     const Row target = byKey.value(mostReferenced);
-    std::printf("most referenced row: %s, named by %lld rows\n", qUtf8Printable(mostReferenced), qint64(most));
+    std::printf("most referenced row: %s, named by %lld rows\n", qUtf8Printable(mostReferenced),
+                qint64(most));
     benchEdits(directory, QStringLiteral("a keystroke in"), target, typed(target));
     benchEdits(directory, QStringLiteral("deleting/restoring"), target, std::nullopt);
     return 0;

@@ -3,14 +3,14 @@
 // the GUI thread is kept from its event loop meanwhile, and the re-lint after an edit (the
 // edited row, and the rows reaching it when its key or edges change), then the repaint.
 // Usage: bench_lint_gui [FILE.db] (default: generates one).
-#include "tests/bench/benchmeasures.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
-#include "tests/support/fixturegenerator.h"
 #include "models/lintcontroller.h"
 #include "models/lintstate.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/support/fixturegenerator.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -91,9 +91,9 @@ private:
 
 struct Timings
 {
-    std::vector<double> edit;   // the edit itself: document and table
+    std::vector<double> edit; // the edit itself: document and table
     std::vector<double> relint; // the re-lint, with the lint column's update
-    std::vector<double> total;  // to re-linted and repainted
+    std::vector<double> total; // to re-linted and repainted
 };
 
 // Applies edit(i) 21 times; the zero re-lint delay lets one pass of the event loop run
@@ -117,10 +117,11 @@ Timings timeEdits(DirectoryTableView &view, const std::function<void(int)> &edit
 
 void report(const char *what, const Timings &timings)
 {
-    std::printf("%s: re-lint median %.2f ms, max %.2f ms; edit → re-lint → repaint median %.2f ms, max %.2f ms "
-                "(the edit itself, document and table: median %.2f ms)\n",
-                what, median(timings.relint), maxOf(timings.relint), median(timings.total), maxOf(timings.total),
-                median(timings.edit));
+    std::printf(
+        "%s: re-lint median %.2f ms, max %.2f ms; edit → re-lint → repaint median %.2f ms, max %.2f ms "
+        "(the edit itself, document and table: median %.2f ms)\n",
+        what, median(timings.relint), maxOf(timings.relint), median(timings.total), maxOf(timings.total),
+        median(timings.edit));
 }
 
 } // namespace
@@ -181,10 +182,11 @@ int main(int argc, char **argv)
         waitFor(&lint, &LintController::registryTotalChanged);
         heartbeat.stop();
         stalls.push_back(heartbeat.longest());
-        std::printf("lint-all %d: GUI thread in lintAll() %.1f ms, results %.0f ms, painted %.0f ms; longest GUI "
-                    "stall %.1f ms, %.0f ms in stalls over a frame (16 ms); %s\n",
-                    run + 1, clicks.back(), results.back(), painted.back(), heartbeat.longest(),
-                    heartbeat.overFrame(), qPrintable(lint.registryTotalText()));
+        std::printf(
+            "lint-all %d: GUI thread in lintAll() %.1f ms, results %.0f ms, painted %.0f ms; longest GUI "
+            "stall %.1f ms, %.0f ms in stalls over a frame (16 ms); %s\n",
+            run + 1, clicks.back(), results.back(), painted.back(), heartbeat.longest(),
+            heartbeat.overFrame(), qPrintable(lint.registryTotalText()));
     }
     std::printf("rows %d, with findings %lld\n", document.tableModel()->totalRows(),
                 qlonglong(lint.state()->rowsWithFindings()));

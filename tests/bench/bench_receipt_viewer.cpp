@@ -2,15 +2,15 @@
 // table, full load, a filter keystroke with repaint (median, max), selecting a receipt
 // (details, signature check, tree, plot, all repainted), a scroll to the end, and peak RSS.
 // Usage: bench_receipt_viewer [FILE.db] (default: generates one).
-#include "tests/bench/benchmeasures.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "views/common/messageboxprompter.h"
-#include "tests/bench/paintprobe.h"
-#include "views/receipts/receiptfilterbar.h"
-#include "tests/support/receiptfixture.h"
-#include "models/receipttablemodel.h"
-#include "views/receipts/receiptviewer.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "models/receipttablemodel.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/bench/paintprobe.h"
+#include "tests/support/receiptfixture.h"
+#include "views/common/messageboxprompter.h"
+#include "views/receipts/receiptfilterbar.h"
+#include "views/receipts/receiptviewer.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

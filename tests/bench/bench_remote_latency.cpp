@@ -8,21 +8,21 @@
 // with the machine's load.
 // Usage: bench_remote_latency [ROWS] (default 891, the size of the tryout).
 #include "dispatch/directory/localdirectory.h"
-#include "tests/bench/benchmeasures.h"
-#include "views/shell/connectactions.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "models/directorydocument.h"
-#include "views/common/directorysession.h"
 #include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
-#include "views/shell/editactions.h"
+#include "tests/bench/benchmeasures.h"
 #include "tests/bench/eventcostapplication.h"
+#include "tests/bench/paintprobe.h"
 #include "tests/support/fixturegenerator.h"
 #include "tests/support/guistallprobe.h"
 #include "tests/support/latencyproxy.h"
-#include "views/shell/mainwindow.h"
-#include "tests/bench/paintprobe.h"
 #include "tests/support/serveprocess.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "views/common/directorysession.h"
+#include "views/shell/connectactions.h"
+#include "views/shell/editactions.h"
+#include "views/shell/mainwindow.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,14 +3,14 @@
 // view, and prints the time to the first painted rows and to the whole registry painted,
 // beside what one plain SPEC §10 listing of every row costs.
 // Usage: bench_remote_open [FILE.db] (default: generates 100,000 rows).
-#include "tests/bench/benchmeasures.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "tests/support/fixturegenerator.h"
-#include "tests/bench/paintprobe.h"
 #include "remote/remotedirectorystore.h"
-#include "tests/support/serveprocess.h"
 #include "remote/serverconnection.h"
+#include "tests/bench/benchmeasures.h"
+#include "tests/bench/paintprobe.h"
+#include "tests/support/fixturegenerator.h"
+#include "tests/support/serveprocess.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -85,18 +85,19 @@ int main(int argc, char *argv[])
     // The store's full scan alone, and how much of it the server's answers took.
     qint64 answeredMs = 0;
     int requests = 0;
-    QObject::connect(connection.get(), &ServerConnection::requestFinished, [&](const ServerResponse &response) {
-        answeredMs += response.elapsedMs;
-        ++requests;
-    });
+    QObject::connect(connection.get(), &ServerConnection::requestFinished,
+                     [&](const ServerResponse &response) {
+                         answeredMs += response.elapsedMs;
+                         ++requests;
+                     });
     QElapsedTimer scan;
     scan.start();
     int scanned = 0;
     RemoteDirectoryStore(connection).scanSummaryViews([&scanned](const RowSummaryView &) { ++scanned; });
     const double scanMs = msSince(scan);
     QCoreApplication::processEvents();
-    std::printf("store full scan: %d rows in %.1f ms; %d requests answered in %lld ms\n", scanned, scanMs, requests,
-                static_cast<long long>(answeredMs));
+    std::printf("store full scan: %d rows in %.1f ms; %d requests answered in %lld ms\n", scanned, scanMs,
+                requests, static_cast<long long>(answeredMs));
 
     // What a client without the paging extension pays: every full row in one answer.
     QElapsedTimer plain;

@@ -3,11 +3,11 @@
 // Shared by the flow tests: a directory file with a few fn rows, its real ledger (signing
 // key in a file) and a LocalDispatcher that runs fn and flow rows, as the app does.
 
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/flows/run/flowrunner.h"
-#include "dispatch/runners/fnrunner.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/flows/run/flowrunner.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
+#include "dispatch/runners/fnrunner.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 #include "dispatch/json/canonicaljson.h"
-#include "tests/fuzz/fuzzcheck.h"
 #include "dispatch/json/jsonsyntaxcheck.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

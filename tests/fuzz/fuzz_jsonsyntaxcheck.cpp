@@ -1,8 +1,8 @@
+#include "dispatch/core/textposition.h"
 #include "dispatch/json/canonicaljson.h"
-#include "tests/fuzz/fuzzcheck.h"
 #include "dispatch/json/jsonsyntaxcheck.h"
 #include "dispatch/json/jsontextcheck.h"
-#include "dispatch/core/textposition.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (const QByteArray &logged : {method, target})
         require(std::all_of(logged.cbegin(), logged.cend(), [](char c) { return c > 0x20 && c < 0x7f; }));
     if (verdict.state == State::Refused) {
-        require(verdict.status == 400 || verdict.status == 413 || verdict.status == 431 || verdict.status == 501);
+        require(verdict.status == 400 || verdict.status == 413 || verdict.status == 431
+                || verdict.status == 501);
         require(!verdict.reason.isEmpty());
         return 0;
     }

@@ -1,12 +1,12 @@
 #include "dispatch/invoke/directoryledger.h"
-#include "server/directoryserver.h"
-#include "tests/fuzz/fuzzcheck.h"
-#include "server/ownerkey.h"
-#include "tests/support/rawsql.h"
-#include "dispatch/store/sampledirectory.h"
-#include "server/serveoptions.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/store/sampledirectory.h"
+#include "dispatch/store/sqlitedirectorystore.h"
+#include "server/directoryserver.h"
+#include "server/ownerkey.h"
+#include "server/serveoptions.h"
+#include "tests/fuzz/fuzzcheck.h"
+#include "tests/support/rawsql.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

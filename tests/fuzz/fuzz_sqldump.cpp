@@ -1,6 +1,6 @@
-#include "tests/fuzz/fuzzcheck.h"
 #include "dispatch/store/sqldumpreader.h"
 #include "dispatch/store/sqldumpwriter.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 #include <QRegularExpression>
 

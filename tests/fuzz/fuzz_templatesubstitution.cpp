@@ -6,9 +6,9 @@
 // the fuzzer reaches it), then UTF-8 text: the template, and after the first NUL the body
 // whose '|'-separated pieces are the args ($PREV is the body as well).
 
-#include "tests/fuzz/fuzzcheck.h"
 #include "dispatch/core/outputlimit.h"
 #include "dispatch/templates/templatesubstitution.h"
+#include "tests/fuzz/fuzzcheck.h"
 
 #include <cstdint>
 

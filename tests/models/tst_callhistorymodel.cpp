@@ -19,7 +19,9 @@ private:
         e.key = key;
         e.body = QStringLiteral("a|b");
         e.durationMs = ms;
-        e.response = {{QStringLiteral("ok"), ok}, {QStringLiteral("ran"), true}, {QStringLiteral("result"), QStringLiteral("x")}};
+        e.response = {{QStringLiteral("ok"), ok},
+                      {QStringLiteral("ran"), true},
+                      {QStringLiteral("result"), QStringLiteral("x")}};
         return e;
     }
 
@@ -71,18 +73,30 @@ private slots:
         QTest::addColumn<QString>("output");
         QTest::addColumn<QString>("invocation");
         QTest::addColumn<QString>("confirm");
-        const QJsonObject proof{{QStringLiteral("ok"), true}, {QStringLiteral("invocation_id"), QStringLiteral("inv_0123456789")}};
-        QTest::addRow("ran")
-            << QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("ran"), true},
-                           {QStringLiteral("result"), QStringLiteral("line one\nline two")}, {QStringLiteral("proof"), proof}}
-            << "ok" << "line one" << "inv_0123456789" << QStringLiteral("asking the server…");
-        QTest::addRow("failed")
-            << QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), true},
-                           {QStringLiteral("result"), QStringLiteral("ERR: upstream 500")}, {QStringLiteral("proof"), proof}}
-            << "ERR" << "ERR: upstream 500" << "inv_0123456789" << QStringLiteral("asking the server…");
-        QTest::addRow("refused")
-            << QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), false}, {QStringLiteral("error"), QStringLiteral("unknown key")}}
-            << "ERR" << "refused: unknown key" << "(none)" << "nothing to confirm";
+        const QJsonObject proof{{QStringLiteral("ok"), true},
+                                {QStringLiteral("invocation_id"), QStringLiteral("inv_0123456789")}};
+        QTest::addRow("ran") << QJsonObject{{QStringLiteral("ok"), true},
+                                            {QStringLiteral("ran"), true},
+                                            {QStringLiteral("result"), QStringLiteral("line one\nline two")},
+                                            {QStringLiteral("proof"), proof}}
+                             << "ok"
+                             << "line one"
+                             << "inv_0123456789" << QStringLiteral("asking the server…");
+        QTest::addRow("failed") << QJsonObject{{QStringLiteral("ok"), false},
+                                               {QStringLiteral("ran"), true},
+                                               {QStringLiteral("result"),
+                                                QStringLiteral("ERR: upstream 500")},
+                                               {QStringLiteral("proof"), proof}}
+                                << "ERR"
+                                << "ERR: upstream 500"
+                                << "inv_0123456789" << QStringLiteral("asking the server…");
+        QTest::addRow("refused") << QJsonObject{{QStringLiteral("ok"), false},
+                                                {QStringLiteral("ran"), false},
+                                                {QStringLiteral("error"), QStringLiteral("unknown key")}}
+                                 << "ERR"
+                                 << "refused: unknown key"
+                                 << "(none)"
+                                 << "nothing to confirm";
     }
 
     void columnsShowWhatTheResponseSays()
@@ -100,14 +114,16 @@ private slots:
     {
         CallHistoryModel model;
         model.add({QDateTime::currentDateTimeUtc(), QStringLiteral("K"), QString(), 1,
-                   QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), true},
+                   QJsonObject{{QStringLiteral("ok"), false},
+                               {QStringLiteral("ran"), true},
                                {QStringLiteral("result"), QStringLiteral("first line\nsecond line")}}});
         const QModelIndex output = model.index(0, CallHistoryModel::ResultColumn);
         QCOMPARE(output.data().toString(), QStringLiteral("first line"));
         QCOMPARE(output.data(Qt::ToolTipRole).toString(), QStringLiteral("first line\nsecond line"));
         QVERIFY(output.data(Qt::ForegroundRole).isValid()); // a failure is coloured
         QVERIFY(!model.index(0, CallHistoryModel::KeyColumn).data(Qt::ForegroundRole).isValid());
-        QCOMPARE(model.headerData(CallHistoryModel::ResultColumn, Qt::Horizontal).toString(), QStringLiteral("Output"));
+        QCOMPARE(model.headerData(CallHistoryModel::ResultColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Output"));
         QCOMPARE(model.headerData(CallHistoryModel::ConfirmColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Server confirms"));
     }
@@ -117,9 +133,11 @@ private slots:
         CallHistoryModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto call = [](const QString &id) {
-            return CallHistoryModel::Entry{QDateTime::currentDateTimeUtc(), QStringLiteral("K"), QString(), 1,
-                                           QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("ran"), true},
-                                                       {QStringLiteral("proof"), QJsonObject{{QStringLiteral("invocation_id"), id}}}}};
+            return CallHistoryModel::Entry{
+                QDateTime::currentDateTimeUtc(), QStringLiteral("K"), QString(), 1,
+                QJsonObject{{QStringLiteral("ok"), true},
+                            {QStringLiteral("ran"), true},
+                            {QStringLiteral("proof"), QJsonObject{{QStringLiteral("invocation_id"), id}}}}};
         };
         model.add(call(QStringLiteral("inv_a")));
         model.add(call(QStringLiteral("inv_b")));
@@ -133,7 +151,8 @@ private slots:
         }
         QCOMPARE(model.entryAt(0)->confirmation, QStringLiteral("confirmed · valid"));
         QCOMPARE(model.entryAt(2)->confirmation, QStringLiteral("confirmed · valid"));
-        QCOMPARE(model.index(1, CallHistoryModel::ConfirmColumn).data().toString(), QStringLiteral("asking the server…"));
+        QCOMPARE(model.index(1, CallHistoryModel::ConfirmColumn).data().toString(),
+                 QStringLiteral("asking the server…"));
         changed.clear();
         model.setConfirmation(QString(), QStringLiteral("ignored"));
         QCOMPARE(changed.size(), 0);

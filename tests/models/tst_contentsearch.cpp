@@ -1,5 +1,5 @@
-#include "models/contentsearch.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "models/contentsearch.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

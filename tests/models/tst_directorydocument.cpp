@@ -1,7 +1,7 @@
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "models/categorycountmodel.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonObject>
@@ -18,9 +18,10 @@ Row makeRow(const QString &key, const QString &category)
     row.type = QStringLiteral("fn");
     row.target = QStringLiteral("echo");
     row.category = category;
-    row.content = QStringLiteral("# WHAT: Echoes its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n"
-                                 "# EX: [%1]a[/%1]\n# OUTPUT: the text.")
-                      .arg(key);
+    row.content =
+        QStringLiteral("# WHAT: Echoes its text.\n# WHEN_TO_USE: a test needs a row.\n# ARGS: $1=text\n"
+                       "# EX: [%1]a[/%1]\n# OUTPUT: the text.")
+            .arg(key);
     row.updatedAt = QStringLiteral("2026-01-01T00:00:00.000Z");
     return row;
 }
@@ -56,9 +57,10 @@ void TestDirectoryDocument::init()
     auto opened = SqliteDirectoryStore::open(m_dir->filePath(QStringLiteral("doc.db")));
     QVERIFY(opened.ok());
     m_store = opened.value();
-    QVERIFY(!m_store->importRows({makeRow(QStringLiteral("ALPHA"), QStringLiteral("a")),
-                                  makeRow(QStringLiteral("BETA"), QStringLiteral("b")),
-                                  makeRow(QStringLiteral("GAMMA"), QStringLiteral("b"))})
+    QVERIFY(!m_store
+                 ->importRows({makeRow(QStringLiteral("ALPHA"), QStringLiteral("a")),
+                               makeRow(QStringLiteral("BETA"), QStringLiteral("b")),
+                               makeRow(QStringLiteral("GAMMA"), QStringLiteral("b"))})
                  .isError());
     m_doc = std::make_unique<DirectoryDocument>(m_store);
     QVERIFY(!m_doc->load().isError());
@@ -73,7 +75,8 @@ void TestDirectoryDocument::cleanup()
 
 void TestDirectoryDocument::fieldEditsAreDraftsUntilSaved()
 {
-    QAbstractItemModelTester tester(m_doc->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(m_doc->tableModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy modified(m_doc.get(), &DirectoryDocument::modifiedChanged);
     m_doc->setField(QStringLiteral("BETA"), QStringLiteral("target"), QStringLiteral("upper"));
     QVERIFY(m_doc->isModified());
@@ -81,7 +84,8 @@ void TestDirectoryDocument::fieldEditsAreDraftsUntilSaved()
     QCOMPARE(m_doc->row(QStringLiteral("BETA"))->target, QStringLiteral("upper"));
     QCOMPARE(m_store->row(QStringLiteral("BETA")).value().target, QStringLiteral("echo"));
     const int row = m_doc->tableModel()->rowOfKey(QStringLiteral("BETA"));
-    QCOMPARE(m_doc->tableModel()->index(row, DirectoryTableModel::TargetColumn).data().toString(), QStringLiteral("upper"));
+    QCOMPARE(m_doc->tableModel()->index(row, DirectoryTableModel::TargetColumn).data().toString(),
+             QStringLiteral("upper"));
     QVERIFY(m_doc->tableModel()->index(row, 0).data(DirectoryTableModel::ModifiedRole).toBool());
 
     QVERIFY(!m_doc->save().isError());
@@ -128,7 +132,8 @@ void TestDirectoryDocument::createDuplicateRenameDelete()
     QVERIFY(m_doc->row(created)->content.contains(QStringLiteral("# EX: [NEW_HTTP][/NEW_HTTP]")));
     m_doc->renameRow(created, QStringLiteral("WEATHER_NOW"));
     QVERIFY(!m_doc->contains(created));
-    QVERIFY(m_doc->row(QStringLiteral("WEATHER_NOW"))->content.contains(QStringLiteral("[WEATHER_NOW][/WEATHER_NOW]")));
+    QVERIFY(m_doc->row(QStringLiteral("WEATHER_NOW"))
+                ->content.contains(QStringLiteral("[WEATHER_NOW][/WEATHER_NOW]")));
 
     const QString copy = m_doc->duplicateRow(QStringLiteral("ALPHA"));
     QCOMPARE(copy, QStringLiteral("ALPHA_COPY"));
@@ -140,10 +145,12 @@ void TestDirectoryDocument::createDuplicateRenameDelete()
     m_doc->renameRow(QStringLiteral("ALPHA"), QStringLiteral("ALPHA_RENAMED"));
     QVERIFY(m_doc->contains(QStringLiteral("ALPHA"))); // stored keys do not change
 
-    m_doc->setField(QStringLiteral("WEATHER_NOW"), QStringLiteral("target"), QStringLiteral("GET https://example.com/"));
-    m_doc->setField(QStringLiteral("WEATHER_NOW"), QStringLiteral("content"),
-                    QStringLiteral("# WHAT: The weather now.\n# WHEN_TO_USE: a test saves a new row.\n# ARGS: none\n"
-                                   "# EX: [WEATHER_NOW][/WEATHER_NOW]\n# OUTPUT: the upstream's JSON.\n"));
+    m_doc->setField(QStringLiteral("WEATHER_NOW"), QStringLiteral("target"),
+                    QStringLiteral("GET https://example.com/"));
+    m_doc->setField(
+        QStringLiteral("WEATHER_NOW"), QStringLiteral("content"),
+        QStringLiteral("# WHAT: The weather now.\n# WHEN_TO_USE: a test saves a new row.\n# ARGS: none\n"
+                       "# EX: [WEATHER_NOW][/WEATHER_NOW]\n# OUTPUT: the upstream's JSON.\n"));
     QVERIFY2(!m_doc->save().isError(), "save");
     QCOMPARE(m_store->allRows().value().size(), 4);
     QVERIFY(m_store->row(QStringLiteral("WEATHER_NOW")).ok());
@@ -214,7 +221,10 @@ void TestDirectoryDocument::saveRefusesRowsChangedMeanwhile()
 {
     m_doc->setField(QStringLiteral("ALPHA"), QStringLiteral("category"), QStringLiteral("mine"));
     // Someone else (capdeskctl) changes the stored row after this document read it.
-    QVERIFY(m_store->patch(QStringLiteral("ALPHA"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}}).ok());
+    QVERIFY(
+        m_store
+            ->patch(QStringLiteral("ALPHA"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}})
+            .ok());
     const StoreError error = m_doc->save();
     QCOMPARE(error.kind, StoreError::Kind::Conflict);
     QVERIFY(m_doc->isRowModified(QStringLiteral("ALPHA")));

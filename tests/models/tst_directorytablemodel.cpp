@@ -1,6 +1,6 @@
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "models/directorytablemodel.h"
 #include "tests/support/fixturegenerator.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -73,8 +73,8 @@ void TestDirectoryTableModel::passesTheModelTester()
     QAbstractItemModelTester tester(&m_model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     m_model.setFilter({QStringLiteral("get"), {}, {}, true});
     m_model.sort(DirectoryTableModel::TargetColumn, Qt::DescendingOrder);
-    m_model.upsert({QStringLiteral("GET_TESTER_ROW"), QStringLiteral("fn"), QStringLiteral("tools"), QStringLiteral("echo"),
-                    QStringLiteral("2026-01-01T00:00:00.000Z"), true, false},
+    m_model.upsert({QStringLiteral("GET_TESTER_ROW"), QStringLiteral("fn"), QStringLiteral("tools"),
+                    QStringLiteral("echo"), QStringLiteral("2026-01-01T00:00:00.000Z"), true, false},
                    true);
     m_model.remove(QStringLiteral("GET_TESTER_ROW"));
     m_model.setContentMatches(QStringLiteral("get"), {QStringLiteral("NOW")});
@@ -95,17 +95,32 @@ void TestDirectoryTableModel::filtersLikeSql_data()
     QTest::addColumn<QString>("category");
     QTest::addColumn<bool>("anyCategory");
     QTest::addColumn<QString>("where");
-    QTest::addRow("key text, any case") << "order" << "" << "" << true
-                                         << "(key LIKE '%order%' OR target LIKE '%order%' OR category LIKE '%order%')";
-    QTest::addRow("target host") << "api.weather" << "" << "" << true
-                                 << "(key LIKE '%api.weather%' OR target LIKE '%api.weather%' OR category LIKE '%api.weather%')";
-    QTest::addRow("type only") << "" << "flow" << "" << true << "type = 'flow'";
-    QTest::addRow("category only") << "" << "" << "grok" << false << "category = 'grok'";
-    QTest::addRow("no category") << "" << "" << "" << false << "(category IS NULL OR category = '')";
-    QTest::addRow("all three") << "list" << "http" << "crm" << false
+    QTest::addRow("key text, any case")
+        << "order"
+        << ""
+        << "" << true << "(key LIKE '%order%' OR target LIKE '%order%' OR category LIKE '%order%')";
+    QTest::addRow("target host")
+        << "api.weather"
+        << ""
+        << "" << true
+        << "(key LIKE '%api.weather%' OR target LIKE '%api.weather%' OR category LIKE '%api.weather%')";
+    QTest::addRow("type only") << ""
+                               << "flow"
+                               << "" << true << "type = 'flow'";
+    QTest::addRow("category only") << ""
+                                   << ""
+                                   << "grok" << false << "category = 'grok'";
+    QTest::addRow("no category") << ""
+                                 << ""
+                                 << "" << false << "(category IS NULL OR category = '')";
+    QTest::addRow("all three") << "list"
+                               << "http"
+                               << "crm" << false
                                << "type = 'http' AND category = 'crm' AND "
                                   "(key LIKE '%list%' OR target LIKE '%list%' OR category LIKE '%list%')";
-    QTest::addRow("nothing matches") << "zzzz-nothing" << "" << "" << true << "0";
+    QTest::addRow("nothing matches") << "zzzz-nothing"
+                                     << ""
+                                     << "" << true << "0";
 }
 
 void TestDirectoryTableModel::filtersLikeSql()
@@ -130,16 +145,19 @@ void TestDirectoryTableModel::sortsEveryColumnLikeSql_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<int>("order");
     QTest::addColumn<QString>("orderBy");
-    QTest::addRow("key desc") << int(DirectoryTableModel::KeyColumn) << int(Qt::DescendingOrder) << "key DESC";
+    QTest::addRow("key desc") << int(DirectoryTableModel::KeyColumn) << int(Qt::DescendingOrder)
+                              << "key DESC";
     QTest::addRow("category") << int(DirectoryTableModel::CategoryColumn) << int(Qt::AscendingOrder)
                               << "coalesce(category,'') , key";
     QTest::addRow("target desc") << int(DirectoryTableModel::TargetColumn) << int(Qt::DescendingOrder)
                                  << "coalesce(target,'') DESC, key DESC";
-    QTest::addRow("updated") << int(DirectoryTableModel::UpdatedColumn) << int(Qt::AscendingOrder) << "updated_at, key";
+    QTest::addRow("updated") << int(DirectoryTableModel::UpdatedColumn) << int(Qt::AscendingOrder)
+                             << "updated_at, key";
     QTest::addRow("enabled") << int(DirectoryTableModel::EnabledColumn) << int(Qt::AscendingOrder)
                              << "coalesce(enabled,1) != 0, key";
-    QTest::addRow("type") << int(DirectoryTableModel::TypeColumn) << int(Qt::AscendingOrder)
-                          << "CASE type WHEN 'fn' THEN 0 WHEN 'http' THEN 1 WHEN 'agent' THEN 2 ELSE 3 END, key";
+    QTest::addRow("type")
+        << int(DirectoryTableModel::TypeColumn) << int(Qt::AscendingOrder)
+        << "CASE type WHEN 'fn' THEN 0 WHEN 'http' THEN 1 WHEN 'agent' THEN 2 ELSE 3 END, key";
 }
 
 void TestDirectoryTableModel::sortsEveryColumnLikeSql()
@@ -192,12 +210,14 @@ void TestDirectoryTableModel::selectionFollowsItsRowThroughSortAndFilter()
 void TestDirectoryTableModel::upsertAndRemoveKeepTheOrder()
 {
     m_model.sort(DirectoryTableModel::CategoryColumn);
-    m_model.upsert({QStringLiteral("AAA_FIRST_KEY"), QStringLiteral("http"), QStringLiteral("zzz_last_category"),
-                    QStringLiteral("GET https://x.example/"), QStringLiteral("2026-01-01T00:00:00.000Z"), true, false},
+    m_model.upsert({QStringLiteral("AAA_FIRST_KEY"), QStringLiteral("http"),
+                    QStringLiteral("zzz_last_category"), QStringLiteral("GET https://x.example/"),
+                    QStringLiteral("2026-01-01T00:00:00.000Z"), true, false},
                    true);
     QCOMPARE(m_model.keyAt(m_model.rowCount() - 1), QStringLiteral("AAA_FIRST_KEY"));
     QVERIFY(m_model.index(m_model.rowCount() - 1, 0).data(DirectoryTableModel::ModifiedRole).toBool());
-    m_model.upsert({QStringLiteral("AAA_FIRST_KEY"), QStringLiteral("http"), QString(), QString(), QString(), true, false},
+    m_model.upsert({QStringLiteral("AAA_FIRST_KEY"), QStringLiteral("http"), QString(), QString(), QString(),
+                    true, false},
                    false);
     QCOMPARE(m_model.keyAt(0), QStringLiteral("AAA_FIRST_KEY"));
     QCOMPARE(m_model.totalRows(), 892);

@@ -1,8 +1,8 @@
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "models/lintcontroller.h"
-#include "tests/support/lintfixture.h"
 #include "models/lintstate.h"
+#include "tests/support/lintfixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -100,7 +100,8 @@ void TestLintController::lintAllWhenLoadedHasNoLimitByDefault()
 void TestLintController::lintAllSeesTheDrafts()
 {
     m_document->setField(QStringLiteral("ECHO_A"), QStringLiteral("content"), QStringLiteral("[\"$1\"]"));
-    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"), goodRow(QStringLiteral("BAD_ROW")).content);
+    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"),
+                         goodRow(QStringLiteral("BAD_ROW")).content);
     m_document->deleteRows({QStringLiteral("ECHO_B")});
     lintAllAndWait();
     QVERIFY(codes(QStringLiteral("ECHO_A")).contains(QStringLiteral("H010")));
@@ -113,7 +114,8 @@ void TestLintController::editsDuringTheRunAreLintedAfterIt()
 {
     QSignalSpy finished(m_lint.get(), &LintController::finished);
     m_lint->lintAll();
-    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"), goodRow(QStringLiteral("BAD_ROW")).content);
+    m_document->setField(QStringLiteral("BAD_ROW"), QStringLiteral("content"),
+                         goodRow(QStringLiteral("BAD_ROW")).content);
     m_document->deleteRows({QStringLiteral("ECHO_B")});
     QVERIFY(finished.count() == 1 || finished.wait(5000));
     QTRY_COMPARE(m_document->tableModel()->lintLevel(QStringLiteral("BAD_ROW")), Lint::Clean);
@@ -229,7 +231,8 @@ void TestLintController::referrersKeepTheirOwnFindings()
     m_document->setField(QStringLiteral("WARN_ROW"), QStringLiteral("includes"), QStringLiteral("ECHO_B"));
     QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), QStringList{QStringLiteral("H015")});
     m_document->deleteRows({QStringLiteral("ECHO_B")});
-    QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), (QStringList{QStringLiteral("H015"), QStringLiteral("H060")}));
+    QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")),
+                 (QStringList{QStringLiteral("H015"), QStringLiteral("H060")}));
     QCOMPARE(m_document->tableModel()->lintLevel(QStringLiteral("WARN_ROW")), Lint::Error);
     m_document->undoStack()->undo();
     QTRY_COMPARE(codes(QStringLiteral("WARN_ROW")), QStringList{QStringLiteral("H015")});

@@ -1,7 +1,7 @@
 #include "dispatch/receipts/receiptsummaryreader.h"
-#include "tests/support/receiptfixture.h"
-#include "models/receipttablemodel.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "models/receipttablemodel.h"
+#include "tests/support/receiptfixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

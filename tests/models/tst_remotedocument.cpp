@@ -1,15 +1,15 @@
 #include "models/changefeedpoller.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "tests/support/minimalserver.h"
 #include "models/networkpool.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/serverconnection.h"
+#include "tests/support/minimalserver.h"
 
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QThreadPool>
 #include <QTest>
+#include <QThreadPool>
 
 // DirectoryDocument over a store with round trips (issue 12): it never calls the store on
 // the GUI thread, asks the server once per row however many panels ask, answers keys from
@@ -135,7 +135,8 @@ void TestRemoteDocument::aFreshRowCostsNoRequest()
 void TestRemoteDocument::aRowChangedSinceItWasReadIsFetchedAgain()
 {
     QVERIFY(loaded(QStringLiteral("BETA")));
-    m_server->changeBehindClients(QStringLiteral("BETA"), {{QStringLiteral("category"), QStringLiteral("theirs")}});
+    m_server->changeBehindClients(QStringLiteral("BETA"),
+                                  {{QStringLiteral("category"), QStringLiteral("theirs")}});
     // The summaries read again carry the new updated_at: the row read before is stale.
     QSignalSpy reloaded(m_doc->tableModel(), &DirectoryTableModel::loadFinished);
     QVERIFY(!m_doc->reload().isError());
@@ -196,13 +197,15 @@ void TestRemoteDocument::aConflictIsReportedWithTheirRow()
 {
     QVERIFY(loaded(QStringLiteral("GAMMA")));
     m_doc->setField(QStringLiteral("GAMMA"), QStringLiteral("category"), QStringLiteral("mine"));
-    m_server->changeBehindClients(QStringLiteral("GAMMA"), {{QStringLiteral("target"), QStringLiteral("now")}});
+    m_server->changeBehindClients(QStringLiteral("GAMMA"),
+                                  {{QStringLiteral("target"), QStringLiteral("now")}});
     QSignalSpy failed(m_doc.get(), &DirectoryDocument::saveFailed);
     QVERIFY(!m_doc->save().isError());
     QVERIFY(failed.wait(10000));
     const StoreError error = failed.first().first().value<StoreError>();
     QCOMPARE(error.kind, StoreError::Kind::Conflict);
-    QCOMPARE(error.details.first().toObject().value(QStringLiteral("target")).toString(), QStringLiteral("now"));
+    QCOMPARE(error.details.first().toObject().value(QStringLiteral("target")).toString(),
+             QStringLiteral("now"));
     QVERIFY(m_doc->isRowModified(QStringLiteral("GAMMA")));
     QCOMPARE(m_doc->row(QStringLiteral("GAMMA"))->category, QStringLiteral("mine"));
     QVERIFY(m_server->requests("PATCH").isEmpty());

@@ -1,6 +1,6 @@
 #include "dispatch/receipts/directoryhistory.h"
-#include "models/rowhistorymodel.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "models/rowhistorymodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>

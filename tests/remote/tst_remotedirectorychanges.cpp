@@ -1,9 +1,9 @@
+#include "remote/remotedirectorystore.h"
+#include "remote/serverconnection.h"
+#include "tests/remote/remotetestsupport.h"
 #include "tests/support/minimalserver.h"
 #include "tests/support/processrun.h"
-#include "remote/remotedirectorystore.h"
-#include "tests/remote/remotetestsupport.h"
 #include "tests/support/serveprocess.h"
-#include "remote/serverconnection.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -333,7 +333,8 @@ void TestDirectoryChangeFeed::theListingAnswersIfNoneMatch()
 void TestDirectoryChangeFeed::theETagFollowsRowsNotReceipts()
 {
     // The server's first receipt opens its receipt chain with an event; later ones add none.
-    QCOMPARE(owner("POST", u"/api/dispatch"_s, compact({{u"key"_s, m_key}, {u"body"_s, u"first"_s}})).status, 200);
+    QCOMPARE(owner("POST", u"/api/dispatch"_s, compact({{u"key"_s, m_key}, {u"body"_s, u"first"_s}})).status,
+             200);
     const QByteArray before = call("GET", u"/api/directory"_s).header("ETag");
     // A call writes a receipt (a commit) and leaves every row as it was.
     const Answer invoked =

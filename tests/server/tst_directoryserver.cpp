@@ -570,11 +570,12 @@ void TestDirectoryServer::accessLogHasNoSecrets()
 void TestDirectoryServer::idleConnectionsAreClosed()
 {
     const QString db = m_dir.filePath(QStringLiteral("idle.db"));
-    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), db}).exitCode, 0);
+    QCOMPARE(ProcessRun::run(ServeProcess::program(), {QStringLiteral("init"), QStringLiteral("--db"), db})
+                 .exitCode,
+             0);
     ServeProcess served;
     QString error;
-    QVERIFY2(served.start(db, kOwnerKey, &error,
-                          {QStringLiteral("--idle-timeout"), QStringLiteral("600")}),
+    QVERIFY2(served.start(db, kOwnerKey, &error, {QStringLiteral("--idle-timeout"), QStringLiteral("600")}),
              qPrintable(error));
 
     QTcpSocket silent;

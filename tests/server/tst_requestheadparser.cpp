@@ -121,11 +121,14 @@ void TestRequestHeadParser::requestLineSoFar_data()
     QTest::addRow("whole") << QByteArray("GET /api/directory?q=x HTTP/1.1\r\nHost: h\r\n\r\n")
                            << QByteArray("GET") << QByteArray("/api/directory?q=x");
     QTest::addRow("method only") << QByteArray("POS") << QByteArray("POS") << QByteArray();
-    QTest::addRow("target arriving") << QByteArray("PUT /api/dir") << QByteArray("PUT") << QByteArray("/api/dir");
-    QTest::addRow("cut by a bare LF") << QByteArray("GET /a\nHost: h") << QByteArray("GET") << QByteArray("/a");
+    QTest::addRow("target arriving") << QByteArray("PUT /api/dir") << QByteArray("PUT")
+                                     << QByteArray("/api/dir");
+    QTest::addRow("cut by a bare LF")
+        << QByteArray("GET /a\nHost: h") << QByteArray("GET") << QByteArray("/a");
     QTest::addRow("not a method") << QByteArray("G\x01T / HTTP/1.1\r\n") << QByteArray() << QByteArray();
     QTest::addRow("method too long") << QByteArray(40, 'A') + " / HTTP/1.1" << QByteArray() << QByteArray();
-    QTest::addRow("not a target") << QByteArray("GET http://h/ HTTP/1.1") << QByteArray("GET") << QByteArray();
+    QTest::addRow("not a target") << QByteArray("GET http://h/ HTTP/1.1") << QByteArray("GET")
+                                  << QByteArray();
     QTest::addRow("control character in the target")
         << QByteArray("GET /a\x7f HTTP/1.1") << QByteArray("GET") << QByteArray();
     QTest::addRow("long target cut") << "GET /" + QByteArray(5000, 'a') << QByteArray("GET")

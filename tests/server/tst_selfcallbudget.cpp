@@ -1,7 +1,7 @@
-#include "tests/support/processrun.h"
 #include "dispatch/receipts/receiptlog.h"
-#include "tests/support/serveprocess.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/processrun.h"
+#include "tests/support/serveprocess.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -74,7 +74,8 @@ void TestSelfCallBudget::aSelfCallingRowRunsOutOfOneBudget()
     // quotes the budget its header left it, not the server's five.
     QVERIFY2(result.contains(u"call_budget: the call tree may make 0 calls in all, and 0 are left"_s),
              qPrintable(result.left(400)));
-    const StoreResult<QList<Receipt>> receipts = ReceiptLog(store.value()->database()).list({u"SELF"_s, {}, -1});
+    const StoreResult<QList<Receipt>> receipts =
+        ReceiptLog(store.value()->database()).list({u"SELF"_s, {}, -1});
     QVERIFY(receipts.ok());
     QCOMPARE(receipts.value().size(), 5);
 }

@@ -21,14 +21,14 @@ namespace FixtureGenerator {
 
 QString makeDatabase(const QString &path, int rows, int seed)
 {
-    return run({QStringLiteral("--rows"), QString::number(rows), QStringLiteral("--seed"), QString::number(seed),
-                QStringLiteral("--out"), path});
+    return run({QStringLiteral("--rows"), QString::number(rows), QStringLiteral("--seed"),
+                QString::number(seed), QStringLiteral("--out"), path});
 }
 
 QString makeSqlDump(const QString &path, int rows, int seed)
 {
-    return run({QStringLiteral("--rows"), QString::number(rows), QStringLiteral("--seed"), QString::number(seed),
-                QStringLiteral("--sql"), path});
+    return run({QStringLiteral("--rows"), QString::number(rows), QStringLiteral("--seed"),
+                QString::number(seed), QStringLiteral("--sql"), path});
 }
 
 } // namespace FixtureGenerator

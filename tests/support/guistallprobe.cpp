@@ -71,8 +71,8 @@ void GuiStallProbe::beat()
     m_lastBeatCpuMs = cpu;
     m_deepestLoopLevel = qMax(m_deepestLoopLevel, QThread::currentThread()->loopLevel());
     if (m_timer.isActive()) {
-        QCoreApplication::postEvent(m_receiver, new QKeyEvent(QEvent::KeyPress, kProbeKey, Qt::NoModifier,
-                                                              QString::number(now)));
+        QCoreApplication::postEvent(
+            m_receiver, new QKeyEvent(QEvent::KeyPress, kProbeKey, Qt::NoModifier, QString::number(now)));
         ++m_keysPosted;
     }
 }

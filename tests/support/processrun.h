@@ -19,6 +19,7 @@ struct Result
 };
 
 Result run(const QString &program, const QStringList &arguments, const QByteArray &stdinData = {},
-           const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(), int timeoutMs = 60000);
+           const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+           int timeoutMs = 60000);
 
 } // namespace ProcessRun

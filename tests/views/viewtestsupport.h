@@ -3,8 +3,8 @@
 // Shared by the views tests: a Prompter that answers from fields instead of dialogs, and
 // a directory file in a temporary folder holding a few known rows.
 
-#include "views/common/prompter.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "views/common/prompter.h"
 
 #include <QList>
 #include <QTemporaryDir>

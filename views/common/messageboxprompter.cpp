@@ -95,7 +95,7 @@ bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &la
                                     "This cannot be undone.")
                                      .arg(name),
                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-        == QMessageBox::Yes;
+           == QMessageBox::Yes;
 }
 
 bool MessageBoxPrompter::askFillWithSamples()

@@ -1,9 +1,9 @@
 #include "views/editor/conflictresolver.h"
 
-#include "models/directorydocument.h"
-#include "views/editor/mergedialog.h"
-#include "models/rowchangecommand.h"
 #include "dispatch/core/storeerror.h"
+#include "models/directorydocument.h"
+#include "models/rowchangecommand.h"
+#include "views/editor/mergedialog.h"
 
 #include <QTimer>
 

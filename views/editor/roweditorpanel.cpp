@@ -1,20 +1,20 @@
 #include "views/editor/roweditorpanel.h"
 
-#include "views/editor/contenthighlighter.h"
-#include "views/invoke/contractview.h"
+#include "dispatch/row/rowschema.h"
+#include "dispatch/row/rowvalidator.h"
 #include "models/directorydocument.h"
-#include "views/editor/jsonfieldedit.h"
 #include "models/lintcontroller.h"
 #include "models/lintstate.h"
-#include "views/editor/nullableintedit.h"
-#include "views/lint/rowfindingsview.h"
-#include "views/editor/rowhistorypanel.h"
-#include "dispatch/row/rowschema.h"
-#include "views/editor/rowtitlebar.h"
-#include "dispatch/row/rowvalidator.h"
-#include "views/editor/textsync.h"
 #include "views/common/typeicons.h"
 #include "views/common/undoshortcutfilter.h"
+#include "views/editor/contenthighlighter.h"
+#include "views/editor/jsonfieldedit.h"
+#include "views/editor/nullableintedit.h"
+#include "views/editor/rowhistorypanel.h"
+#include "views/editor/rowtitlebar.h"
+#include "views/editor/textsync.h"
+#include "views/invoke/contractview.h"
+#include "views/lint/rowfindingsview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -503,7 +503,8 @@ void RowEditorPanel::showProblems(const Row &row)
 {
     QHash<QString, QString> byField;
     for (const FieldProblem &problem : RowValidator::check(row))
-        byField.insert(problem.field, QStringLiteral("%1 %2: %3").arg(problem.code, problem.name, problem.message));
+        byField.insert(problem.field,
+                       QStringLiteral("%1 %2: %3").arg(problem.code, problem.name, problem.message));
     setProblemText(m_keyProblem, byField.value(kKey));
     setProblemText(m_typeProblem, byField.value(kType));
     m_inputSchema->setProblem(byField.value(kInputSchema));
@@ -528,9 +529,10 @@ void RowEditorPanel::checkTypedKey(const QString &text)
 {
     QString problem;
     if (!RowValidator::isValidKey(text))
-        problem = tr("H001 key_format: key '%1' must match ^[A-Z][A-Z0-9_]{1,63}$ (capital letter first, then "
-                     "capitals, digits, _)")
-                      .arg(text);
+        problem =
+            tr("H001 key_format: key '%1' must match ^[A-Z][A-Z0-9_]{1,63}$ (capital letter first, then "
+               "capitals, digits, _)")
+                .arg(text);
     else if (text != m_key && m_document && m_document->contains(text))
         problem = tr("key '%1' is already in use").arg(text);
     setProblemText(m_keyProblem, problem);

@@ -1,8 +1,8 @@
 #include "views/editor/rowhistorypanel.h"
 
+#include "dispatch/receipts/directoryhistory.h"
 #include "models/rowdiffmodel.h"
 #include "models/rowhistorymodel.h"
-#include "dispatch/receipts/directoryhistory.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 #include "views/flows/flowdebuggerpanel.h"
 
-#include "models/directorydocument.h"
 #include "dispatch/flows/run/flowdebugsession.h"
+#include "models/directorydocument.h"
 #include "views/flows/flowsteplogview.h"
 #include "views/flows/flowtimelineview.h"
 #include "views/flows/flowvariablesview.h"

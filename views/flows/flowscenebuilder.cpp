@@ -1,8 +1,8 @@
 #include "views/flows/flowscenebuilder.h"
 
-#include "views/flows/flownodeitem.h"
 #include "dispatch/flows/flowparser.h"
 #include "views/common/typeicons.h"
+#include "views/flows/flownodeitem.h"
 
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>

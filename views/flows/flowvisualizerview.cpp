@@ -1,8 +1,8 @@
 #include "views/flows/flowvisualizerview.h"
 
 #include "models/directorydocument.h"
-#include "views/flows/flowscenebuilder.h"
 #include "views/common/pendingrowtext.h"
+#include "views/flows/flowscenebuilder.h"
 
 #include <QFontDatabase>
 #include <QGraphicsScene>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "views/flows/flownodeitem.h"
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/row/row.h"
+#include "views/flows/flownodeitem.h"
 
 #include <QGraphicsView>
 #include <QHash>

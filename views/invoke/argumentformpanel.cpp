@@ -71,7 +71,10 @@ void ArgumentFormPanel::rebuildFields()
         edit->setToolTip(slot.takesRest ? tr("$%1+: the rest of the body; may contain |").arg(slot.index)
                                         : tr("$%1").arg(slot.index));
         connect(edit, &QLineEdit::textEdited, this, &ArgumentFormPanel::fieldEdited);
-        QString label = QStringLiteral("%1 ($%2%3)").arg(slot.name).arg(slot.index).arg(slot.takesRest ? QStringLiteral("+") : QString());
+        QString label = QStringLiteral("%1 ($%2%3)")
+                            .arg(slot.name)
+                            .arg(slot.index)
+                            .arg(slot.takesRest ? QStringLiteral("+") : QString());
         if (slot.required)
             label += u'*';
         m_form->addRow(label, edit);

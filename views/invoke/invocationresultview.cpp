@@ -28,7 +28,8 @@ QString indentedJson(const QString &text)
 } // namespace
 
 InvocationResultView::InvocationResultView(QWidget *parent)
-    : QWidget(parent), m_status(new QLabel(this)), m_details(new QLabel(this)), m_output(new QPlainTextEdit(this))
+    : QWidget(parent), m_status(new QLabel(this)), m_details(new QLabel(this)),
+      m_output(new QPlainTextEdit(this))
 {
     m_status->setObjectName(QStringLiteral("resultStatus"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);

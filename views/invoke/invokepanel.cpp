@@ -1,8 +1,8 @@
 #include "views/invoke/invokepanel.h"
 
-#include "models/directorydocument.h"
 #include "dispatch/call/dispatcher.h"
 #include "models/callhistorymodel.h"
+#include "models/directorydocument.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invocationwatch.h"
 
@@ -18,7 +18,8 @@
 #include <QVBoxLayout>
 
 InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
-    : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)), m_target(new QLabel(this)),
+    : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)),
+      m_target(new QLabel(this)),
       m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
       m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
@@ -28,7 +29,8 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_target->setMinimumWidth(80);
     m_invoke->setObjectName(QStringLiteral("invokeButton"));
     m_invoke->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    m_invoke->setToolTip(tr("Runs the row for real with these arguments (Ctrl+Return); unsaved edits included"));
+    m_invoke->setToolTip(
+        tr("Runs the row for real with these arguments (Ctrl+Return); unsaved edits included"));
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_busy->setObjectName(QStringLiteral("invokeBusy"));
     m_busy->setRange(0, 0); // indeterminate: a call has no progress to report
@@ -48,7 +50,8 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_historyView->verticalHeader()->hide();
     m_historyView->horizontalHeader()->setStretchLastSection(false);
-    m_historyView->horizontalHeader()->setSectionResizeMode(CallHistoryModel::BodyColumn, QHeaderView::Stretch);
+    m_historyView->horizontalHeader()->setSectionResizeMode(CallHistoryModel::BodyColumn,
+                                                            QHeaderView::Stretch);
     m_historyView->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 6);
     for (int column = CallHistoryModel::ResultColumn; column < CallHistoryModel::ColumnCount; ++column)
         m_historyView->hideColumn(column);
@@ -70,7 +73,8 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &InvokePanel::cancel);
     connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { reopen(current.row()); });
-    connect(m_historyView, &QAbstractItemView::activated, this, [this](const QModelIndex &index) { reopen(index.row()); });
+    connect(m_historyView, &QAbstractItemView::activated, this,
+            [this](const QModelIndex &index) { reopen(index.row()); });
     setBusy(false);
 }
 
@@ -134,7 +138,8 @@ void InvokePanel::cancel()
 void InvokePanel::finished(const QString &key, const QString &body, const InvocationOutcome &outcome)
 {
     setBusy(false);
-    CallHistoryModel::Entry entry{QDateTime::currentDateTimeUtc(), key, body, outcome.durationMs, outcome.toResponse()};
+    CallHistoryModel::Entry entry{QDateTime::currentDateTimeUtc(), key, body, outcome.durationMs,
+                                  outcome.toResponse()};
     m_history->add(entry);
     // Selecting the new entry shows it, through the same path as reopening one.
     m_historyView->setCurrentIndex(m_history->index(0, 0));
@@ -160,7 +165,8 @@ void InvokePanel::updateActions()
     const bool hasRow = m_document && !m_key.isEmpty() && m_document->contains(m_key);
     m_invoke->setEnabled(hasRow && !m_running);
     const QString shownBody = m_body.isEmpty() ? tr("(empty body)") : m_body;
-    m_target->setText(hasRow ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)
-                             : tr("Select a row to invoke it."));
+    m_target->setText(hasRow
+                          ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)
+                          : tr("Select a row to invoke it."));
     m_target->setToolTip(hasRow ? m_body : QString());
 }

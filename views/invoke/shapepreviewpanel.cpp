@@ -1,12 +1,12 @@
 #include "views/invoke/shapepreviewpanel.h"
 
-#include "views/invoke/argumentformpanel.h"
-#include "dispatch/row/argumentspec.h"
-#include "dispatch/contract/curlcommand.h"
-#include "models/directorydocument.h"
 #include "dispatch/call/dispatcher.h"
-#include "views/invoke/invocationwatch.h"
+#include "dispatch/contract/curlcommand.h"
+#include "dispatch/row/argumentspec.h"
+#include "models/directorydocument.h"
 #include "views/common/pendingrowtext.h"
+#include "views/invoke/argumentformpanel.h"
+#include "views/invoke/invocationwatch.h"
 #include "views/invoke/shaperequestview.h"
 
 #include <QClipboard>
@@ -18,7 +18,8 @@
 #include <QVBoxLayout>
 
 ShapePreviewPanel::ShapePreviewPanel(Dispatcher &dispatcher, QWidget *parent)
-    : QWidget(parent), m_dispatcher(dispatcher), m_form(new ArgumentFormPanel(this)), m_view(new ShapeRequestView),
+    : QWidget(parent), m_dispatcher(dispatcher), m_form(new ArgumentFormPanel(this)),
+      m_view(new ShapeRequestView),
       m_copyCurl(new QPushButton(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy as curl"), this))
 {
     m_debounce.setSingleShot(true);
@@ -127,7 +128,8 @@ void ShapePreviewPanel::render()
             return; // a later render is on its way
         m_response = outcome.toResponse();
         m_view->showResponse(m_response);
-        m_copyCurl->setEnabled(!CurlCommand::fromShape(m_response.value(QStringLiteral("request")).toObject()).isEmpty());
+        m_copyCurl->setEnabled(
+            !CurlCommand::fromShape(m_response.value(QStringLiteral("request")).toObject()).isEmpty());
     });
 }
 

@@ -29,9 +29,10 @@ QLabel *monospaceLabel(QWidget *parent)
 } // namespace
 
 ShapeRequestView::ShapeRequestView(QWidget *parent)
-    : QWidget(parent), m_form(new QFormLayout(this)), m_runner(new QLabel(this)), m_method(monospaceLabel(this)),
-      m_url(new QLineEdit(this)), m_headers(new QTableWidget(0, 2, this)), m_body(new QPlainTextEdit(this)),
-      m_bodyLabel(new QLabel(tr("Body"), this)), m_notes(new QWidget(this)), m_notesLayout(new QVBoxLayout(m_notes))
+    : QWidget(parent), m_form(new QFormLayout(this)), m_runner(new QLabel(this)),
+      m_method(monospaceLabel(this)), m_url(new QLineEdit(this)), m_headers(new QTableWidget(0, 2, this)),
+      m_body(new QPlainTextEdit(this)), m_bodyLabel(new QLabel(tr("Body"), this)), m_notes(new QWidget(this)),
+      m_notesLayout(new QVBoxLayout(m_notes))
 {
     m_form->setContentsMargins(0, 0, 0, 0);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -132,7 +133,8 @@ void ShapeRequestView::showAgentMessages(const QJsonObject &body)
     for (const QJsonValue &message : body.value(QStringLiteral("messages")).toArray()) {
         const QJsonObject object = message.toObject();
         text += QStringLiteral("\n── %1 ──\n%2\n")
-                    .arg(object.value(QStringLiteral("role")).toString(), object.value(QStringLiteral("content")).toString());
+                    .arg(object.value(QStringLiteral("role")).toString(),
+                         object.value(QStringLiteral("content")).toString());
     }
     m_body->setPlainText(text);
 }
@@ -146,8 +148,11 @@ void ShapeRequestView::showFn(const QJsonObject &request)
     const QJsonArray args = request.value(QStringLiteral("args")).toArray();
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QJsonValue arg = args[i];
-        const QString text = arg.isString() ? arg.toString()
-                                            : QString::fromUtf8(QJsonDocument(QJsonArray{arg}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+        const QString text =
+            arg.isString() ? arg.toString()
+                           : QString::fromUtf8(QJsonDocument(QJsonArray{arg}).toJson(QJsonDocument::Compact))
+                                 .mid(1)
+                                 .chopped(1);
         lines.append(QStringLiteral("%1. %2").arg(i + 1).arg(text));
     }
     m_body->setPlainText(lines.isEmpty() ? tr("(no args)") : lines.join(u'\n'));

@@ -1,12 +1,12 @@
 #include "views/lint/lintpanel.h"
 
-#include "models/lintcontroller.h"
 #include "dispatch/lint/linter.h"
-#include "models/lintfindingmodel.h"
 #include "dispatch/lint/lintreport.h"
+#include "dispatch/row/rowschema.h"
+#include "models/lintcontroller.h"
+#include "models/lintfindingmodel.h"
 #include "models/lintstate.h"
 #include "views/common/prompter.h"
-#include "dispatch/row/rowschema.h"
 #include "views/common/rowstext.h"
 
 #include <QComboBox>
@@ -76,7 +76,8 @@ LintPanel::LintPanel(Prompter &prompter, QWidget *parent)
     // The widest text each column can hold, measured once: a severity and a column name.
     const QFontMetrics metrics = m_tree->fontMetrics();
     const int padding = 3 * metrics.averageCharWidth();
-    m_tree->setColumnWidth(LintFindingModel::SeverityColumn, metrics.horizontalAdvance(tr("warning")) + padding);
+    m_tree->setColumnWidth(LintFindingModel::SeverityColumn,
+                           metrics.horizontalAdvance(tr("warning")) + padding);
     int field = 0;
     for (const QString &column : RowSchema::columns())
         field = std::max(field, metrics.horizontalAdvance(column));
@@ -192,7 +193,8 @@ int LintPanel::itemColumnWidth() const
     // Keys by length first: measuring every one of 100,000 keys would cost a frame.
     QString longest;
     if (m_controller) {
-        for (auto it = m_controller->state()->all().cbegin(); it != m_controller->state()->all().cend(); ++it) {
+        for (auto it = m_controller->state()->all().cbegin(); it != m_controller->state()->all().cend();
+             ++it) {
             if (it.key().size() > longest.size())
                 longest = it.key();
         }

@@ -34,7 +34,8 @@ RowFindingsView::RowFindingsView(QWidget *parent) : QListWidget(parent)
 int RowFindingsView::findingHeight(int row) const
 {
     const int textWidth = std::max(viewport()->width() - iconSize().width() - 12, 60);
-    const QRect text = fontMetrics().boundingRect(QRect(0, 0, textWidth, 1 << 20), Qt::TextWordWrap, item(row)->text());
+    const QRect text =
+        fontMetrics().boundingRect(QRect(0, 0, textWidth, 1 << 20), Qt::TextWordWrap, item(row)->text());
     return std::max(text.height(), iconSize().height()) + 6;
 }
 

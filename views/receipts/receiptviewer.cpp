@@ -1,15 +1,15 @@
 #include "views/receipts/receiptviewer.h"
 
 #include "dispatch/invoke/directoryledger.h"
-#include "views/invoke/durationplot.h"
-#include "views/common/prompter.h"
-#include "views/receipts/receiptdetailview.h"
-#include "views/receipts/receiptfileverificationdialog.h"
-#include "views/receipts/receiptfilterbar.h"
+#include "dispatch/store/directorystore.h"
 #include "models/receiptinspection.h"
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
-#include "dispatch/store/directorystore.h"
+#include "views/common/prompter.h"
+#include "views/invoke/durationplot.h"
+#include "views/receipts/receiptdetailview.h"
+#include "views/receipts/receiptfileverificationdialog.h"
+#include "views/receipts/receiptfilterbar.h"
 
 #include <QClipboard>
 #include <QDateTime>
@@ -25,8 +25,8 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
-#include <QTreeView>
 #include <QTimer>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)

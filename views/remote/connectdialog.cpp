@@ -1,7 +1,7 @@
 #include "views/remote/connectdialog.h"
 
-#include "remote/serverconnection.h"
 #include "dispatch/runners/tlstrust.h"
+#include "remote/serverconnection.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>

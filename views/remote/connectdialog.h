@@ -1,7 +1,7 @@
 #pragma once
 
-#include "remote/connectioncheck.h"
 #include "models/serverprofilestore.h"
+#include "remote/connectioncheck.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -19,8 +19,8 @@ class ServerConnection;
 // File → Connect to Server…: the saved profiles on the left; on the right name, URL, owner
 // key, for https an optional CA file, and how often to check for changes made elsewhere;
 // Test Connection (reachability, a refused certificate, key accepted, row count, latency,
-// in plain words, checked off the GUI thread); Delete (the profile and its keychain entry); and Connect, which saves the
-// profile (the key into the keychain only) and accepts. A saved profile's key is read from
+// in plain words, checked off the GUI thread); Delete (the profile and its keychain entry); and Connect,
+// which saves the profile (the key into the keychain only) and accepts. A saved profile's key is read from
 // the keychain asynchronously; until it is there, Test and Connect wait (unless a key is
 // typed) and the form says it is being read.
 class ConnectDialog final : public QDialog

@@ -1,9 +1,9 @@
 #include "views/remote/connectionrecovery.h"
 
-#include "views/remote/connectionmonitor.h"
-#include "models/directorydocument.h"
-#include "views/remote/offlinebanner.h"
 #include "dispatch/core/storeerror.h"
+#include "models/directorydocument.h"
+#include "views/remote/connectionmonitor.h"
+#include "views/remote/offlinebanner.h"
 
 #include <QTimer>
 

@@ -28,7 +28,6 @@ QString confirmationText(const StoreResult<RemoteConfirmation> &answer)
     return RemoteCallsView::tr("not confirmed · %1").arg(confirmation.status);
 }
 
-
 } // namespace
 
 RemoteCallsView::RemoteCallsView(std::shared_ptr<ServerConnection> connection, QWidget *parent)
@@ -73,7 +72,8 @@ void RemoteCallsView::record(const InvocationRequest &request, const InvocationO
 {
     if (outcome.shape)
         return; // a preview is no call: nothing ran, there is nothing to confirm
-    m_model->add({QDateTime::currentDateTimeUtc(), request.key, request.body, outcome.durationMs, outcome.toResponse()});
+    m_model->add({QDateTime::currentDateTimeUtc(), request.key, request.body, outcome.durationMs,
+                  outcome.toResponse()});
     confirm(outcome.invocationId);
 }
 

@@ -1,11 +1,11 @@
 #include "views/secrets/secretsdialog.h"
 
+#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/directorystore.h"
 #include "models/guithreadinbox.h"
-#include "dispatch/secrets/keychainstore.h"
+#include "models/secretlistmodel.h"
 #include "views/common/prompter.h"
 #include "views/common/rowstext.h"
-#include "models/secretlistmodel.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -33,17 +33,19 @@ SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, Keycha
     m_banner->setObjectName(QStringLiteral("keychainBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::PlainText);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #4a3b00; border: 1px solid #e0c25c;"
-                                           " border-radius: 4px; padding: 8px; }"));
+    m_banner->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4ce; color: #4a3b00; border: 1px solid #e0c25c;"
+                       " border-radius: 4px; padding: 8px; }"));
     m_banner->hide();
 
     m_activity->setObjectName(QStringLiteral("keychainActivity"));
     m_activity->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_activity->hide();
 
-    auto *hint = new QLabel(tr("Rows name a secret in their auth field. A call takes its value from the environment "
-                               "variable of that name first, then from the keychain (service \u201ccapdesk\u201d). "
-                               "Counts are of saved rows. Values are never shown."));
+    auto *hint =
+        new QLabel(tr("Rows name a secret in their auth field. A call takes its value from the environment "
+                      "variable of that name first, then from the keychain (service \u201ccapdesk\u201d). "
+                      "Counts are of saved rows. Values are never shown."));
     hint->setWordWrap(true);
 
     m_malformed->setObjectName(QStringLiteral("malformedNote"));
@@ -104,7 +106,8 @@ SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, Keycha
     layout->addWidget(m_entry);
     layout->addWidget(buttons);
 
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SecretsDialog::updateActions);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SecretsDialog::updateActions);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &SecretsDialog::updateActions);
     refresh();
 }
@@ -156,11 +159,13 @@ void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage)
     m_model->setInventory(std::move(inventory));
     m_model->checkKeychain(m_keychain);
     // The malformed texts themselves stay unshown: one may be a pasted credential.
-    m_malformed->setText(tr("%1 with an auth that names no secret (not bearer:NAME, basic:NAME, query:NAME or "
-                            "query:PARAM=NAME) are not listed; the row editor shows them.")
-                             .arg(RowsText::rows(malformed)));
+    m_malformed->setText(
+        tr("%1 with an auth that names no secret (not bearer:NAME, basic:NAME, query:NAME or "
+           "query:PARAM=NAME) are not listed; the row editor shows them.")
+            .arg(RowsText::rows(malformed)));
     m_malformed->setVisible(malformed > 0);
-    m_table->setToolTip(m_model->rowCount() == 0 ? tr("No saved row names a secret in its auth field.") : QString());
+    m_table->setToolTip(m_model->rowCount() == 0 ? tr("No saved row names a secret in its auth field.")
+                                                 : QString());
     selectName(selected);
     if (selectedName().isEmpty() && m_model->rowCount() > 0)
         m_table->selectRow(0);
@@ -189,8 +194,8 @@ void SecretsDialog::selectName(const QString &name)
 
 QString SecretsDialog::selectedName() const
 {
-    const QModelIndexList rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows()
-                                                           : QModelIndexList();
+    const QModelIndexList rows =
+        m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList();
     const SecretInventory::Secret *secret = rows.isEmpty() ? nullptr : m_model->secretAt(rows.first().row());
     return secret ? secret->name : QString();
 }

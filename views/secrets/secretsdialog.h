@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/directorystore.h"
 #include "dispatch/secrets/keychainstore.h"
+#include "dispatch/store/directorystore.h"
 #include "models/serialjobqueue.h"
 
 #include <QDialog>

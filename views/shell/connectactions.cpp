@@ -1,15 +1,15 @@
 #include "views/shell/connectactions.h"
 
-#include "views/remote/connectdialog.h"
 #include "models/directorydocument.h"
-#include "views/common/directorysession.h"
-#include "views/shell/fileactions.h"
 #include "models/guithreadinbox.h"
 #include "models/networkpool.h"
-#include "views/common/prompter.h"
-#include "views/shell/recentfiles.h"
 #include "remote/remotedirectory.h"
 #include "remote/serverconnection.h"
+#include "views/common/directorysession.h"
+#include "views/common/prompter.h"
+#include "views/remote/connectdialog.h"
+#include "views/shell/fileactions.h"
+#include "views/shell/recentfiles.h"
 
 #include <QAction>
 #include <QIcon>
@@ -126,7 +126,8 @@ void ConnectActions::connectAtStart(const QString &profileOrUrl)
             tr("%1 is neither a saved server profile nor a server address.").arg(profileOrUrl));
         return;
     }
-    connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")}, qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
+    connectTo({url.host(), url, qEnvironmentVariable("CAPDESK_CA_FILE")},
+              qEnvironmentVariable("CAPDESK_TERMINAL_KEY"));
 }
 
 bool ConnectActions::disconnectFromServer()

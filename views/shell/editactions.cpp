@@ -1,13 +1,13 @@
 #include "views/shell/editactions.h"
 
+#include "dispatch/lint/saveexplainer.h"
+#include "dispatch/row/rowschema.h"
 #include "models/directorydocument.h"
-#include "views/table/directorytableview.h"
 #include "models/lintcontroller.h"
 #include "views/common/prompter.h"
-#include "dispatch/row/rowschema.h"
 #include "views/common/rowstext.h"
-#include "dispatch/lint/saveexplainer.h"
 #include "views/common/typeicons.h"
+#include "views/table/directorytableview.h"
 
 #include <QAction>
 #include <QIcon>
@@ -216,10 +216,11 @@ void EditActions::explainRefusal(const QList<SaveRefusal> &refusals)
 {
     const SaveRefusal &first = refusals.first();
     const QString field = first.findings.isEmpty() ? QString() : first.findings.first().field;
-    m_prompter.showError(tr("Save Refused"),
-                         tr("The hygiene rules refuse this save. Nothing was written, and every edit is still here.")
-                             + QStringLiteral("\n\n") + SaveExplainer::describe(refusals) + QStringLiteral("\n\n")
-                             + tr("Fix them and save again; the editor now shows %1.").arg(first.key));
+    m_prompter.showError(
+        tr("Save Refused"),
+        tr("The hygiene rules refuse this save. Nothing was written, and every edit is still here.")
+            + QStringLiteral("\n\n") + SaveExplainer::describe(refusals) + QStringLiteral("\n\n")
+            + tr("Fix them and save again; the editor now shows %1.").arg(first.key));
     emit fixRequested(first.key, field);
 }
 

@@ -1,16 +1,16 @@
 #include "views/shell/fileactions.h"
 
 #include "dispatch/store/defaultlocations.h"
-#include "models/directorydocument.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
-#include "views/shell/directoryopener.h"
-#include "views/common/directorysession.h"
+#include "models/directorydocument.h"
 #include "models/guithreadinbox.h"
 #include "models/networkpool.h"
+#include "views/common/directorysession.h"
 #include "views/common/prompter.h"
-#include "views/shell/recentfiles.h"
 #include "views/common/rowstext.h"
+#include "views/shell/directoryopener.h"
+#include "views/shell/recentfiles.h"
 
 #include <QAction>
 #include <QDir>
@@ -136,11 +136,15 @@ bool FileActions::startImport(const QString &path, const ImportOptions &options)
         return false;
     return onStore<StoreResult<ImportReport>>(
         document->sharedStore(),
-        [path, options](DirectoryStore &store) { return DirectoryImporter::importFile(store, path, options); },
-        [this, path, options, into = document->store().location()](const StoreResult<ImportReport> &imported) {
+        [path, options](DirectoryStore &store) {
+            return DirectoryImporter::importFile(store, path, options);
+        },
+        [this, path, options,
+         into = document->store().location()](const StoreResult<ImportReport> &imported) {
             // The choice `capdeskctl import --allow-noncompliant` offers, asked once.
-            if (!imported.ok() && !options.allowNoncompliant && DirectoryImporter::isHygieneRefusal(imported.error())
-                && m_session.document() && m_session.document()->store().location() == into
+            if (!imported.ok() && !options.allowNoncompliant
+                && DirectoryImporter::isHygieneRefusal(imported.error()) && m_session.document()
+                && m_session.document()->store().location() == into
                 && m_prompter.confirmImportNoncompliant(imported.error().message)) {
                 ImportOptions legacy = options;
                 legacy.allowNoncompliant = true;
@@ -195,9 +199,11 @@ bool FileActions::finishImport(const QString &path, const QString &importedInto,
 
 QString FileActions::importSummary(const QString &path, const ImportReport &report)
 {
-    QStringList lines{tr("Imported %1 from %2.").arg(RowsText::rows(report.imported), QFileInfo(path).fileName())};
+    QStringList lines{
+        tr("Imported %1 from %2.").arg(RowsText::rows(report.imported), QFileInfo(path).fileName())};
     if (!report.skipped.isEmpty())
-        lines.append(tr("Left out (not the directory table): %1.").arg(report.skipped.join(QStringLiteral(", "))));
+        lines.append(
+            tr("Left out (not the directory table): %1.").arg(report.skipped.join(QStringLiteral(", "))));
     if (!report.noncompliant.isEmpty()) {
         QStringList keys;
         QHash<QString, QStringList> codes;

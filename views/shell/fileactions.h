@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dispatch/store/directoryimporter.h"
 #include "dispatch/core/storeerror.h"
+#include "dispatch/store/directoryimporter.h"
 #include "views/shell/unsavedchangesguard.h"
 
 #include <QObject>
@@ -58,7 +58,8 @@ private:
     bool onStore(const std::shared_ptr<DirectoryStore> &store, std::function<Result(DirectoryStore &)> work,
                  std::function<bool(const Result &)> done);
     bool startImport(const QString &path, const ImportOptions &options);
-    bool finishImport(const QString &path, const QString &importedInto, const StoreResult<ImportReport> &imported);
+    bool finishImport(const QString &path, const QString &importedInto,
+                      const StoreResult<ImportReport> &imported);
     static QString importSummary(const QString &path, const ImportReport &report);
     bool finishExport(const QString &path, bool hadEdits, const StoreResult<QByteArray> &bytes);
     void rebuildRecentMenu();

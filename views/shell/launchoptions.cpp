@@ -6,10 +6,11 @@ LaunchOptions LaunchOptions::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
     const QCommandLineOption db(QStringLiteral("db"), tr("Open the directory FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption server(QStringLiteral("server"),
-                                    tr("Administer the directory on a server: a saved profile's name or the "
-                                       "server's URL (the owner key from the keychain or CAPDESK_TERMINAL_KEY)."),
-                                    QStringLiteral("PROFILE"));
+    const QCommandLineOption server(
+        QStringLiteral("server"),
+        tr("Administer the directory on a server: a saved profile's name or the "
+           "server's URL (the owner key from the keychain or CAPDESK_TERMINAL_KEY)."),
+        QStringLiteral("PROFILE"));
     parser.addOptions({db, server});
     parser.addPositionalArgument(QStringLiteral("FILE"), tr("The directory file to open."),
                                  QStringLiteral("[FILE]"));

@@ -1,10 +1,10 @@
 #include "views/shell/ledgeractions.h"
 
-#include "models/directorydocument.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/directorystore.h"
+#include "models/directorydocument.h"
 #include "views/common/directorysession.h"
 #include "views/common/prompter.h"
-#include "dispatch/store/directorystore.h"
 #include "views/tokens/tokensdialog.h"
 
 #include <QAction>
@@ -13,9 +13,11 @@
 #include <QIcon>
 #include <QSaveFile>
 
-LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent)
+LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent,
+                             QObject *parent)
     : QObject(parent), m_session(session), m_prompter(prompter), m_dialogParent(dialogParent),
-      m_tokens(new QAction(QIcon::fromTheme(QStringLiteral("security-high")), tr("Capability &Tokens…"), this)),
+      m_tokens(
+          new QAction(QIcon::fromTheme(QStringLiteral("security-high")), tr("Capability &Tokens…"), this)),
       m_exportKey(new QAction(tr("Export Receipt &Public Key…"), this))
 {
     m_tokens->setObjectName(QStringLiteral("tokensAction"));
@@ -72,13 +74,15 @@ void LedgerActions::savePublicKey(DirectoryLedger &ledger)
         return;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(pem.value()) != pem.value().size() || !file.commit()) {
-        m_prompter.showError(tr("Export Public Key"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+        m_prompter.showError(tr("Export Public Key"),
+                             tr("Cannot write %1: %2").arg(path, file.errorString()));
         return;
     }
-    m_prompter.showInfo(tr("Export Public Key"),
-                        tr("Saved to %1. Anyone can check a receipt with it:\ncapdeskctl verify-receipt RECEIPT.json "
-                           "--public-key %2")
-                            .arg(path, QFileInfo(path).fileName()));
+    m_prompter.showInfo(
+        tr("Export Public Key"),
+        tr("Saved to %1. Anyone can check a receipt with it:\ncapdeskctl verify-receipt RECEIPT.json "
+           "--public-key %2")
+            .arg(path, QFileInfo(path).fileName()));
 }
 
 void LedgerActions::checkSigningKey()

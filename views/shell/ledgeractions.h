@@ -16,7 +16,8 @@ class LedgerActions final : public QObject
     Q_DISABLE_COPY_MOVE(LedgerActions)
 
 public:
-    LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent = nullptr);
+    LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent,
+                  QObject *parent = nullptr);
 
     QAction *tokensAction() const { return m_tokens; }
     QAction *exportPublicKeyAction() const { return m_exportKey; }

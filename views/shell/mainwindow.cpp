@@ -1,29 +1,29 @@
 #include "views/shell/mainwindow.h"
 
-#include "views/invoke/callpanel.h"
-#include "views/table/categorypanel.h"
+#include "models/directorydocument.h"
+#include "models/lintcontroller.h"
+#include "views/common/directorysession.h"
+#include "views/common/messageboxprompter.h"
+#include "views/common/typeicons.h"
 #include "views/editor/conflictresolver.h"
-#include "views/shell/connectactions.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/flows/flowpane.h"
+#include "views/invoke/callpanel.h"
+#include "views/lint/lintpanel.h"
+#include "views/receipts/receiptspane.h"
 #include "views/remote/connectionmonitor.h"
 #include "views/remote/connectionrecovery.h"
 #include "views/remote/connectionstatuslabel.h"
-#include "models/directorydocument.h"
-#include "views/common/directorysession.h"
-#include "views/table/directorytableview.h"
+#include "views/remote/offlinebanner.h"
+#include "views/shell/connectactions.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
-#include "views/table/filterbar.h"
-#include "views/flows/flowpane.h"
 #include "views/shell/ledgeractions.h"
-#include "models/lintcontroller.h"
-#include "views/lint/lintpanel.h"
-#include "views/common/messageboxprompter.h"
-#include "views/remote/offlinebanner.h"
-#include "views/receipts/receiptspane.h"
-#include "views/table/rowcountlabel.h"
-#include "views/editor/roweditorpanel.h"
 #include "views/shell/secretactions.h"
-#include "views/common/typeicons.h"
+#include "views/table/categorypanel.h"
+#include "views/table/directorytableview.h"
+#include "views/table/filterbar.h"
+#include "views/table/rowcountlabel.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -55,16 +55,17 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)),
       m_receipts(new ReceiptsPane(m_session, *m_prompter)), m_flows(new FlowPane(m_session)),
       m_lint(new LintController(this)), m_lintPanel(new LintPanel(*m_prompter)),
-      m_rowCount(new RowCountLabel),
-      m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_rowCount(new RowCountLabel), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
       m_editActions(new EditActions(m_table, *m_prompter, this)),
       m_secretActions(new SecretActions(m_session, *m_prompter, this, this)),
       m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this)),
       m_connectActions(new ConnectActions(m_session, *m_prompter, *m_fileActions, this, this)),
       m_monitor(new ConnectionMonitor(this)), m_banner(new OfflineBanner(this)),
-      m_conflicts(new ConflictResolver(this, [this] { return m_editActions->save(); }, this)),
-      m_recovery(new ConnectionRecovery(*m_monitor, *m_banner, [this] { return m_editActions->save(); }, this))
+      m_conflicts(new ConflictResolver(
+          this, [this] { return m_editActions->save(); }, this)),
+      m_recovery(new ConnectionRecovery(
+          *m_monitor, *m_banner, [this] { return m_editActions->save(); }, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
@@ -143,11 +144,13 @@ void MainWindow::buildStatusBar()
             label->setToolTip(detail);
         };
     };
-    connect(m_secretActions, &SecretActions::keychainStatusChanged, this, addStatus(QStringLiteral("keychainStatus")));
+    connect(m_secretActions, &SecretActions::keychainStatusChanged, this,
+            addStatus(QStringLiteral("keychainStatus")));
     connect(m_ledgerActions, &LedgerActions::signingKeyStatusChanged, this,
             addStatus(QStringLiteral("signingKeyStatus")));
-    connect(m_lint, &LintController::registryTotalChanged, this,
-            [show = addStatus(QStringLiteral("registryTotal"))](const QString &text) { show(text, QString()); });
+    connect(
+        m_lint, &LintController::registryTotalChanged, this,
+        [show = addStatus(QStringLiteral("registryTotal"))](const QString &text) { show(text, QString()); });
     // Both ask the keychain without waiting for it: a keychain waiting for an unlock only
     // delays their labels.
     m_secretActions->checkKeychain();
@@ -232,8 +235,8 @@ void MainWindow::buildMenus()
     edit->addAction(find);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(), m_receiptDock->toggleViewAction(),
-                      m_lintDock->toggleViewAction()});
+    view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(),
+                      m_receiptDock->toggleViewAction(), m_lintDock->toggleViewAction()});
     view->addSeparator();
     auto *reload = view->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
     reload->setObjectName(QStringLiteral("reloadAction"));
@@ -304,8 +307,9 @@ void MainWindow::showDocument(DirectoryDocument *document)
                                   + (keys.size() > 3 ? QStringLiteral(", …") : QString());
             statusBar()->showMessage(tr("Changed elsewhere, now shown: %1").arg(shown), 8000);
         });
-        connect(document, &DirectoryDocument::readFailed, this,
-                [this](const QString &message) { statusBar()->showMessage(tr("Cannot read the directory: %1").arg(message)); });
+        connect(document, &DirectoryDocument::readFailed, this, [this](const QString &message) {
+            statusBar()->showMessage(tr("Cannot read the directory: %1").arg(message));
+        });
     }
 }
 

@@ -7,7 +7,8 @@
 #include <QAction>
 #include <QIcon>
 
-SecretActions::SecretActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent)
+SecretActions::SecretActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent,
+                             QObject *parent)
     : QObject(parent), m_session(session), m_prompter(prompter), m_dialogParent(dialogParent),
       m_secrets(new QAction(QIcon::fromTheme(QStringLiteral("dialog-password")), tr("&Secrets…"), this))
 {

@@ -18,7 +18,8 @@ class SecretActions final : public QObject
     Q_DISABLE_COPY_MOVE(SecretActions)
 
 public:
-    SecretActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent, QObject *parent = nullptr);
+    SecretActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent,
+                  QObject *parent = nullptr);
     ~SecretActions() override;
 
     QAction *secretsAction() const { return m_secrets; }

@@ -1,9 +1,9 @@
 #include "views/table/filterbar.h"
 
+#include "dispatch/row/rowschema.h"
 #include "models/contentsearch.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "dispatch/row/rowschema.h"
 #include "views/common/typeicons.h"
 
 #include <QAction>

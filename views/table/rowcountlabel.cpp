@@ -24,7 +24,7 @@ void RowCountLabel::showCounts(int visible, int total)
 {
     const QLocale locale;
     // While the rest of a large directory streams in, the total is not final yet.
-    const QString text = m_model && m_model->isLoading() ? tr("%1 of %2+ rows (loading…)")
-                                                          : tr("%1 of %2 rows");
+    const QString text =
+        m_model && m_model->isLoading() ? tr("%1 of %2+ rows (loading…)") : tr("%1 of %2 rows");
     setText(text.arg(locale.toString(visible), locale.toString(total)));
 }

@@ -1,9 +1,9 @@
 #include "views/tokens/tokensdialog.h"
 
-#include "models/capabilitytokenmodel.h"
-#include "dispatch/tokens/capabilitytokenstore.h"
-#include "views/common/prompter.h"
 #include "dispatch/store/directorystore.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
+#include "models/capabilitytokenmodel.h"
+#include "views/common/prompter.h"
 #include "views/tokens/tokenformpanel.h"
 #include "views/tokens/tokenvaluepanel.h"
 
@@ -23,8 +23,8 @@ const QString kActor = QStringLiteral("owner:local");
 
 } // namespace
 
-TokensDialog::TokensDialog(std::shared_ptr<CapabilityTokenStore> tokens, std::shared_ptr<const DirectoryStore> rows,
-                           Prompter &prompter, QWidget *parent)
+TokensDialog::TokensDialog(std::shared_ptr<CapabilityTokenStore> tokens,
+                           std::shared_ptr<const DirectoryStore> rows, Prompter &prompter, QWidget *parent)
     : QDialog(parent), m_tokens(std::move(tokens)), m_rows(std::move(rows)), m_prompter(prompter),
       m_model(new CapabilityTokenModel(this)), m_table(new QTableView), m_form(new TokenFormPanel),
       m_valuePanel(new TokenValuePanel), m_newButton(new QPushButton(tr("New Token…"))),
@@ -137,8 +137,7 @@ void TokensDialog::createToken()
             return;
         }
     }
-    const StoreResult<CapabilityTokenStore::Minted> minted =
-        m_tokens->create(spec, kActor);
+    const StoreResult<CapabilityTokenStore::Minted> minted = m_tokens->create(spec, kActor);
     if (!minted.ok()) {
         m_prompter.showError(windowTitle(), minted.error().message);
         return;

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "dispatch/call/invocation.h"
 #include "dispatch/core/flowlimits.h"
 #include "dispatch/flows/flowplan.h"
 #include "dispatch/flows/run/flowstepstate.h"
-#include "dispatch/call/invocation.h"
 
 #include <QElapsedTimer>
 #include <QHash>

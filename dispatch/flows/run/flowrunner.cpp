@@ -1,9 +1,9 @@
 #include "dispatch/flows/run/flowrunner.h"
 
-#include "dispatch/store/directorystore.h"
-#include "dispatch/flows/run/flowexecutor.h"
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/flows/flowshape.h"
+#include "dispatch/flows/run/flowexecutor.h"
+#include "dispatch/store/directorystore.h"
 
 #include <QTimer>
 

@@ -48,10 +48,9 @@ double entropy(QStringView token)
 
 bool hasKnownPrefix(QStringView token)
 {
-    static constexpr QLatin1String prefixes[] = {QLatin1String("sk-"),  QLatin1String("xai-"),
-                                                 QLatin1String("ghp_"), QLatin1String("gho_"),
-                                                 QLatin1String("github_pat_"), QLatin1String("AKIA"),
-                                                 QLatin1String("xoxb-"), QLatin1String("AIza")};
+    static constexpr QLatin1String prefixes[] = {
+        QLatin1String("sk-"),         QLatin1String("xai-"), QLatin1String("ghp_"),  QLatin1String("gho_"),
+        QLatin1String("github_pat_"), QLatin1String("AKIA"), QLatin1String("xoxb-"), QLatin1String("AIza")};
     return std::any_of(std::begin(prefixes), std::end(prefixes), [token](QLatin1String prefix) {
         return token.size() >= prefix.size() + 12 && token.startsWith(prefix);
     });
@@ -113,8 +112,9 @@ QList<LintHit> authForm(const LintContext &context)
     const QString auth = context.row.auth.trimmed();
     if (auth.isEmpty() || AuthSpec::parse(auth))
         return {};
-    return {{QStringLiteral("Write auth as bearer:NAME, basic:NAME, query:NAME or query:param=NAME, where NAME "
-                            "(A–Z, 0–9, _) names a secret held in the environment or keychain.")}};
+    return {
+        {QStringLiteral("Write auth as bearer:NAME, basic:NAME, query:NAME or query:param=NAME, where NAME "
+                        "(A–Z, 0–9, _) names a secret held in the environment or keychain.")}};
 }
 
 QList<LintHit> secretLiteral(const LintContext &context)
@@ -125,10 +125,11 @@ QList<LintHit> secretLiteral(const LintContext &context)
     QList<LintHit> hits;
     for (const auto &[field, text] : fields) {
         if (holdsSecret(*text))
-            hits.append({QStringLiteral("%1 holds what looks like a credential; remove it, store it as a secret "
-                                        "and name it in auth (bearer:NAME).")
-                             .arg(QLatin1String(field)),
-                         QLatin1String(field)});
+            hits.append(
+                {QStringLiteral("%1 holds what looks like a credential; remove it, store it as a secret "
+                                "and name it in auth (bearer:NAME).")
+                     .arg(QLatin1String(field)),
+                 QLatin1String(field)});
     }
     return hits;
 }

@@ -1,7 +1,7 @@
 #include "dispatch/lint/rules/directoryindex.h"
 
-#include "dispatch/row/doclines.h"
 #include "dispatch/flows/flowparser.h"
+#include "dispatch/row/doclines.h"
 
 #include <QVarLengthArray>
 

@@ -46,7 +46,8 @@ QList<LintHit> exampleKey(const LintContext &context)
         const std::optional<DocExample> parsed = DocLines::parseExample(line.text);
         if (parsed && parsed->key == context.row.key)
             continue;
-        const QString found = parsed ? QStringLiteral("[%1]").arg(parsed->key) : QStringLiteral("no [KEY]…[/KEY]");
+        const QString found =
+            parsed ? QStringLiteral("[%1]").arg(parsed->key) : QStringLiteral("no [KEY]…[/KEY]");
         hits.append({QStringLiteral("Line %1: the example has %2; write it as [%3]body[/%3].")
                          .arg(line.line)
                          .arg(found, context.row.key)});
@@ -75,7 +76,8 @@ QList<LintHit> whatLength(const LintContext &context)
                  .arg(length)}};
 }
 
-LintRule rule(const char *code, const char *name, const char *severity, const char *summary, LintRule::Check check)
+LintRule rule(const char *code, const char *name, const char *severity, const char *summary,
+              LintRule::Check check)
 {
     return {{QLatin1String(code), QLatin1String(name), QLatin1String(severity), QStringLiteral("content"),
              QString::fromUtf8(summary)},
@@ -88,14 +90,16 @@ namespace DocRules {
 
 void add(QList<LintRule> &rules)
 {
-    rules.append(rule("H010", "doc_what", "error", "a description (WHAT line or untagged first doc line)", what));
+    rules.append(
+        rule("H010", "doc_what", "error", "a description (WHAT line or untagged first doc line)", what));
     rules.append(rule("H011", "doc_when", "error", "a # WHEN_TO_USE: line", whenToUse));
     rules.append(rule("H012", "doc_args", "error", "a # ARGS: line", args));
     rules.append(rule("H013", "doc_example", "error", "a # EX: line", example));
-    rules.append(rule("H014", "example_key", "error", "every EX is [KEY]…[/KEY] with this row's key", exampleKey));
+    rules.append(
+        rule("H014", "example_key", "error", "every EX is [KEY]…[/KEY] with this row's key", exampleKey));
     rules.append(rule("H015", "doc_output", "warning", "a # OUTPUT: line (fn, http)", output));
-    rules.append(rule("H016", "doc_what_length", "warning", "the description is at most 200 characters",
-                      whatLength));
+    rules.append(
+        rule("H016", "doc_what_length", "warning", "the description is at most 200 characters", whatLength));
 }
 
 } // namespace DocRules

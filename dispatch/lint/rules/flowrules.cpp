@@ -26,7 +26,8 @@ QList<LintHit> flowKey(const LintLinks &links)
 
 QList<LintHit> flowCycle(const LintLinks &links)
 {
-    if (links.flowKeys.isEmpty() || !links.index.reaches(DirectoryIndex::Edge::Flow, links.flowKeys, links.key))
+    if (links.flowKeys.isEmpty()
+        || !links.index.reaches(DirectoryIndex::Edge::Flow, links.flowKeys, links.key))
         return {};
     return {{QStringLiteral("The flow reaches %1 again through its steps; remove the step that loops back.")
                  .arg(links.key)}};

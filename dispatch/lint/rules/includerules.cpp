@@ -7,14 +7,16 @@ QList<LintHit> includesKey(const LintLinks &links)
     QList<LintHit> hits;
     for (const QString &key : links.includes) {
         if (key != links.key && !links.index.contains(key))
-            hits.append({QStringLiteral("Include %1 names no row; create it or remove it from includes.").arg(key)});
+            hits.append(
+                {QStringLiteral("Include %1 names no row; create it or remove it from includes.").arg(key)});
     }
     return hits;
 }
 
 QList<LintHit> includesCycle(const LintLinks &links)
 {
-    if (links.includes.isEmpty() || !links.index.reaches(DirectoryIndex::Edge::Include, links.includes, links.key))
+    if (links.includes.isEmpty()
+        || !links.index.reaches(DirectoryIndex::Edge::Include, links.includes, links.key))
         return {};
     return {{QStringLiteral("The includes reach %1 again; remove the include that leads back to it.")
                  .arg(links.key)}};

@@ -21,7 +21,8 @@ QString schemaProblem(const QJsonObject &schema)
     const QJsonValue required = schema.value(QStringLiteral("required"));
     if (!required.isUndefined()) {
         const QJsonArray names = required.toArray();
-        if (!required.isArray() || std::any_of(names.cbegin(), names.cend(), [](const QJsonValue &v) { return !v.isString(); }))
+        if (!required.isArray()
+            || std::any_of(names.cbegin(), names.cend(), [](const QJsonValue &v) { return !v.isString(); }))
             return QStringLiteral("\"required\" must be an array of property names");
     }
     return {};
@@ -34,10 +35,12 @@ QList<LintHit> inputSchema(const LintContext &context)
         return {};
     const JsonSyntaxCheck syntax = JsonSyntaxCheck::check(text);
     if (!syntax.ok)
-        return {{QStringLiteral("input_schema is not JSON (%1); fix it or clear the field.").arg(syntax.message)}};
+        return {{QStringLiteral("input_schema is not JSON (%1); fix it or clear the field.")
+                     .arg(syntax.message)}};
     const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8());
     if (!document.isObject())
-        return {{QStringLiteral("input_schema must be a JSON Schema object: {\"type\":\"object\",\"properties\":{…}}.")}};
+        return {{QStringLiteral(
+            "input_schema must be a JSON Schema object: {\"type\":\"object\",\"properties\":{…}}.")}};
     const QString problem = schemaProblem(document.object());
     if (!problem.isEmpty())
         return {{QStringLiteral("input_schema: %1.").arg(problem)}};
@@ -54,7 +57,8 @@ QList<LintHit> examples(const LintContext &context)
         return {{fix}};
     const QJsonDocument &document = context.examplesJson;
     const QJsonArray items = document.array();
-    if (!document.isArray() || std::any_of(items.cbegin(), items.cend(), [](const QJsonValue &v) { return !v.isString(); }))
+    if (!document.isArray()
+        || std::any_of(items.cbegin(), items.cend(), [](const QJsonValue &v) { return !v.isString(); }))
         return {{fix}};
     return {};
 }
@@ -65,9 +69,10 @@ namespace JsonRules {
 
 void add(QList<LintRule> &rules)
 {
-    rules.append({{QStringLiteral("H050"), QStringLiteral("input_schema_json"), QStringLiteral("error"),
-                   QStringLiteral("input_schema"), QStringLiteral("input_schema parses and is a JSON Schema object")},
-                  inputSchema});
+    rules.append(
+        {{QStringLiteral("H050"), QStringLiteral("input_schema_json"), QStringLiteral("error"),
+          QStringLiteral("input_schema"), QStringLiteral("input_schema parses and is a JSON Schema object")},
+         inputSchema});
     rules.append({{QStringLiteral("H051"), QStringLiteral("examples_json"), QStringLiteral("error"),
                    QStringLiteral("examples"), QStringLiteral("examples is a JSON array of strings")},
                   examples});

@@ -2,9 +2,9 @@
 
 QJsonObject LintFinding::toJson() const
 {
-    return {{QStringLiteral("key"), key},           {QStringLiteral("code"), code},
-            {QStringLiteral("name"), name},         {QStringLiteral("severity"), severity},
-            {QStringLiteral("field"), field},       {QStringLiteral("message"), message}};
+    return {{QStringLiteral("key"), key},     {QStringLiteral("code"), code},
+            {QStringLiteral("name"), name},   {QStringLiteral("severity"), severity},
+            {QStringLiteral("field"), field}, {QStringLiteral("message"), message}};
 }
 
 LintFinding LintFinding::fromJson(const QJsonObject &object)
@@ -21,5 +21,5 @@ bool LintFinding::isError() const
 bool LintFinding::operator==(const LintFinding &other) const
 {
     return key == other.key && code == other.code && name == other.name && severity == other.severity
-        && field == other.field && message == other.message;
+           && field == other.field && message == other.message;
 }

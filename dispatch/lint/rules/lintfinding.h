@@ -8,11 +8,11 @@
 struct LintFinding
 {
     QString key;
-    QString code;     // "H010"; stable, never renumbered
-    QString name;     // "doc_what"
+    QString code; // "H010"; stable, never renumbered
+    QString name; // "doc_what"
     QString severity; // "error" | "warning"
-    QString field;    // the column it concerns: "content", "target", …
-    QString message;  // says how to fix it
+    QString field; // the column it concerns: "content", "target", …
+    QString message; // says how to fix it
 
     // {"key","code","name","severity","field","message"}, as SPEC §11's lint prints it.
     QJsonObject toJson() const;

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "dispatch/lint/rules/directoryindex.h"
-#include "dispatch/row/doclines.h"
 #include "dispatch/flows/flowparser.h"
-#include "dispatch/row/row.h"
+#include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/lint/rules/ruleinfo.h"
+#include "dispatch/row/doclines.h"
+#include "dispatch/row/row.h"
 #include "dispatch/templates/templatesubstitution.h"
 
 #include <QJsonDocument>

@@ -8,8 +8,9 @@ namespace {
 
 const QStringList &httpMethods()
 {
-    static const QStringList methods{QStringLiteral("GET"),   QStringLiteral("POST"),   QStringLiteral("PUT"),
-                                     QStringLiteral("PATCH"), QStringLiteral("DELETE"), QStringLiteral("HEAD")};
+    static const QStringList methods{QStringLiteral("GET"),    QStringLiteral("POST"),
+                                     QStringLiteral("PUT"),    QStringLiteral("PATCH"),
+                                     QStringLiteral("DELETE"), QStringLiteral("HEAD")};
     return methods;
 }
 
@@ -35,8 +36,9 @@ QList<LintHit> httpTarget(const LintContext &context)
     const qsizetype space = target.indexOf(QLatin1Char(' '));
     const QString method = target.left(space);
     if (space < 0 || !httpMethods().contains(method))
-        return {{QStringLiteral("Start the target with a method (%1), a space, then the URL: \"GET https://…\".")
-                     .arg(httpMethods().join(QStringLiteral(", ")))}};
+        return {
+            {QStringLiteral("Start the target with a method (%1), a space, then the URL: \"GET https://…\".")
+                 .arg(httpMethods().join(QStringLiteral(", ")))}};
     if (!isAbsoluteHttpUrl(target.mid(space + 1).trimmed()))
         return {{QStringLiteral("Give an absolute http:// or https:// URL with a host after \"%1 \", "
                                 "without spaces (encode them as %20).")
@@ -113,7 +115,8 @@ void add(QList<LintRule> &rules)
              "no $N, $NAME or $PREV in an http target's host, port or user info (the caller would choose "
              "the host)",
              urlHostTemplate));
-    rules.append(rule("H022", "fn_builtin", "fn target names a known builtin (local engine only)", fnBuiltin));
+    rules.append(
+        rule("H022", "fn_builtin", "fn target names a known builtin (local engine only)", fnBuiltin));
 }
 
 } // namespace TargetRules

@@ -20,8 +20,9 @@ int highestIndex(const QList<TemplatePlaceholder> &placeholders)
 
 bool takesRest(const QList<TemplatePlaceholder> &placeholders)
 {
-    return std::any_of(placeholders.cbegin(), placeholders.cend(),
-                       [](const TemplatePlaceholder &p) { return p.kind == TemplatePlaceholder::Kind::ArgRest; });
+    return std::any_of(placeholders.cbegin(), placeholders.cend(), [](const TemplatePlaceholder &p) {
+        return p.kind == TemplatePlaceholder::Kind::ArgRest;
+    });
 }
 
 QList<LintHit> pipeRestLast(const LintContext &context)
@@ -107,7 +108,7 @@ QList<TemplatePlaceholder> argumentPlaceholders(const Row &row, const DocLines &
     all.erase(std::remove_if(all.begin(), all.end(),
                              [](const TemplatePlaceholder &p) {
                                  return p.kind != TemplatePlaceholder::Kind::Arg
-                                     && p.kind != TemplatePlaceholder::Kind::ArgRest;
+                                        && p.kind != TemplatePlaceholder::Kind::ArgRest;
                              }),
               all.end());
     return all;
@@ -115,12 +116,14 @@ QList<TemplatePlaceholder> argumentPlaceholders(const Row &row, const DocLines &
 
 void add(QList<LintRule> &rules)
 {
-    rules.append({{QStringLiteral("H040"), QStringLiteral("pipe_rest_last"), QStringLiteral("error"),
-                   QStringLiteral("content"), QStringLiteral("$N+ only for the last argument the template uses")},
-                  pipeRestLast});
-    rules.append({{QStringLiteral("H041"), QStringLiteral("args_declared"), QStringLiteral("warning"),
-                   QStringLiteral("content"), QStringLiteral("the template uses no $N beyond what ARGS declares")},
-                  argsDeclared});
+    rules.append(
+        {{QStringLiteral("H040"), QStringLiteral("pipe_rest_last"), QStringLiteral("error"),
+          QStringLiteral("content"), QStringLiteral("$N+ only for the last argument the template uses")},
+         pipeRestLast});
+    rules.append(
+        {{QStringLiteral("H041"), QStringLiteral("args_declared"), QStringLiteral("warning"),
+          QStringLiteral("content"), QStringLiteral("the template uses no $N beyond what ARGS declares")},
+         argsDeclared});
     rules.append({{QStringLiteral("H052"), QStringLiteral("example_arity"), QStringLiteral("warning"),
                    QStringLiteral("examples"),
                    QStringLiteral("each example has the argument count the template uses")},

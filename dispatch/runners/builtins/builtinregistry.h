@@ -22,7 +22,8 @@ public:
     enum class Timing { Instant, Waits };
 
     // A later add() of the same name replaces the earlier one.
-    void add(const QString &name, BuiltinFunction fn, const QString &summary, Timing timing = Timing::Instant);
+    void add(const QString &name, BuiltinFunction fn, const QString &summary,
+             Timing timing = Timing::Instant);
 
     // Null when there is no builtin of that name. The pointer stays valid until the next add().
     const BuiltinFunction *find(const QString &name) const;

@@ -1,8 +1,8 @@
 #include "dispatch/runners/builtins/jsonbuiltins.h"
 
-#include "dispatch/runners/builtins/builtinregistry.h"
 #include "dispatch/json/jsonsyntaxcheck.h"
 #include "dispatch/json/jsonvaluetext.h"
+#include "dispatch/runners/builtins/builtinregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #include "dispatch/runners/builtins/textbuiltins.h"
 
-#include "dispatch/runners/builtins/builtinregistry.h"
 #include "dispatch/core/outputlimit.h"
+#include "dispatch/runners/builtins/builtinregistry.h"
 #include "dispatch/templates/templatesubstitution.h"
 
 #include <QRegularExpression>

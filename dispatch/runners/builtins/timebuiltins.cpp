@@ -58,6 +58,7 @@ QString sleepMs(const BuiltinCall &call)
 void registerTimeBuiltins(BuiltinRegistry &registry)
 {
     registry.add(u"now"_s, now, u"The current time as {now, today, time, zone, iso}, Pacific time"_s);
-    registry.add(u"sleep_ms"_s, sleepMs, u"Waits arg 1 milliseconds (at most 10,000); for concurrency tests"_s,
+    registry.add(u"sleep_ms"_s, sleepMs,
+                 u"Waits arg 1 milliseconds (at most 10,000); for concurrency tests"_s,
                  BuiltinRegistry::Timing::Waits);
 }

@@ -1,8 +1,8 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/contractfingerprint.h"
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/store/sampledirectory.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,5 +1,5 @@
-#include "dispatch/json/canonicaljson.h"
 #include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/json/canonicaljson.h"
 #include "dispatch/row/row.h"
 
 #include <QJsonDocument>

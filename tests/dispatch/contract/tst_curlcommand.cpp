@@ -17,7 +17,9 @@ private slots:
         QTest::addColumn<QString>("expected");
 
         QTest::addRow("get, no body, no headers")
-            << QJsonObject{{u"method"_s, u"GET"_s}, {u"url"_s, u"http://127.0.0.1:9/v1/f?a=1&b=2"_s}, {u"headers"_s, QJsonObject{}},
+            << QJsonObject{{u"method"_s, u"GET"_s},
+                           {u"url"_s, u"http://127.0.0.1:9/v1/f?a=1&b=2"_s},
+                           {u"headers"_s, QJsonObject{}},
                            {u"body"_s, QJsonValue::Null}}
             << u"curl -sS -X GET 'http://127.0.0.1:9/v1/f?a=1&b=2'"_s;
         QTest::addRow("redacted header stays redacted")
@@ -38,11 +40,15 @@ private slots:
                            {u"headers"_s, QJsonObject{}},
                            {u"body"_s, QJsonObject{{u"model"_s, u"grok-4"_s}, {u"messages"_s, QJsonArray{}}}}}
             << u"curl -sS -X POST 'https://api.x.ai/v1/chat/completions' --data-raw '{\"messages\":[],\"model\":\"grok-4\"}'"_s;
-        QTest::addRow("empty string body is still sent")
-            << QJsonObject{{u"method"_s, u"PUT"_s}, {u"url"_s, u"https://h/"_s}, {u"headers"_s, QJsonObject{}}, {u"body"_s, u""_s}}
-            << u"curl -sS -X PUT 'https://h/' --data-raw ''"_s;
-        QTest::addRow("head uses -I") << QJsonObject{{u"method"_s, u"HEAD"_s}, {u"url"_s, u"https://h/"_s}} << u"curl -sS -I 'https://h/'"_s;
-        QTest::addRow("fn shape is no http request") << QJsonObject{{u"fn"_s, u"echo"_s}, {u"args"_s, QJsonArray{u"a"_s}}} << u""_s;
+        QTest::addRow("empty string body is still sent") << QJsonObject{{u"method"_s, u"PUT"_s},
+                                                                        {u"url"_s, u"https://h/"_s},
+                                                                        {u"headers"_s, QJsonObject{}},
+                                                                        {u"body"_s, u""_s}}
+                                                         << u"curl -sS -X PUT 'https://h/' --data-raw ''"_s;
+        QTest::addRow("head uses -I") << QJsonObject{{u"method"_s, u"HEAD"_s}, {u"url"_s, u"https://h/"_s}}
+                                      << u"curl -sS -I 'https://h/'"_s;
+        QTest::addRow("fn shape is no http request")
+            << QJsonObject{{u"fn"_s, u"echo"_s}, {u"args"_s, QJsonArray{u"a"_s}}} << u""_s;
     }
     void fromShape()
     {

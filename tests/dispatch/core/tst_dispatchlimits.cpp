@@ -1,7 +1,7 @@
-#include "dispatch/runners/builtins/builtinregistry.h"
 #include "dispatch/call/callbudget.h"
-#include "tests/dispatch/flowtestdirectory.h"
 #include "dispatch/receipts/receiptlog.h"
+#include "dispatch/runners/builtins/builtinregistry.h"
+#include "tests/dispatch/flowtestdirectory.h"
 
 #include <QElapsedTimer>
 #include <QTest>

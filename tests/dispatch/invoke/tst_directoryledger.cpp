@@ -1,16 +1,16 @@
-#include "dispatch/contract/contractfingerprint.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/eventlog.h"
-#include "dispatch/runners/fnrunner.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/call/invocationids.h"
+#include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/core/isotime.h"
-#include "tests/dispatch/ledgertestrows.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/publickey.h"
-#include "tests/support/rawsql.h"
 #include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/runners/fnrunner.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/dispatch/ledgertestrows.h"
+#include "tests/support/rawsql.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -213,7 +213,8 @@ void TestDirectoryLedger::aTamperedReceiptFailsVerification_data()
     QTest::addRow("cost") << u"cost_usd"_s << QJsonValue(0.01);
     QTest::addRow("fingerprints") << u"fingerprints"_s << QJsonValue(QJsonObject{{u"input"_s, u"0"_s}});
     QTest::addRow("an added field") << u"note"_s << QJsonValue(u"trust me"_s);
-    QTest::addRow("signature") << u"signature"_s << QJsonValue(QString::fromLatin1(QByteArray(64, 'x').toBase64()));
+    QTest::addRow("signature") << u"signature"_s
+                               << QJsonValue(QString::fromLatin1(QByteArray(64, 'x').toBase64()));
     QTest::addRow("signature not base64") << u"signature"_s << QJsonValue(u"%%%"_s);
 }
 
@@ -254,7 +255,8 @@ void TestDirectoryLedger::theKeyIsMadeOnceAndKeptBesideTheFile()
     invoke(u"SHOUT"_s, u"x"_s);
     const QString keyFile = m_store->location() + u".signing-key"_s;
     QVERIFY(QFile::exists(keyFile));
-    QCOMPARE(QFile::permissions(keyFile) & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+    QCOMPARE(QFile::permissions(keyFile)
+                 & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
              QFileDevice::Permissions());
     QVERIFY(m_ledger->keyStorage().value().contains(keyFile));
     const QByteArray pem = m_ledger->publicKeyPem().value();

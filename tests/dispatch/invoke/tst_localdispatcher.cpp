@@ -1,17 +1,17 @@
-#include "dispatch/tokens/capabilitytokenstore.h"
-#include "dispatch/contract/contractfingerprint.h"
-#include "dispatch/store/eventlog.h"
-#include "dispatch/runners/fnrunner.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/secrets/environmentkeychainsecrets.h"
-#include "dispatch/runners/httpclient.h"
-#include "dispatch/runners/httprunner.h"
 #include "dispatch/call/invocationhandle.h"
-#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/receiptverifier.h"
-#include "tests/support/secretservicepause.h"
+#include "dispatch/runners/fnrunner.h"
+#include "dispatch/runners/httpclient.h"
+#include "dispatch/runners/httprunner.h"
+#include "dispatch/secrets/environmentkeychainsecrets.h"
+#include "dispatch/secrets/keychainstore.h"
+#include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
+#include "tests/support/secretservicepause.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>
@@ -88,9 +88,10 @@ void TestLocalDispatcher::init()
     disabled.enabled = false;
     Row flow = fnRow(QStringLiteral("A_FLOW"), QString());
     flow.type = QStringLiteral("flow");
-    QVERIFY(!m_store->importRows({fnRow(QStringLiteral("SHOUT"), QStringLiteral("upper")),
-                                  fnRow(QStringLiteral("BOOM"), QStringLiteral("fail")),
-                                  fnRow(QStringLiteral("NAP"), QStringLiteral("sleep_ms")), disabled, flow})
+    QVERIFY(!m_store
+                 ->importRows({fnRow(QStringLiteral("SHOUT"), QStringLiteral("upper")),
+                               fnRow(QStringLiteral("BOOM"), QStringLiteral("fail")),
+                               fnRow(QStringLiteral("NAP"), QStringLiteral("sleep_ms")), disabled, flow})
                  .isError());
     m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);
     m_dispatcher = std::make_unique<LocalDispatcher>(m_store, nullptr, m_ledger);
@@ -99,7 +100,8 @@ void TestLocalDispatcher::init()
 
 void TestLocalDispatcher::runsARowAndNamesTheInvocation()
 {
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
     QVERIFY(outcome.ran);
     QVERIFY(outcome.material());
     QCOMPARE(outcome.runner, QStringLiteral("fn"));
@@ -112,9 +114,12 @@ void TestLocalDispatcher::refusals_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("refusal");
-    QTest::addRow("unknown key") << "NOPE" << "unknown key NOPE";
-    QTest::addRow("disabled row") << "OFF_ROW" << "OFF_ROW is disabled";
-    QTest::addRow("no runner for the type") << "A_FLOW" << "no flow runner in this build";
+    QTest::addRow("unknown key") << "NOPE"
+                                 << "unknown key NOPE";
+    QTest::addRow("disabled row") << "OFF_ROW"
+                                  << "OFF_ROW is disabled";
+    QTest::addRow("no runner for the type") << "A_FLOW"
+                                            << "no flow runner in this build";
 }
 
 void TestLocalDispatcher::refusals()
@@ -124,7 +129,8 @@ void TestLocalDispatcher::refusals()
     const InvocationOutcome outcome = await(m_dispatcher->invoke({key, QString(), false, {}}));
     QVERIFY(!outcome.ran);
     QCOMPARE(outcome.refusal, refusal);
-    QCOMPARE(outcome.toResponse(), (QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("ran"), false},
+    QCOMPARE(outcome.toResponse(), (QJsonObject{{QStringLiteral("ok"), false},
+                                                {QStringLiteral("ran"), false},
                                                 {QStringLiteral("error"), refusal}}));
 }
 
@@ -132,11 +138,16 @@ void TestLocalDispatcher::shapeRunsNothingAndHasNoInvocationId()
 {
     QElapsedTimer timer;
     timer.start();
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("5000"), true, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("5000"), true, {}}));
     QVERIFY(timer.elapsed() < 2000);
     QVERIFY(outcome.shape);
     QVERIFY(outcome.invocationId.isEmpty());
-    QCOMPARE(outcome.toResponse().value(QStringLiteral("request")).toObject().value(QStringLiteral("fn")).toString(),
+    QCOMPARE(outcome.toResponse()
+                 .value(QStringLiteral("request"))
+                 .toObject()
+                 .value(QStringLiteral("fn"))
+                 .toString(),
              QStringLiteral("sleep_ms"));
 }
 
@@ -144,7 +155,8 @@ void TestLocalDispatcher::aDraftIsRunInsteadOfTheStoredRow()
 {
     Row draft = m_store->row(QStringLiteral("SHOUT")).value();
     draft.target = QStringLiteral("lower");
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("HeLLo"), false, draft}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("HeLLo"), false, draft}));
     QCOMPARE(outcome.result.output, QStringLiteral("hello"));
     QCOMPARE(m_store->row(QStringLiteral("SHOUT")).value().target, QStringLiteral("upper"));
 }
@@ -156,13 +168,15 @@ void TestLocalDispatcher::aDeletedHandleDropsTheLateResult()
     // then it is handed to no one. Receipts are issued in order, so the call after it is
     // answered only once that late result has been dropped.
     QTRY_COMPARE(m_ledger->receipts().list({}).value().size(), 1);
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("ok"), false, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("ok"), false, {}}));
     QCOMPARE(outcome.result.output, QStringLiteral("OK"));
 }
 
 void TestLocalDispatcher::closingTheDirectoryFinishesRunningCalls()
 {
-    InvocationHandle *handle = m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("5000"), false, {}});
+    InvocationHandle *handle =
+        m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("5000"), false, {}});
     QSignalSpy finished(handle, &InvocationHandle::finished);
     QElapsedTimer timer;
     timer.start();
@@ -175,7 +189,8 @@ void TestLocalDispatcher::closingTheDirectoryFinishesRunningCalls()
 
 void TestLocalDispatcher::aRealCallCommitsOneSignedReceipt()
 {
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
     QVERIFY2(outcome.receipt, qPrintable(outcome.receiptError));
     // Committed before the handle reported: a fresh connection to the file sees it.
     auto reopened = SqliteDirectoryStore::open(m_store->location());
@@ -192,10 +207,13 @@ void TestLocalDispatcher::aRealCallCommitsOneSignedReceipt()
     QVERIFY(receipt.material);
     QCOMPARE(receipt.status, QStringLiteral("PROVEN_MATERIAL_RESULT"));
     QCOMPARE(receipt.costUsd, 0.0);
-    QCOMPARE(receipt.inputFingerprint, QStringLiteral("8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"));
+    QCOMPARE(receipt.inputFingerprint,
+             QStringLiteral("8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"));
     QCOMPARE(receipt.outputFingerprint, Receipt::sha256Hex(QStringLiteral("HI")));
-    QCOMPARE(receipt.contractFingerprint, ContractFingerprint::of(m_store->row(QStringLiteral("SHOUT")).value()));
-    QCOMPARE(ReceiptVerifier::check(receipt.toJson(), m_ledger->publicKeys()), ReceiptVerifier::Result::Valid);
+    QCOMPARE(receipt.contractFingerprint,
+             ContractFingerprint::of(m_store->row(QStringLiteral("SHOUT")).value()));
+    QCOMPARE(ReceiptVerifier::check(receipt.toJson(), m_ledger->publicKeys()),
+             ReceiptVerifier::Result::Valid);
 
     const QJsonObject proof = outcome.toResponse().value(QStringLiteral("proof")).toObject();
     QCOMPARE(proof.value(QStringLiteral("ok")).toBool(), true);
@@ -204,7 +222,8 @@ void TestLocalDispatcher::aRealCallCommitsOneSignedReceipt()
 
 void TestLocalDispatcher::aFailedCallsReceiptIsNotMaterial()
 {
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("BOOM"), QStringLiteral("bad"), false, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("BOOM"), QStringLiteral("bad"), false, {}}));
     QCOMPARE(outcome.result.output, QStringLiteral("ERR: bad"));
     QVERIFY(outcome.receipt);
     QCOMPARE(outcome.receipt->material, false);
@@ -215,7 +234,8 @@ void TestLocalDispatcher::aFailedCallsReceiptIsNotMaterial()
 
 void TestLocalDispatcher::shapeCallsWriteNoReceipt()
 {
-    const InvocationOutcome outcome = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), true, {}}));
+    const InvocationOutcome outcome =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), true, {}}));
     QVERIFY(outcome.shape);
     QVERIFY(!outcome.receipt);
     QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
@@ -223,7 +243,8 @@ void TestLocalDispatcher::shapeCallsWriteNoReceipt()
 
 void TestLocalDispatcher::aNestedCallNamesItsParentAndSharesTheTrace()
 {
-    const InvocationOutcome outer = await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("a"), false, {}}));
+    const InvocationOutcome outer =
+        await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("a"), false, {}}));
     InvocationRequest nested{QStringLiteral("SHOUT"), QStringLiteral("b"), false, {}};
     nested.parentInvocationId = outer.invocationId;
     nested.trace = outer.trace;
@@ -248,7 +269,8 @@ void TestLocalDispatcher::aTokenRefusalRunsNothingAndIsLogged()
     CapabilityToken spec;
     spec.audience = QStringLiteral("planner");
     spec.allowedKeys = {QStringLiteral("SHOUT")};
-    const StoreResult<CapabilityTokenStore::Minted> minted = m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
+    const StoreResult<CapabilityTokenStore::Minted> minted =
+        m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
     QVERIFY2(minted.ok(), qPrintable(minted.error().message));
 
     InvocationRequest request{QStringLiteral("NAP"), QStringLiteral("1"), false, {}};
@@ -277,7 +299,8 @@ void TestLocalDispatcher::aTokenHoldersCallIsTheirs()
     CapabilityToken spec;
     spec.audience = QStringLiteral("planner");
     spec.allowedKeys = {QStringLiteral("SHOUT")};
-    const StoreResult<CapabilityTokenStore::Minted> created = m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
+    const StoreResult<CapabilityTokenStore::Minted> created =
+        m_ledger->tokens().create(spec, QStringLiteral("owner:local"));
     QVERIFY2(created.ok(), qPrintable(created.error().message));
     const CapabilityTokenStore::Minted &minted = created.value();
     InvocationRequest request{QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}};

@@ -70,7 +70,9 @@ void TestHygieneGate::checkCreate_data()
     QTest::addColumn<QStringList>("codes");
 
     QTest::addRow("compliant") << goodRow() << QStringList();
-    QTest::addRow("three rules") << badRow() << QStringList{QStringLiteral("H010"), QStringLiteral("H011"), QStringLiteral("H022")};
+    QTest::addRow("three rules") << badRow()
+                                 << QStringList{QStringLiteral("H010"), QStringLiteral("H011"),
+                                                QStringLiteral("H022")};
     Row warningOnly = goodRow();
     warningOnly.category.clear();
     QTest::addRow("warnings do not refuse") << warningOnly << QStringList();
@@ -142,8 +144,8 @@ void TestHygieneGate::patchRegressionRefused()
     const auto store = openStore(dir);
     QVERIFY(store);
     QVERIFY(store->create(goodRow()).ok());
-    const StoreResult<WriteOutcome> patched =
-        store->patch(QStringLiteral("ECHO_IT"), {{QStringLiteral("target"), QStringLiteral("no_such_builtin")}});
+    const StoreResult<WriteOutcome> patched = store->patch(
+        QStringLiteral("ECHO_IT"), {{QStringLiteral("target"), QStringLiteral("no_such_builtin")}});
     QVERIFY(!patched.ok());
     QVERIFY(patched.error().message.contains(QStringLiteral("was compliant before")));
     QCOMPARE(codesOf(patched.error().details), QStringList{QStringLiteral("H022")});
@@ -190,8 +192,9 @@ void TestHygieneGate::importIsNotGatedAndIndexFollowsWrites()
     Row flow = goodRow(QStringLiteral("RUN_IT"));
     flow.type = QStringLiteral("flow");
     flow.target.clear();
-    flow.content = QStringLiteral("# WHAT: Run.\n# WHEN_TO_USE: testing.\n# ARGS: $1=text\n# EX: [RUN_IT]hi[/RUN_IT]\n"
-                                  "LATER_ROW: $1");
+    flow.content =
+        QStringLiteral("# WHAT: Run.\n# WHEN_TO_USE: testing.\n# ARGS: $1=text\n# EX: [RUN_IT]hi[/RUN_IT]\n"
+                       "LATER_ROW: $1");
     // The step names a row that does not exist yet: refused, then accepted once it does.
     QVERIFY(store->create(flow).error().message.contains(QStringLiteral("H024")));
     QVERIFY(store->create(goodRow(QStringLiteral("LATER_ROW"))).ok());

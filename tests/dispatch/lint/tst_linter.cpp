@@ -50,8 +50,8 @@ Row fnRow(const QString &key = QStringLiteral("ECHO_IT"))
 
 Row httpRow()
 {
-    return make(QStringLiteral("GET_THING"), QStringLiteral("http"), QStringLiteral("GET https://api.example.com/t?q=$1"),
-                {});
+    return make(QStringLiteral("GET_THING"), QStringLiteral("http"),
+                QStringLiteral("GET https://api.example.com/t?q=$1"), {});
 }
 
 Row agentRow()
@@ -79,7 +79,11 @@ QList<Row> neighbours()
     b.key = QStringLiteral("BLOCK_B");
     b.content = docs(b.key) + QStringLiteral("\nBe brief.");
     b.includes.clear();
-    return {fnRow(), httpRow(), a, b, flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1")),
+    return {fnRow(),
+            httpRow(),
+            a,
+            b,
+            flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1")),
             flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))};
 }
 
@@ -97,7 +101,8 @@ Row withContent(Row row, const QString &content)
 
 Row agent(const QString &key, const QString &includes)
 {
-    Row row = make(key, QStringLiteral("agent"), QStringLiteral("grok-4.3"), QStringLiteral("Answer briefly."));
+    Row row =
+        make(key, QStringLiteral("agent"), QStringLiteral("grok-4.3"), QStringLiteral("Answer briefly."));
     row.includes = includes;
     return row;
 }
@@ -124,53 +129,62 @@ void TestLinter::rules_data()
     const QString key = fn.key;
 
     QTest::addRow("H001 ok") << fn << "H001" << false;
-    QTest::addRow("H001 lower case") << with(fn, QStringLiteral("key"), QStringLiteral("echo_it")) << "H001" << true;
-    QTest::addRow("H001 one letter") << with(fn, QStringLiteral("key"), QStringLiteral("E")) << "H001" << true;
-    QTest::addRow("H001 65 long") << with(fn, QStringLiteral("key"), QString(65, QLatin1Char('A'))) << "H001" << true;
+    QTest::addRow("H001 lower case") << with(fn, QStringLiteral("key"), QStringLiteral("echo_it")) << "H001"
+                                     << true;
+    QTest::addRow("H001 one letter") << with(fn, QStringLiteral("key"), QStringLiteral("E")) << "H001"
+                                     << true;
+    QTest::addRow("H001 65 long") << with(fn, QStringLiteral("key"), QString(65, QLatin1Char('A'))) << "H001"
+                                  << true;
     QTest::addRow("H002 ok") << fn << "H002" << false;
     QTest::addRow("H002 none") << with(fn, QStringLiteral("category"), QString()) << "H002" << true;
 
     QTest::addRow("H010 ok") << fn << "H010" << false;
-    QTest::addRow("H010 untagged first line") << withContent(fn, QStringLiteral("# Echo it.\n") + fn.content) << "H010"
-                                              << false;
-    QTest::addRow("H010 missing") << withContent(fn, QString(fn.content).remove(QStringLiteral("# WHAT: Do one thing.\n")))
+    QTest::addRow("H010 untagged first line")
+        << withContent(fn, QStringLiteral("# Echo it.\n") + fn.content) << "H010" << false;
+    QTest::addRow("H010 missing") << withContent(
+        fn, QString(fn.content).remove(QStringLiteral("# WHAT: Do one thing.\n")))
                                   << "H010" << true;
     QTest::addRow("H011 ok") << fn << "H011" << false;
-    QTest::addRow("H011 missing")
-        << withContent(fn, QString(fn.content).remove(QStringLiteral("# WHEN_TO_USE: a caller needs it.\n"))) << "H011"
-        << true;
+    QTest::addRow("H011 missing") << withContent(
+        fn, QString(fn.content).remove(QStringLiteral("# WHEN_TO_USE: a caller needs it.\n")))
+                                  << "H011" << true;
     QTest::addRow("H012 ok") << fn << "H012" << false;
-    QTest::addRow("H012 missing") << withContent(fn, QString(fn.content).remove(QStringLiteral("# ARGS: $1=text\n")))
+    QTest::addRow("H012 missing") << withContent(
+        fn, QString(fn.content).remove(QStringLiteral("# ARGS: $1=text\n")))
                                   << "H012" << true;
     QTest::addRow("H013 ok") << fn << "H013" << false;
-    QTest::addRow("H013 missing") << withContent(fn, QString(fn.content).remove(QStringLiteral("# EX: [ECHO_IT]hi[/ECHO_IT]\n")))
+    QTest::addRow("H013 missing") << withContent(
+        fn, QString(fn.content).remove(QStringLiteral("# EX: [ECHO_IT]hi[/ECHO_IT]\n")))
                                   << "H013" << true;
     QTest::addRow("H014 ok") << fn << "H014" << false;
-    QTest::addRow("H014 stale key") << withContent(fn, docs(key).replace(QStringLiteral("[ECHO_IT]hi[/ECHO_IT]"),
-                                                                         QStringLiteral("[ECHO_OLD]hi[/ECHO_OLD]")) + body)
-                                    << "H014" << true;
-    QTest::addRow("H014 no brackets") << withContent(fn, docs(key).replace(QStringLiteral("[ECHO_IT]hi[/ECHO_IT]"),
-                                                                           QStringLiteral("ECHO_IT hi")) + body)
+    QTest::addRow("H014 stale key") << withContent(
+        fn,
+        docs(key).replace(QStringLiteral("[ECHO_IT]hi[/ECHO_IT]"), QStringLiteral("[ECHO_OLD]hi[/ECHO_OLD]"))
+            + body) << "H014" << true;
+    QTest::addRow("H014 no brackets") << withContent(
+        fn, docs(key).replace(QStringLiteral("[ECHO_IT]hi[/ECHO_IT]"), QStringLiteral("ECHO_IT hi")) + body)
                                       << "H014" << true;
     QTest::addRow("H015 ok") << fn << "H015" << false;
-    QTest::addRow("H015 missing on fn") << withContent(fn, docs(key).remove(QStringLiteral("\n# OUTPUT: a string")) + body)
-                                        << "H015" << true;
-    QTest::addRow("H015 not asked of agents")
-        << withContent(agentRow(), docs(QStringLiteral("ASK_IT")).remove(QStringLiteral("\n# OUTPUT: a string")))
-        << "H015" << false;
+    QTest::addRow("H015 missing on fn")
+        << withContent(fn, docs(key).remove(QStringLiteral("\n# OUTPUT: a string")) + body) << "H015" << true;
+    QTest::addRow("H015 not asked of agents") << withContent(
+        agentRow(), docs(QStringLiteral("ASK_IT")).remove(QStringLiteral("\n# OUTPUT: a string")))
+                                              << "H015" << false;
     QTest::addRow("H016 ok") << fn << "H016" << false;
-    QTest::addRow("H016 too long") << withContent(fn, docs(key).replace(QStringLiteral("Do one thing."), QString(201, QLatin1Char('x'))) + body)
+    QTest::addRow("H016 too long") << withContent(
+        fn, docs(key).replace(QStringLiteral("Do one thing."), QString(201, QLatin1Char('x'))) + body)
                                    << "H016" << true;
 
     QTest::addRow("H020 ok") << http << "H020" << false;
-    QTest::addRow("H020 no method") << with(http, QStringLiteral("target"), QStringLiteral("https://api.example.com"))
+    QTest::addRow("H020 no method") << with(http, QStringLiteral("target"),
+                                            QStringLiteral("https://api.example.com"))
                                     << "H020" << true;
-    QTest::addRow("H020 unknown method") << with(http, QStringLiteral("target"), QStringLiteral("FETCH https://a.example"))
-                                         << "H020" << true;
-    QTest::addRow("H020 relative url") << with(http, QStringLiteral("target"), QStringLiteral("GET /api/x")) << "H020"
-                                       << true;
-    QTest::addRow("H020 ftp") << with(http, QStringLiteral("target"), QStringLiteral("GET ftp://a.example/x")) << "H020"
-                              << true;
+    QTest::addRow("H020 unknown method")
+        << with(http, QStringLiteral("target"), QStringLiteral("FETCH https://a.example")) << "H020" << true;
+    QTest::addRow("H020 relative url")
+        << with(http, QStringLiteral("target"), QStringLiteral("GET /api/x")) << "H020" << true;
+    QTest::addRow("H020 ftp") << with(http, QStringLiteral("target"), QStringLiteral("GET ftp://a.example/x"))
+                              << "H020" << true;
     QTest::addRow("H021 ok") << agentRow() << "H021" << false;
     QTest::addRow("H021 empty") << with(agentRow(), QStringLiteral("target"), QString()) << "H021" << true;
     QTest::addRow("H026 host written out")
@@ -193,73 +207,97 @@ void TestLinter::rules_data()
         << with(http, QStringLiteral("target"), QStringLiteral("GET https://a.example?u=https://$1"))
         << "H026" << false;
     QTest::addRow("H022 ok") << fn << "H022" << false;
-    QTest::addRow("H022 unknown") << with(fn, QStringLiteral("target"), QStringLiteral("no_such_fn")) << "H022" << true;
+    QTest::addRow("H022 unknown") << with(fn, QStringLiteral("target"), QStringLiteral("no_such_fn"))
+                                  << "H022" << true;
 
-    QTest::addRow("H023 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1\n> GET_THING")) << "H023"
-                             << false;
-    QTest::addRow("H023 unclosed") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("{ ECHO_IT: $1")) << "H023" << true;
+    QTest::addRow("H023 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1\n> GET_THING"))
+                             << "H023" << false;
+    QTest::addRow("H023 unclosed") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("{ ECHO_IT: $1"))
+                                   << "H023" << true;
     QTest::addRow("H023 empty") << flowRow(QStringLiteral("RUN_IT"), QString()) << "H023" << true;
-    QTest::addRow("H024 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1 > GET_THING")) << "H024"
-                             << false;
-    QTest::addRow("H024 unknown") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1 > NO_SUCH_KEY"))
+    QTest::addRow("H024 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1 > GET_THING"))
+                             << "H024" << false;
+    QTest::addRow("H024 unknown") << flowRow(QStringLiteral("RUN_IT"),
+                                             QStringLiteral("ECHO_IT: $1 > NO_SUCH_KEY"))
                                   << "H024" << true;
-    QTest::addRow("H025 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1")) << "H025" << false;
-    QTest::addRow("H025 self") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1 > RUN_IT")) << "H025"
-                               << true;
-    QTest::addRow("H025 through another") << flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1")) << "H025"
-                                          << true;
+    QTest::addRow("H025 ok") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1")) << "H025"
+                             << false;
+    QTest::addRow("H025 self") << flowRow(QStringLiteral("RUN_IT"), QStringLiteral("ECHO_IT: $1 > RUN_IT"))
+                               << "H025" << true;
+    QTest::addRow("H025 through another")
+        << flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1")) << "H025" << true;
 
-    QTest::addRow("H030 ok bearer") << with(http, QStringLiteral("auth"), QStringLiteral("bearer:API_KEY")) << "H030" << false;
-    QTest::addRow("H030 ok query param") << with(http, QStringLiteral("auth"), QStringLiteral("query:api_key=MAPS_KEY"))
-                                         << "H030" << false;
-    QTest::addRow("H030 unknown prefix") << with(http, QStringLiteral("auth"), QStringLiteral("token:API_KEY")) << "H030"
-                                         << true;
-    QTest::addRow("H030 no name") << with(http, QStringLiteral("auth"), QStringLiteral("bearer:")) << "H030" << true;
+    QTest::addRow("H030 ok bearer") << with(http, QStringLiteral("auth"), QStringLiteral("bearer:API_KEY"))
+                                    << "H030" << false;
+    QTest::addRow("H030 ok query param")
+        << with(http, QStringLiteral("auth"), QStringLiteral("query:api_key=MAPS_KEY")) << "H030" << false;
+    QTest::addRow("H030 unknown prefix")
+        << with(http, QStringLiteral("auth"), QStringLiteral("token:API_KEY")) << "H030" << true;
+    QTest::addRow("H030 no name") << with(http, QStringLiteral("auth"), QStringLiteral("bearer:")) << "H030"
+                                  << true;
     QTest::addRow("H031 ok") << http << "H031" << false;
     QTest::addRow("H031 sk- key in content")
         << withContent(fn, fn.content + QStringLiteral("\n# key sk-abcdefghijklmnop1234")) << "H031" << true;
-    QTest::addRow("H031 AKIA in target")
-        << with(http, QStringLiteral("target"), QStringLiteral("GET https://a.example/x?k=AKIAIOSFODNN7EXAMPLE")) << "H031"
-        << true;
-    QTest::addRow("H031 bearer literal") << withContent(fn, fn.content + QStringLiteral("\n# Authorization: Bearer abcdefghijklmnopqrstu"))
+    QTest::addRow("H031 AKIA in target") << with(
+        http, QStringLiteral("target"), QStringLiteral("GET https://a.example/x?k=AKIAIOSFODNN7EXAMPLE"))
                                          << "H031" << true;
+    QTest::addRow("H031 bearer literal")
+        << withContent(fn, fn.content + QStringLiteral("\n# Authorization: Bearer abcdefghijklmnopqrstu"))
+        << "H031" << true;
     QTest::addRow("H031 random string in examples")
-        << with(fn, QStringLiteral("examples"), QStringLiteral("[\"q8ZtR2vLx9KpW4mN7bYc3HdJ6fGsA1eU\"]")) << "H031" << true;
-    QTest::addRow("H031 hex digest is fine")
-        << withContent(fn, fn.content + QStringLiteral("\n# e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
-        << "H031" << false;
+        << with(fn, QStringLiteral("examples"), QStringLiteral("[\"q8ZtR2vLx9KpW4mN7bYc3HdJ6fGsA1eU\"]"))
+        << "H031" << true;
+    QTest::addRow("H031 hex digest is fine") << withContent(
+        fn,
+        fn.content + QStringLiteral("\n# e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
+                                             << "H031" << false;
 
-    QTest::addRow("H040 ok rest last") << withContent(fn, docs(key, QStringLiteral("$1=a | $2+=b")) + QStringLiteral("\n[\"$1\",\"$2+\"]"))
-                                       << "H040" << false;
-    QTest::addRow("H040 rest before another") << withContent(fn, docs(key, QStringLiteral("$1+=a | $2=b")) + QStringLiteral("\n[\"$1+\",\"$2\"]"))
-                                              << "H040" << true;
+    QTest::addRow("H040 ok rest last")
+        << withContent(fn, docs(key, QStringLiteral("$1=a | $2+=b")) + QStringLiteral("\n[\"$1\",\"$2+\"]"))
+        << "H040" << false;
+    QTest::addRow("H040 rest before another")
+        << withContent(fn, docs(key, QStringLiteral("$1+=a | $2=b")) + QStringLiteral("\n[\"$1+\",\"$2\"]"))
+        << "H040" << true;
     QTest::addRow("H041 ok") << fn << "H041" << false;
-    QTest::addRow("H041 undeclared") << withContent(fn, docs(key) + QStringLiteral("\n[\"$1\",\"$2\"]")) << "H041" << true;
-    QTest::addRow("H041 none declared, none used") << withContent(fn, docs(key, QStringLiteral("none"), {})) << "H041" << false;
+    QTest::addRow("H041 undeclared") << withContent(fn, docs(key) + QStringLiteral("\n[\"$1\",\"$2\"]"))
+                                     << "H041" << true;
+    QTest::addRow("H041 none declared, none used")
+        << withContent(fn, docs(key, QStringLiteral("none"), {})) << "H041" << false;
 
-    QTest::addRow("H050 ok") << with(fn, QStringLiteral("input_schema"), QStringLiteral("{\"type\":\"object\",\"properties\":{}}"))
+    QTest::addRow("H050 ok") << with(fn, QStringLiteral("input_schema"),
+                                     QStringLiteral("{\"type\":\"object\",\"properties\":{}}"))
                              << "H050" << false;
-    QTest::addRow("H050 not json") << with(fn, QStringLiteral("input_schema"), QStringLiteral("{not json")) << "H050" << true;
-    QTest::addRow("H050 array") << with(fn, QStringLiteral("input_schema"), QStringLiteral("[]")) << "H050" << true;
-    QTest::addRow("H050 bad properties") << with(fn, QStringLiteral("input_schema"), QStringLiteral("{\"properties\":1}"))
-                                         << "H050" << true;
-    QTest::addRow("H051 ok") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a\",\"b\"]")) << "H051" << false;
-    QTest::addRow("H051 numbers") << with(fn, QStringLiteral("examples"), QStringLiteral("[1,2]")) << "H051" << true;
-    QTest::addRow("H051 object") << with(fn, QStringLiteral("examples"), QStringLiteral("{}")) << "H051" << true;
-    QTest::addRow("H052 ok") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a\"]")) << "H052" << false;
-    QTest::addRow("H052 too many") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a|b\"]")) << "H052" << true;
-    QTest::addRow("H052 rest takes more")
-        << withContent(fn, docs(key, QStringLiteral("$1+=a"), QStringLiteral("a|b")) + QStringLiteral("\n[\"$1+\"]"))
-        << "H052" << false;
+    QTest::addRow("H050 not json") << with(fn, QStringLiteral("input_schema"), QStringLiteral("{not json"))
+                                   << "H050" << true;
+    QTest::addRow("H050 array") << with(fn, QStringLiteral("input_schema"), QStringLiteral("[]")) << "H050"
+                                << true;
+    QTest::addRow("H050 bad properties")
+        << with(fn, QStringLiteral("input_schema"), QStringLiteral("{\"properties\":1}")) << "H050" << true;
+    QTest::addRow("H051 ok") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a\",\"b\"]"))
+                             << "H051" << false;
+    QTest::addRow("H051 numbers") << with(fn, QStringLiteral("examples"), QStringLiteral("[1,2]")) << "H051"
+                                  << true;
+    QTest::addRow("H051 object") << with(fn, QStringLiteral("examples"), QStringLiteral("{}")) << "H051"
+                                 << true;
+    QTest::addRow("H052 ok") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a\"]")) << "H052"
+                             << false;
+    QTest::addRow("H052 too many") << with(fn, QStringLiteral("examples"), QStringLiteral("[\"a|b\"]"))
+                                   << "H052" << true;
+    QTest::addRow("H052 rest takes more") << withContent(
+        fn, docs(key, QStringLiteral("$1+=a"), QStringLiteral("a|b")) + QStringLiteral("\n[\"$1+\"]"))
+                                          << "H052" << false;
 
     QTest::addRow("H060 ok") << agentRow() << "H060" << false;
-    QTest::addRow("H060 unknown") << with(agentRow(), QStringLiteral("includes"), QStringLiteral("BLOCK_A, NO_SUCH"))
+    QTest::addRow("H060 unknown") << with(agentRow(), QStringLiteral("includes"),
+                                          QStringLiteral("BLOCK_A, NO_SUCH"))
                                   << "H060" << true;
     QTest::addRow("H061 ok") << agentRow() << "H061" << false;
-    QTest::addRow("H061 self") << with(agentRow(), QStringLiteral("includes"), QStringLiteral("ASK_IT")) << "H061" << true;
-    QTest::addRow("H061 back through a block") << with(with(agentRow(), QStringLiteral("key"), QStringLiteral("BLOCK_B")),
-                                                       QStringLiteral("includes"), QStringLiteral("BLOCK_A"))
-                                               << "H061" << true;
+    QTest::addRow("H061 self") << with(agentRow(), QStringLiteral("includes"), QStringLiteral("ASK_IT"))
+                               << "H061" << true;
+    QTest::addRow("H061 back through a block")
+        << with(with(agentRow(), QStringLiteral("key"), QStringLiteral("BLOCK_B")),
+                QStringLiteral("includes"), QStringLiteral("BLOCK_A"))
+        << "H061" << true;
 }
 
 void TestLinter::rules()
@@ -301,7 +339,9 @@ void TestLinter::sampleDirectoryIsCompliant()
     const DirectoryIndex index = DirectoryIndex::build(rows.value());
     for (const Row &row : rows.value()) {
         const QList<LintFinding> findings = Linter(index).lint(row);
-        QVERIFY2(findings.isEmpty(), qPrintable(row.key + QLatin1Char(' ') + (findings.isEmpty() ? QString() : findings.first().message)));
+        QVERIFY2(findings.isEmpty(),
+                 qPrintable(row.key + QLatin1Char(' ')
+                            + (findings.isEmpty() ? QString() : findings.first().message)));
     }
 }
 
@@ -327,29 +367,33 @@ void TestLinter::relinkAfterAnEdit_data()
     const Row echoTwo = fnRow(QStringLiteral("ECHO_TWO"));
     const Row pair = flowRow(QStringLiteral("PAIR"), QStringLiteral("ECHO_IT: $1 > ECHO_TWO: $PREV"));
     const Row renamed = fnRow(QStringLiteral("ECHO_2"));
-    QTest::addRow("flow step deleted") << QList<Row>{echo, echoTwo, pair} << QList<Row>{}
-                                       << QStringList{QStringLiteral("ECHO_TWO")} << "PAIR" << QStringList{u"H024"_s};
-    QTest::addRow("flow step renamed") << QList<Row>{echo, echoTwo, pair} << QList<Row>{renamed}
-                                       << QStringList{QStringLiteral("ECHO_TWO")} << "PAIR" << QStringList{u"H024"_s};
-    QTest::addRow("missing flow step created") << QList<Row>{echo, pair} << QList<Row>{echoTwo} << QStringList{}
-                                               << "PAIR" << QStringList{};
+    QTest::addRow("flow step deleted")
+        << QList<Row>{echo, echoTwo, pair} << QList<Row>{} << QStringList{QStringLiteral("ECHO_TWO")}
+        << "PAIR" << QStringList{u"H024"_s};
+    QTest::addRow("flow step renamed")
+        << QList<Row>{echo, echoTwo, pair} << QList<Row>{renamed} << QStringList{QStringLiteral("ECHO_TWO")}
+        << "PAIR" << QStringList{u"H024"_s};
+    QTest::addRow("missing flow step created")
+        << QList<Row>{echo, pair} << QList<Row>{echoTwo} << QStringList{} << "PAIR" << QStringList{};
 
     const Row block = agent(QStringLiteral("BLOCK_A"), {});
     const Row ask = agent(QStringLiteral("ASK_IT"), QStringLiteral("BLOCK_A"));
     const Row uncategorised = with(ask, QStringLiteral("category"), QString());
-    QTest::addRow("include deleted") << QList<Row>{block, ask} << QList<Row>{} << QStringList{u"BLOCK_A"_s} << "ASK_IT"
-                                     << QStringList{u"H060"_s};
+    QTest::addRow("include deleted") << QList<Row>{block, ask} << QList<Row>{} << QStringList{u"BLOCK_A"_s}
+                                     << "ASK_IT" << QStringList{u"H060"_s};
     QTest::addRow("include deleted, own finding kept")
         << QList<Row>{block, uncategorised} << QList<Row>{} << QStringList{u"BLOCK_A"_s} << "ASK_IT"
         << QStringList{u"H002"_s, u"H060"_s};
     QTest::addRow("missing include created, own finding kept")
-        << QList<Row>{uncategorised} << QList<Row>{block} << QStringList{} << "ASK_IT" << QStringList{u"H002"_s};
+        << QList<Row>{uncategorised} << QList<Row>{block} << QStringList{} << "ASK_IT"
+        << QStringList{u"H002"_s};
 
     const Row c = agent(QStringLiteral("BLOCK_C"), {});
     const Row b = agent(QStringLiteral("BLOCK_B"), QStringLiteral("BLOCK_C"));
     const Row a = agent(QStringLiteral("BLOCK_A"), QStringLiteral("BLOCK_B"));
-    QTest::addRow("include cycle closed") << QList<Row>{a, b} << QList<Row>{agent(QStringLiteral("BLOCK_B"), QStringLiteral("BLOCK_A"))}
-                                          << QStringList{} << "BLOCK_A" << QStringList{u"H061"_s};
+    QTest::addRow("include cycle closed")
+        << QList<Row>{a, b} << QList<Row>{agent(QStringLiteral("BLOCK_B"), QStringLiteral("BLOCK_A"))}
+        << QStringList{} << "BLOCK_A" << QStringList{u"H061"_s};
     QTest::addRow("include cycle closed two rows away")
         << QList<Row>{a, b, c} << QList<Row>{agent(QStringLiteral("BLOCK_C"), QStringLiteral("BLOCK_A"))}
         << QStringList{} << "BLOCK_A" << QStringList{u"H061"_s};
@@ -360,12 +404,12 @@ void TestLinter::relinkAfterAnEdit_data()
     const Row loopA = flowRow(QStringLiteral("LOOP_A"), QStringLiteral("LOOP_B: $1"));
     QTest::addRow("flow cycle closed")
         << QList<Row>{echo, loopA, flowRow(QStringLiteral("LOOP_B"), QStringLiteral("ECHO_IT: $1"))}
-        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))} << QStringList{} << "LOOP_A"
-        << QStringList{u"H025"_s};
+        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))} << QStringList{}
+        << "LOOP_A" << QStringList{u"H025"_s};
     QTest::addRow("flow cycle opened")
         << QList<Row>{echo, loopA, flowRow(QStringLiteral("LOOP_B"), QStringLiteral("LOOP_A: $1"))}
-        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("ECHO_IT: $1"))} << QStringList{} << "LOOP_A"
-        << QStringList{};
+        << QList<Row>{flowRow(QStringLiteral("LOOP_B"), QStringLiteral("ECHO_IT: $1"))} << QStringList{}
+        << "LOOP_A" << QStringList{};
 }
 
 void TestLinter::relinkAfterAnEdit()
@@ -409,8 +453,8 @@ void TestLinter::lintIsLintOwnThenLinked()
 {
     QList<Row> rows = neighbours();
     rows.append(with(agentRow(), QStringLiteral("includes"), QStringLiteral("NO_SUCH_BLOCK,ASK_IT")));
-    rows.append(with(flowRow(QStringLiteral("BROKEN"), QStringLiteral("NO_SUCH_STEP: $1")), QStringLiteral("category"),
-                     QString()));
+    rows.append(with(flowRow(QStringLiteral("BROKEN"), QStringLiteral("NO_SUCH_STEP: $1")),
+                     QStringLiteral("category"), QString()));
     const DirectoryIndex index = DirectoryIndex::build(rows);
     const Linter linter(index);
     for (const Row &row : std::as_const(rows)) {

@@ -1,7 +1,7 @@
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

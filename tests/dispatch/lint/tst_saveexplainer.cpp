@@ -28,7 +28,8 @@ QString keysOf(const QList<SaveRefusal> &refusals)
 {
     QStringList keys;
     for (const SaveRefusal &refusal : refusals)
-        keys.append(QStringLiteral("%1%2").arg(refusal.key, refusal.existing ? QStringLiteral("(stored)") : QString()));
+        keys.append(QStringLiteral("%1%2").arg(refusal.key,
+                                               refusal.existing ? QStringLiteral("(stored)") : QString()));
     return keys.join(u' ');
 }
 
@@ -45,27 +46,33 @@ void TestSaveExplainer::explainJudgesEachDraftAsTheGateWould_data()
     Row badEdited = bad;
     badEdited.category = QStringLiteral("other");
     QTest::addRow("no drafts") << QList<Row>{echo} << QList<SaveDraft>{} << QString();
-    QTest::addRow("a compliant new row") << QList<Row>{echo}
-                                         << QList<SaveDraft>{{QStringLiteral("NEW"), std::nullopt, goodRow(QStringLiteral("NEW"))}}
-                                         << QString();
+    QTest::addRow("a compliant new row")
+        << QList<Row>{echo}
+        << QList<SaveDraft>{{QStringLiteral("NEW"), std::nullopt, goodRow(QStringLiteral("NEW"))}}
+        << QString();
     QTest::addRow("a new row with errors")
-        << QList<Row>{echo} << QList<SaveDraft>{{QStringLiteral("NEW"), std::nullopt, undocumentedRow(QStringLiteral("NEW"))}}
+        << QList<Row>{echo}
+        << QList<SaveDraft>{{QStringLiteral("NEW"), std::nullopt, undocumentedRow(QStringLiteral("NEW"))}}
         << QStringLiteral("NEW");
     QTest::addRow("a compliant row losing its docs")
-        << QList<Row>{echo} << QList<SaveDraft>{{QStringLiteral("ECHO"), echo, undocumentedRow(QStringLiteral("ECHO"))}}
+        << QList<Row>{echo}
+        << QList<SaveDraft>{{QStringLiteral("ECHO"), echo, undocumentedRow(QStringLiteral("ECHO"))}}
         << QStringLiteral("ECHO(stored)");
     QTest::addRow("an old non-compliant row stays editable")
         << QList<Row>{echo, bad} << QList<SaveDraft>{{QStringLiteral("BAD"), bad, badEdited}} << QString();
-    QTest::addRow("a delete passes") << QList<Row>{echo} << QList<SaveDraft>{{QStringLiteral("ECHO"), echo, std::nullopt}}
+    QTest::addRow("a delete passes") << QList<Row>{echo}
+                                     << QList<SaveDraft>{{QStringLiteral("ECHO"), echo, std::nullopt}}
                                      << QString();
     QTest::addRow("a new flow and the new row it names")
         << QList<Row>{echo}
-        << QList<SaveDraft>{{QStringLiteral("FLOW"), std::nullopt, flowRow(QStringLiteral("FLOW"), QStringLiteral("ECHO > NEXT"))},
+        << QList<SaveDraft>{{QStringLiteral("FLOW"), std::nullopt,
+                             flowRow(QStringLiteral("FLOW"), QStringLiteral("ECHO > NEXT"))},
                             {QStringLiteral("NEXT"), std::nullopt, goodRow(QStringLiteral("NEXT"))}}
         << QString();
     QTest::addRow("a new flow naming a row that does not exist")
         << QList<Row>{echo}
-        << QList<SaveDraft>{{QStringLiteral("FLOW"), std::nullopt, flowRow(QStringLiteral("FLOW"), QStringLiteral("ECHO > NOPE"))}}
+        << QList<SaveDraft>{{QStringLiteral("FLOW"), std::nullopt,
+                             flowRow(QStringLiteral("FLOW"), QStringLiteral("ECHO > NOPE"))}}
         << QStringLiteral("FLOW");
 }
 
@@ -86,8 +93,10 @@ void TestSaveExplainer::explainJudgesEachDraftAsTheGateWould()
 void TestSaveExplainer::storeRefusalsKeepErrorsRowByRow()
 {
     auto finding = [](const QString &key, const QString &code, const QString &severity) {
-        return QJsonObject{{QStringLiteral("key"), key},         {QStringLiteral("code"), code},
-                           {QStringLiteral("name"), code},       {QStringLiteral("severity"), severity},
+        return QJsonObject{{QStringLiteral("key"), key},
+                           {QStringLiteral("code"), code},
+                           {QStringLiteral("name"), code},
+                           {QStringLiteral("severity"), severity},
                            {QStringLiteral("field"), QStringLiteral("content")},
                            {QStringLiteral("message"), QStringLiteral("fix it")}};
     };
@@ -113,9 +122,11 @@ void TestSaveExplainer::otherStoreErrorsExplainNothing()
 {
     const auto stored = [](const QString &) { return true; };
     QVERIFY(SaveExplainer::fromStoreError(StoreError::none(), stored).isEmpty());
-    QVERIFY(SaveExplainer::fromStoreError(StoreError::make(StoreError::Kind::Conflict, QStringLiteral("changed")), stored)
+    QVERIFY(SaveExplainer::fromStoreError(
+                StoreError::make(StoreError::Kind::Conflict, QStringLiteral("changed")), stored)
                 .isEmpty());
-    QVERIFY(SaveExplainer::fromStoreError(StoreError::make(StoreError::Kind::Invalid, QStringLiteral("no details")), stored)
+    QVERIFY(SaveExplainer::fromStoreError(
+                StoreError::make(StoreError::Kind::Invalid, QStringLiteral("no details")), stored)
                 .isEmpty());
 }
 

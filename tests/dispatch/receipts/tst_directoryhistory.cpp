@@ -119,9 +119,9 @@ void TestDirectoryHistory::auditNamesTampering_data()
     QTest::addRow("a receipt deleted")
         << QStringList{u"DROP TRIGGER receipts_refuse_delete"_s, u"DELETE FROM receipts WHERE seq = 2"_s}
         << u"receipt_missing"_s << 2;
-    QTest::addRow("an event edited")
-        << QStringList{u"DROP TRIGGER events_refuse_update"_s, u"UPDATE events SET actor = 'evil' WHERE seq = 1"_s}
-        << u"event_chain_broken"_s << 3;
+    QTest::addRow("an event edited") << QStringList{u"DROP TRIGGER events_refuse_update"_s,
+                                                    u"UPDATE events SET actor = 'evil' WHERE seq = 1"_s}
+                                     << u"event_chain_broken"_s << 3;
 }
 
 void TestDirectoryHistory::auditNamesTampering()
@@ -155,7 +155,8 @@ void TestDirectoryHistory::anAnchorIsMadeOnlyOfAnIntactLog_data()
     QTest::addColumn<bool>("anchored");
     QTest::addRow("intact") << QStringList{} << true;
     QTest::addRow("a receipt deleted")
-        << QStringList{u"DROP TRIGGER receipts_refuse_delete"_s, u"DELETE FROM receipts WHERE seq = 1"_s} << false;
+        << QStringList{u"DROP TRIGGER receipts_refuse_delete"_s, u"DELETE FROM receipts WHERE seq = 1"_s}
+        << false;
 }
 
 void TestDirectoryHistory::anAnchorIsMadeOnlyOfAnIntactLog()

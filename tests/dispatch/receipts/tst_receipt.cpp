@@ -45,10 +45,11 @@ void TestReceipt::jsonHasExactlyTheSpecFields()
     Receipt receipt = articleReceipt();
     receipt.signature = u"c2ln"_s;
     const QJsonObject json = receipt.toJson();
-    QCOMPARE(json.keys(), (QStringList{u"actor"_s, u"cost_usd"_s, u"duration_ms"_s, u"fingerprints"_s, u"invocation_id"_s,
-                                       u"key"_s, u"material"_s, u"parent"_s, u"runner"_s, u"signature"_s, u"started_at"_s,
-                                       u"status"_s, u"trace"_s}));
-    QCOMPARE(json.value(u"fingerprints"_s).toObject().keys(), (QStringList{u"contract"_s, u"input"_s, u"output"_s}));
+    QCOMPARE(json.keys(), (QStringList{u"actor"_s, u"cost_usd"_s, u"duration_ms"_s, u"fingerprints"_s,
+                                       u"invocation_id"_s, u"key"_s, u"material"_s, u"parent"_s, u"runner"_s,
+                                       u"signature"_s, u"started_at"_s, u"status"_s, u"trace"_s}));
+    QCOMPARE(json.value(u"fingerprints"_s).toObject().keys(),
+             (QStringList{u"contract"_s, u"input"_s, u"output"_s}));
     QVERIFY(json.value(u"parent"_s).isNull());
     QCOMPARE(json.value(u"status"_s).toString(), u"PROVEN_MATERIAL_RESULT"_s);
 }
@@ -59,8 +60,10 @@ void TestReceipt::signedBytesAreCanonicalAndLeaveOutTheSignature()
     const QByteArray unsignedBytes = receipt.signedBytes();
     receipt.signature = u"c2ln"_s;
     QCOMPARE(receipt.signedBytes(), unsignedBytes);
-    QVERIFY(unsignedBytes.startsWith(R"({"actor":"owner:terminal-key","cost_usd":0,"duration_ms":312,"fingerprints":{"contract":"1db07a52",)"));
-    QVERIFY(unsignedBytes.contains(R"("parent":null,"runner":"http","started_at":"2026-07-26T04:36:21.004Z")"));
+    QVERIFY(unsignedBytes.startsWith(
+        R"({"actor":"owner:terminal-key","cost_usd":0,"duration_ms":312,"fingerprints":{"contract":"1db07a52",)"));
+    QVERIFY(
+        unsignedBytes.contains(R"("parent":null,"runner":"http","started_at":"2026-07-26T04:36:21.004Z")"));
     QVERIFY(!unsignedBytes.contains("signature"));
     QVERIFY(!unsignedBytes.contains(' '));
 }
@@ -87,7 +90,8 @@ void TestReceipt::fromJsonNamesWhatIsWrong_data()
     QTest::addRow("parent not a string") << u"parent"_s << QJsonValue(true) << u"'parent'"_s;
     QTest::addRow("material as text") << u"material"_s << QJsonValue(u"true"_s) << u"'material'"_s;
     QTest::addRow("duration as text") << u"duration_ms"_s << QJsonValue(u"3"_s) << u"'duration_ms'"_s;
-    QTest::addRow("no fingerprints") << u"fingerprints"_s << QJsonValue(QJsonValue::Undefined) << u"fingerprints:"_s;
+    QTest::addRow("no fingerprints") << u"fingerprints"_s << QJsonValue(QJsonValue::Undefined)
+                                     << u"fingerprints:"_s;
     QTest::addRow("signature not a string") << u"signature"_s << QJsonValue(QJsonArray()) << u"'signature'"_s;
 }
 

@@ -1,16 +1,16 @@
-#include "dispatch/invoke/directoryledger.h"
-#include "dispatch/runners/fnrunner.h"
 #include "dispatch/call/invocationhandle.h"
-#include "tests/dispatch/ledgertestrows.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/publickey.h"
-#include "tests/support/rawsql.h"
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/receipts/signingkeyvault.h"
+#include "dispatch/runners/fnrunner.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/dispatch/ledgertestrows.h"
+#include "tests/support/rawsql.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,5 +1,5 @@
-#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/receipts/signingkeyvault.h"
+#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QDir>

@@ -12,7 +12,8 @@ class TestArgumentSpec final : public QObject
     Q_OBJECT
 
 private:
-    static Row row(const QString &type, const QString &target, const QString &content, const QString &schema = {})
+    static Row row(const QString &type, const QString &target, const QString &content,
+                   const QString &schema = {})
     {
         Row r;
         r.key = QStringLiteral("K");
@@ -28,7 +29,9 @@ private:
     {
         QStringList parts;
         for (const ArgumentSlot &slot : spec.arguments())
-            parts << QStringLiteral("%1%2:%3").arg(slot.index).arg(slot.takesRest ? QStringLiteral("+") : QString(), slot.name);
+            parts << QStringLiteral("%1%2:%3")
+                         .arg(slot.index)
+                         .arg(slot.takesRest ? QStringLiteral("+") : QString(), slot.name);
         return parts.join(u',');
     }
 
@@ -40,7 +43,8 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::addColumn<bool>("lastTakesRest");
 
-        QTest::addRow("two named") << u"$1=latitude | $2=longitude"_s << true << u"1:latitude,2:longitude"_s << false;
+        QTest::addRow("two named") << u"$1=latitude | $2=longitude"_s << true << u"1:latitude,2:longitude"_s
+                                   << false;
         QTest::addRow("rest only") << u"$1+=agent output text"_s << true << u"1+:agent output text"_s << true;
         QTest::addRow("three, rest last") << u"$1=channel | $2=recipient | $3+=text"_s << true
                                           << u"1:channel,2:recipient,3+:text"_s << true;
@@ -50,12 +54,15 @@ private slots:
         QTest::addRow("free text") << u"see content"_s << false << u""_s << false;
         QTest::addRow("empty") << u""_s << false << u""_s << false;
         QTest::addRow("pipe inside parentheses")
-            << u"$1=key | $2+=json_body (the fields to change; may contain |)"_s << true << u"1:key,2+:json_body"_s << true;
-        QTest::addRow("note in parentheses") << u"$1=date (YYYY-MM-DD, 1995-06-16 or later)"_s << true << u"1:date"_s << false;
-        QTest::addRow("whole body note") << u"$1=customer message (the whole body is the user message)"_s << true
-                                         << u"1:customer message"_s << false;
-        QTest::addRow("four, rest last") << u"$1=owner | $2=repository | $3=title | $4+=body (Markdown; may contain |)"_s
-                                         << true << u"1:owner,2:repository,3:title,4+:body"_s << true;
+            << u"$1=key | $2+=json_body (the fields to change; may contain |)"_s << true
+            << u"1:key,2+:json_body"_s << true;
+        QTest::addRow("note in parentheses")
+            << u"$1=date (YYYY-MM-DD, 1995-06-16 or later)"_s << true << u"1:date"_s << false;
+        QTest::addRow("whole body note") << u"$1=customer message (the whole body is the user message)"_s
+                                         << true << u"1:customer message"_s << false;
+        QTest::addRow("four, rest last")
+            << u"$1=owner | $2=repository | $3=title | $4+=body (Markdown; may contain |)"_s << true
+            << u"1:owner,2:repository,3:title,4+:body"_s << true;
         QTest::addRow("gap filled") << u"$2=second"_s << true << u"1:$1,2:second"_s << false;
         QTest::addRow("out of order") << u"$2=b | $1=a"_s << true << u"1:a,2:b"_s << false;
         QTest::addRow("repeat kept once") << u"$1=a | $1=b"_s << true << u"1:a"_s << false;
@@ -89,8 +96,9 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::addColumn<int>("source");
 
-        const QString schema = QStringLiteral(R"({"type":"object","properties":{"q":{"type":"string","description":"place"},)"
-                                              R"("days":{"type":"integer"}},"required":["q"]})");
+        const QString schema =
+            QStringLiteral(R"({"type":"object","properties":{"q":{"type":"string","description":"place"},)"
+                           R"("days":{"type":"integer"}},"required":["q"]})");
         QTest::addRow("ARGS wins") << row(QStringLiteral("http"), QStringLiteral("GET http://x/$1?b=$2"),
                                           QStringLiteral("# WHAT: w\n# ARGS: $1=a | $2=b"), schema)
                                    << u"1:a,2:b"_s << int(ArgumentSpec::Source::ArgsLine);
@@ -98,19 +106,22 @@ private slots:
             << row(QStringLiteral("fn"), QStringLiteral("now"), QStringLiteral("# ARGS: none")) << u""_s
             << int(ArgumentSpec::Source::ArgsLine);
         QTest::addRow("schema in written order, not sorted")
-            << row(QStringLiteral("http"), QStringLiteral("GET http://x/$1"), QStringLiteral("# ARGS: see below"), schema)
+            << row(QStringLiteral("http"), QStringLiteral("GET http://x/$1"),
+                   QStringLiteral("# ARGS: see below"), schema)
             << u"1:q,2:days"_s << int(ArgumentSpec::Source::InputSchema);
         QTest::addRow("placeholders in target and payload")
-            << row(QStringLiteral("http"), QStringLiteral("POST http://x/$1"), QStringLiteral("{\"t\":\"$3+\"}"))
+            << row(QStringLiteral("http"), QStringLiteral("POST http://x/$1"),
+                   QStringLiteral("{\"t\":\"$3+\"}"))
             << u"1:$1,2:$2,3+:$3"_s << int(ArgumentSpec::Source::Placeholders);
         QTest::addRow("fn without payload takes $1")
             << row(QStringLiteral("fn"), QStringLiteral("echo"), QString()) << u"1:$1"_s
             << int(ArgumentSpec::Source::Placeholders);
         QTest::addRow("agent target is no template")
-            << row(QStringLiteral("agent"), QStringLiteral("grok-$1"), QStringLiteral("You are terse.")) << u""_s
-            << int(ArgumentSpec::Source::None);
+            << row(QStringLiteral("agent"), QStringLiteral("grok-$1"), QStringLiteral("You are terse."))
+            << u""_s << int(ArgumentSpec::Source::None);
         QTest::addRow("broken schema falls through")
-            << row(QStringLiteral("http"), QStringLiteral("GET http://x/$2"), QString(), QStringLiteral("{nope"))
+            << row(QStringLiteral("http"), QStringLiteral("GET http://x/$2"), QString(),
+                   QStringLiteral("{nope"))
             << u"1:$1,2:$2"_s << int(ArgumentSpec::Source::Placeholders);
     }
     void fromRow()
@@ -141,13 +152,16 @@ private slots:
         QTest::addColumn<QStringList>("values");
         QTest::addColumn<QList<int>>("misplaced");
 
-        QTest::addRow("two") << u"$1=a | $2=b"_s << u"37.77|-122.42"_s << QStringList{u"37.77"_s, u"-122.42"_s} << QList<int>{};
-        QTest::addRow("fewer pieces padded") << u"$1=a | $2=b"_s << u"x"_s << QStringList{u"x"_s, u""_s} << QList<int>{};
+        QTest::addRow("two") << u"$1=a | $2=b"_s << u"37.77|-122.42"_s
+                             << QStringList{u"37.77"_s, u"-122.42"_s} << QList<int>{};
+        QTest::addRow("fewer pieces padded")
+            << u"$1=a | $2=b"_s << u"x"_s << QStringList{u"x"_s, u""_s} << QList<int>{};
         QTest::addRow("rest keeps pipes") << u"$1=key | $2+=json"_s << u"ROUTER|{\"c\":\"a|b\"}"_s
                                           << QStringList{u"ROUTER"_s, u"{\"c\":\"a|b\"}"_s} << QList<int>{};
-        QTest::addRow("extra pieces stay in last, flagged") << u"$1=a | $2=b"_s << u"1|2|3"_s << QStringList{u"1"_s, u"2|3"_s}
-                                                            << QList<int>{1};
-        QTest::addRow("no args keeps the body") << u"none"_s << u"a|b"_s << QStringList{u"a|b"_s} << QList<int>{};
+        QTest::addRow("extra pieces stay in last, flagged")
+            << u"$1=a | $2=b"_s << u"1|2|3"_s << QStringList{u"1"_s, u"2|3"_s} << QList<int>{1};
+        QTest::addRow("no args keeps the body")
+            << u"none"_s << u"a|b"_s << QStringList{u"a|b"_s} << QList<int>{};
         QTest::addRow("empty body") << u"$1=a"_s << u""_s << QStringList{u""_s} << QList<int>{};
     }
     void body()

@@ -1,5 +1,5 @@
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -48,9 +48,9 @@ void TestAuthUsage::countsDistinctNonBlankAuth()
 {
     QTemporaryDir dir;
     // A null QString is SQL NULL; blank texts name nothing either.
-    const auto store = storeWith(dir.filePath(u"d.db"_s),
-                                 {u"bearer:A"_s, u"bearer:A"_s, u"basic:B"_s, QString(), u""_s, u"   "_s,
-                                  u"query:k=C"_s, u"bearer:A "_s, u"nonsense"_s});
+    const auto store =
+        storeWith(dir.filePath(u"d.db"_s), {u"bearer:A"_s, u"bearer:A"_s, u"basic:B"_s, QString(), u""_s,
+                                            u"   "_s, u"query:k=C"_s, u"bearer:A "_s, u"nonsense"_s});
     QVERIFY(store);
     const StoreResult<QList<AuthUsage>> usage = store->authUsage();
     QVERIFY2(usage.ok(), qPrintable(usage.error().message));
@@ -91,7 +91,8 @@ void TestAuthUsage::productionShapedDirectoryCountsEveryCredentialedRow()
     QVERIFY(usage.ok());
 
     QSqlQuery query(opened.value()->database());
-    QVERIFY(query.exec(u"SELECT COUNT(*), COUNT(DISTINCT auth) FROM directory WHERE trim(coalesce(auth, '')) <> ''"_s));
+    QVERIFY(query.exec(
+        u"SELECT COUNT(*), COUNT(DISTINCT auth) FROM directory WHERE trim(coalesce(auth, '')) <> ''"_s));
     QVERIFY(query.next());
     int rows = 0;
     for (const AuthUsage &use : usage.value())

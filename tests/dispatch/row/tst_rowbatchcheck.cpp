@@ -25,11 +25,12 @@ void TestRowBatchCheck::check_data()
         << QStringList{QStringLiteral("Z")} << QString();
     QTest::addRow("no key") << QStringList{QStringLiteral("A:fn"), QStringLiteral(":fn")} << QStringList()
                             << QStringLiteral("line 20: row 2: V005 key_text (key)");
-    QTest::addRow("unknown type")
-        << QStringList{QStringLiteral("A:lambda")} << QStringList()
-        << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type 'lambda' is not one of fn, http, agent, flow");
-    QTest::addRow("types are case-sensitive") << QStringList{QStringLiteral("A:FN")} << QStringList()
-                                              << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type 'FN'");
+    QTest::addRow("unknown type") << QStringList{QStringLiteral("A:lambda")} << QStringList()
+                                  << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type "
+                                                    "'lambda' is not one of fn, http, agent, flow");
+    QTest::addRow("types are case-sensitive")
+        << QStringList{QStringLiteral("A:FN")} << QStringList()
+        << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type 'FN'");
     QTest::addRow("NULL type") << QStringList{QStringLiteral("A")} << QStringList()
                                << QStringLiteral("line 10: row 1 ('A'): V001 type_known (type): type NULL");
     QTest::addRow("empty type") << QStringList{QStringLiteral("A:")} << QStringList()
@@ -42,8 +43,9 @@ void TestRowBatchCheck::check_data()
         << QStringLiteral("line 20: key 'B' already exists in the directory");
     QTest::addRow("keys are case-sensitive") << QStringList{QStringLiteral("a:fn"), QStringLiteral("A:fn")}
                                              << QStringList{QStringLiteral("b")} << QString();
-    QTest::addRow("runner outside edge, worker") << QStringList{QStringLiteral("A:fn:evil")} << QStringList()
-                                                 << QStringLiteral("line 10: row 1 ('A'): V002 runner_known (runner)");
+    QTest::addRow("runner outside edge, worker")
+        << QStringList{QStringLiteral("A:fn:evil")} << QStringList()
+        << QStringLiteral("line 10: row 1 ('A'): V002 runner_known (runner)");
 }
 
 void TestRowBatchCheck::check()

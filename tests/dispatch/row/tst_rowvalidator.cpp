@@ -301,16 +301,20 @@ void TestRowValidator::problemsNameTheirRule_data()
                                 << QStringLiteral("V001 type_known");
     QTest::addRow("runner 'evil'") << QStringLiteral("runner") << QVariant(QStringLiteral("evil"))
                                    << QStringLiteral("V002 runner_known");
-    QTest::addRow("runner 'edge'") << QStringLiteral("runner") << QVariant(QStringLiteral("edge")) << QString();
-    QTest::addRow("runner 'worker'") << QStringLiteral("runner") << QVariant(QStringLiteral("worker")) << QString();
+    QTest::addRow("runner 'edge'") << QStringLiteral("runner") << QVariant(QStringLiteral("edge"))
+                                   << QString();
+    QTest::addRow("runner 'worker'") << QStringLiteral("runner") << QVariant(QStringLiteral("worker"))
+                                     << QString();
     QTest::addRow("runner empty") << QStringLiteral("runner") << QVariant(QStringLiteral("")) << QString();
-    QTest::addRow("content at its limit") << QStringLiteral("content") << QVariant(QString(512 * 1024, u'x'))
-                                          << QString();
-    QTest::addRow("content a byte over") << QStringLiteral("content") << QVariant(QString(512 * 1024 + 1, u'x'))
-                                         << QStringLiteral("V004 field_size");
+    QTest::addRow("content at its limit")
+        << QStringLiteral("content") << QVariant(QString(512 * 1024, u'x')) << QString();
+    QTest::addRow("content a byte over")
+        << QStringLiteral("content") << QVariant(QString(512 * 1024 + 1, u'x'))
+        << QStringLiteral("V004 field_size");
     // Counted in UTF-8: 200,000 three-byte characters are 600,000 bytes.
     QTest::addRow("content over in UTF-8 bytes")
-        << QStringLiteral("content") << QVariant(QString(200000, QChar(0x20AC))) << QStringLiteral("V004 field_size");
+        << QStringLiteral("content") << QVariant(QString(200000, QChar(0x20AC)))
+        << QStringLiteral("V004 field_size");
     QTest::addRow("target over") << QStringLiteral("target") << QVariant(QString(8 * 1024 + 1, u'x'))
                                  << QStringLiteral("V004 field_size");
     QTest::addRow("input_schema not JSON") << QStringLiteral("input_schema") << QVariant(QStringLiteral("{"))
@@ -336,10 +340,12 @@ void TestRowValidator::problemsNameTheirRule()
     QCOMPARE(problems.first().field, field);
     QCOMPARE(problems.first().code + u' ' + problems.first().name, rule);
     // The refusal a store, the CLI and the server show names the rule.
-    QVERIFY2(RowValidator::describe(problems).startsWith(rule + QStringLiteral(" (") + field + QStringLiteral("): ")),
+    QVERIFY2(RowValidator::describe(problems).startsWith(rule + QStringLiteral(" (") + field
+                                                         + QStringLiteral("): ")),
              qPrintable(RowValidator::describe(problems)));
-    QCOMPARE(RowValidator::toJson(row.key, problems).first().toObject().value(QStringLiteral("code")).toString(),
-             problems.first().code);
+    QCOMPARE(
+        RowValidator::toJson(row.key, problems).first().toObject().value(QStringLiteral("code")).toString(),
+        problems.first().code);
 }
 
 void TestRowValidator::timestamps_data()

@@ -20,7 +20,8 @@ void TestAgentEndpoints::defaultsWhenNothingIsSaved()
     QTemporaryDir dir;
     QSettings settings(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
     const AgentEndpoints endpoints = AgentEndpoints::fromSettings(settings);
-    QCOMPARE(endpoints.baseUrlFor(QStringLiteral("grok-4.3")), std::optional<QUrl>(QUrl(QStringLiteral("https://api.x.ai/v1"))));
+    QCOMPARE(endpoints.baseUrlFor(QStringLiteral("grok-4.3")),
+             std::optional<QUrl>(QUrl(QStringLiteral("https://api.x.ai/v1"))));
     QCOMPARE(endpoints.baseUrlFor(QStringLiteral("gpt-4.1-mini")), std::nullopt);
 }
 

@@ -30,7 +30,8 @@ void TestSecretInventory::parse_data()
 
     QTest::addRow("bearer") << u"bearer:GROK_API_KEY"_s << true << u"bearer"_s << u"GROK_API_KEY"_s;
     QTest::addRow("basic") << u"basic:JIRA_LOGIN"_s << true << u"basic"_s << u"JIRA_LOGIN"_s;
-    QTest::addRow("query, default parameter") << u"query:MAPS_KEY"_s << true << u"query:key"_s << u"MAPS_KEY"_s;
+    QTest::addRow("query, default parameter")
+        << u"query:MAPS_KEY"_s << true << u"query:key"_s << u"MAPS_KEY"_s;
     QTest::addRow("query, own parameter") << u"query:api_key=OWM"_s << true << u"query:api_key"_s << u"OWM"_s;
     QTest::addRow("surrounding blanks") << u"  bearer:A  "_s << true << u"bearer"_s << u"A"_s;
     QTest::addRow("underscore first") << u"bearer:_X1"_s << true << u"bearer"_s << u"_X1"_s;
@@ -38,7 +39,8 @@ void TestSecretInventory::parse_data()
     QTest::addRow("prefix is case-sensitive") << u"Bearer:A"_s << false << QString() << QString();
     QTest::addRow("no colon") << u"GROK_API_KEY"_s << false << QString() << QString();
     QTest::addRow("empty name") << u"bearer:"_s << false << QString() << QString();
-    QTest::addRow("name with a dash (a pasted key?)") << u"bearer:sk-live-123"_s << false << QString() << QString();
+    QTest::addRow("name with a dash (a pasted key?)")
+        << u"bearer:sk-live-123"_s << false << QString() << QString();
     QTest::addRow("name starting with a digit") << u"basic:1A"_s << false << QString() << QString();
     QTest::addRow("query, empty parameter") << u"query:=A"_s << false << QString() << QString();
     QTest::addRow("query, bad parameter") << u"query:a b=A"_s << false << QString() << QString();
@@ -89,9 +91,9 @@ void TestSecretInventory::environmentPresence()
     qputenv("CAPDESK_TST_INV_SET", "value");
     qputenv("CAPDESK_TST_INV_EMPTY", "");
     qunsetenv("CAPDESK_TST_INV_UNSET");
-    SecretInventory inventory = SecretInventory::fromUsage(
-        {{u"bearer:CAPDESK_TST_INV_SET"_s, 1}, {u"bearer:CAPDESK_TST_INV_EMPTY"_s, 1},
-         {u"bearer:CAPDESK_TST_INV_UNSET"_s, 1}});
+    SecretInventory inventory = SecretInventory::fromUsage({{u"bearer:CAPDESK_TST_INV_SET"_s, 1},
+                                                            {u"bearer:CAPDESK_TST_INV_EMPTY"_s, 1},
+                                                            {u"bearer:CAPDESK_TST_INV_UNSET"_s, 1}});
     inventory.checkOrigins(nullptr);
     QCOMPARE(inventory.secrets().size(), 3);
     QCOMPARE(inventory.secrets()[0].name, u"CAPDESK_TST_INV_EMPTY"_s);
@@ -112,7 +114,8 @@ void TestSecretInventory::keychainPresence()
     const QString absent = u"CAPDESK_TST_INV_NOT_IN_KEYCHAIN"_s;
     QVERIFY2(keychain.set(present, u"value"_s, &why), qPrintable(why));
     QVERIFY(keychain.remove(absent));
-    SecretInventory inventory = SecretInventory::fromUsage({{u"bearer:"_s + present, 2}, {u"basic:"_s + absent, 1}});
+    SecretInventory inventory =
+        SecretInventory::fromUsage({{u"bearer:"_s + present, 2}, {u"basic:"_s + absent, 1}});
     inventory.checkOrigins(&keychain);
     QVERIFY(keychain.remove(present));
     QCOMPARE(inventory.secrets()[0].name, present);

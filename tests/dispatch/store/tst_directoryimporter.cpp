@@ -1,10 +1,10 @@
-#include "dispatch/store/directoryexporter.h"
-#include "dispatch/store/directoryimporter.h"
-#include "tests/support/fixturegenerator.h"
-#include "dispatch/store/sqldumpreader.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/row/rowvalidator.h"
+#include "dispatch/store/directoryexporter.h"
+#include "dispatch/store/directoryimporter.h"
+#include "dispatch/store/sqldumpreader.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -46,11 +46,12 @@ ImportOptions legacy()
 // A row that meets every rule, as JSON, with `field` set to `value` (a JSON literal).
 QByteArray compliantJson(const char *key, const char *field = nullptr, const QByteArray &value = {})
 {
-    QByteArray row = QByteArray("{\"key\": \"") + key
-                     + "\", \"type\": \"fn\", \"target\": \"upper\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
-                       "\"content\": \"# WHAT: Upper-cases text.\\n# WHEN_TO_USE: capitals are needed.\\n"
-                       "# ARGS: $1=text\\n# EX: ["
-                     + key + "]hello[/" + key + "]\\n# OUTPUT: the text in capitals\"";
+    QByteArray row =
+        QByteArray("{\"key\": \"") + key
+        + "\", \"type\": \"fn\", \"target\": \"upper\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
+          "\"content\": \"# WHAT: Upper-cases text.\\n# WHEN_TO_USE: capitals are needed.\\n"
+          "# ARGS: $1=text\\n# EX: ["
+        + key + "]hello[/" + key + "]\\n# OUTPUT: the text in capitals\"";
     if (field)
         row += QByteArray(", \"") + field + "\": " + value;
     return row + "}";
@@ -144,9 +145,8 @@ void TestDirectoryImporter::refuses_data()
     QTest::addRow("SQL: cut off inside a string")
         << insert("A", "fn") + "INSERT INTO directory (key,type,content) VALUES('B','fn','half\nof it"
         << QStringLiteral("line 2: statement is not terminated by ';' (the dump looks truncated)");
-    QTest::addRow("SQL: another table")
-        << insert("A", "fn") + "INSERT INTO receipts VALUES (1);\n"
-        << QStringLiteral("line 2: no such table: receipts");
+    QTest::addRow("SQL: another table") << insert("A", "fn") + "INSERT INTO receipts VALUES (1);\n"
+                                        << QStringLiteral("line 2: no such table: receipts");
     QTest::addRow("SQL: invalid UTF-8") << insert("A", "fn") + insert("B", "fn") + insert("caf\xc3", "fn")
                                         << QStringLiteral("line 3: invalid UTF-8");
     QTest::addRow("SQL: overlong UTF-8")
@@ -165,7 +165,8 @@ void TestDirectoryImporter::refuses_data()
         << QStringLiteral("line 2: key 'NOW' already exists in the directory");
     QTest::addRow("SQL: type outside the four")
         << insert("A", "fn") + insert("B", "lambda")
-        << QStringLiteral("line 2: row 2 ('B'): V001 type_known (type): type 'lambda' is not one of fn, http, agent, flow");
+        << QStringLiteral("line 2: row 2 ('B'): V001 type_known (type): type 'lambda' is not one of fn, "
+                          "http, agent, flow");
     QTest::addRow("SQL: blob") << QByteArray(
         "INSERT INTO directory (key,type,content) VALUES('A','fn',X'00');")
                                << QStringLiteral("line 1: column 'content': holds a blob");
@@ -183,7 +184,8 @@ void TestDirectoryImporter::refuses_data()
         << QStringLiteral("line 3: key 'SEEDED' already exists in the directory");
     QTest::addRow("JSON: type outside the four")
         << "[\n" + jsonRow("A", "soap") + "\n]"
-        << QStringLiteral("line 2: row 1 ('A'): V001 type_known (type): type 'soap' is not one of fn, http, agent, flow");
+        << QStringLiteral("line 2: row 1 ('A'): V001 type_known (type): type 'soap' is not one of fn, http, "
+                          "agent, flow");
     QTest::addRow("JSON: row without a key")
         << QByteArray("[\n  {\"type\": \"fn\"}\n]") << QStringLiteral("line 2: row 1: V005 key_text (key)");
     QTest::addRow("JSON: unknown field")
@@ -192,15 +194,19 @@ void TestDirectoryImporter::refuses_data()
 
     // Validity: refused even for a legacy import, by rule code.
     QTest::addRow("runner 'evil'") << "[\n" + compliantJson("RUN_EVIL", "runner", "\"evil\"") + "\n]"
-                                   << QStringLiteral("line 2: row 1 ('RUN_EVIL'): V002 runner_known (runner)");
+                                   << QStringLiteral(
+                                          "line 2: row 1 ('RUN_EVIL'): V002 runner_known (runner)");
     QTest::addRow("updated_at 'x'") << "[\n" + compliantJson("STAMP_X", "updated_at", "\"x\"") + "\n]"
-                                    << QStringLiteral("line 2: row 1 ('STAMP_X'): V003 timestamp_form (updated_at)");
+                                    << QStringLiteral(
+                                           "line 2: row 1 ('STAMP_X'): V003 timestamp_form (updated_at)");
     QTest::addRow("50 MB content")
-        << "[\n{\"key\": \"HUGE_ROW\", \"type\": \"fn\", \"content\": \"" + QByteArray(50 * 1024 * 1024, 'x') + "\"}\n]"
+        << "[\n{\"key\": \"HUGE_ROW\", \"type\": \"fn\", \"content\": \"" + QByteArray(50 * 1024 * 1024, 'x')
+               + "\"}\n]"
         << QStringLiteral("line 2: row 1 ('HUGE_ROW'): V004 field_size (content): content is 52428800 bytes, "
                           "over its limit of 524288");
     QTest::addRow("SQL: 1 MiB content")
-        << "INSERT INTO directory (key,type,updated_at,content) VALUES('BIG_ROW','fn','2026-07-26T04:36:19.832Z','"
+        << "INSERT INTO directory (key,type,updated_at,content) "
+           "VALUES('BIG_ROW','fn','2026-07-26T04:36:19.832Z','"
                + QByteArray(1024 * 1024, 'x') + "');\n"
         << QStringLiteral("line 1: row 1 ('BIG_ROW'): V004 field_size (content): content is 1048576 bytes");
     QTest::addRow("SQL: a control character in the key")
@@ -439,7 +445,8 @@ void TestDirectoryImporter::refusesBadTimestamps_data()
         {"30 February", "2026-02-30T00:00:00.000Z"},
         {"hour 24", "2026-07-26T24:00:00.000Z"},
         {"leap second", "2026-06-30T23:59:60.000Z"},
-        {"other digits", "\xd9\xa2" "026-07-26T04:36:19.832Z"},
+        {"other digits", "\xd9\xa2"
+                         "026-07-26T04:36:19.832Z"},
         {"a number", "1753504579832"},
     };
     for (const char *field : {"updated_at", "created_at"}) {
@@ -470,16 +477,16 @@ void TestDirectoryImporter::refusesBadTimestamps()
 
 void TestDirectoryImporter::restampReplacesOnlyBadTimestamps()
 {
-    const QByteArray json = "[\n" + compliantJson("KEPT_ROW", "created_at", "\"2026-01-02T03:04:05.006Z\"") + ",\n"
-                            + compliantJson("BAD_UPDATED", "updated_at", "\"x\\r\\nSet-Cookie: y\"") + ",\n"
-                            + compliantJson("BAD_CREATED", "created_at", "\"yesterday\"") + "\n]";
+    const QByteArray json = "[\n" + compliantJson("KEPT_ROW", "created_at", "\"2026-01-02T03:04:05.006Z\"")
+                            + ",\n" + compliantJson("BAD_UPDATED", "updated_at", "\"x\\r\\nSet-Cookie: y\"")
+                            + ",\n" + compliantJson("BAD_CREATED", "created_at", "\"yesterday\"") + "\n]";
     ImportOptions options;
     options.restamp = true;
     const QString before = IsoTime::nowUtc();
     const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*m_store, json, options);
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
-    QCOMPARE(imported.value().restamped,
-             (QStringList{QStringLiteral("BAD_UPDATED updated_at"), QStringLiteral("BAD_CREATED created_at")}));
+    QCOMPARE(imported.value().restamped, (QStringList{QStringLiteral("BAD_UPDATED updated_at"),
+                                                      QStringLiteral("BAD_CREATED created_at")}));
 
     const Row kept = m_store->row(QStringLiteral("KEPT_ROW")).value();
     QCOMPARE(kept.updatedAt, QStringLiteral("2026-07-26T04:36:19.832Z"));
@@ -500,17 +507,21 @@ void TestDirectoryImporter::refusesNoncompliantRows_data()
     QTest::addColumn<QStringList>("codes");
 
     const QByteArray good = compliantJson("GOOD_ROW");
-    QTest::addRow("no doc lines") << "[\n" + good + ",\n{\"key\": \"UNDOCUMENTED\", \"type\": \"fn\", "
-                                                       "\"target\": \"upper\"}\n]"
+    QTest::addRow("no doc lines") << "[\n" + good
+                                         + ",\n{\"key\": \"UNDOCUMENTED\", \"type\": \"fn\", "
+                                           "\"target\": \"upper\"}\n]"
                                   << QStringLiteral("UNDOCUMENTED")
-                                  << QStringList{QStringLiteral("H010 doc_what"), QStringLiteral("H011 doc_when"),
-                                                 QStringLiteral("H012 doc_args"), QStringLiteral("H013 doc_example")};
-    QTest::addRow("include cycle") << "[\n" + good + ",\n" + compliantJson("LOOP_A", "includes", "\"LOOP_B\"") + ",\n"
-                                          + compliantJson("LOOP_B", "includes", "\"LOOP_A\"") + "\n]"
-                                   << QStringLiteral("LOOP_A") << QStringList{QStringLiteral("H061 includes_cycle")};
-    const QByteArray flow = "{\"key\": \"SELF_CALL\", \"type\": \"flow\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
-                            "\"content\": \"# WHAT: Calls itself.\\n# WHEN_TO_USE: never.\\n# ARGS: $1=x\\n"
-                            "# EX: [SELF_CALL]x[/SELF_CALL]\\nGOOD_ROW: $1 > SELF_CALL: $PREV\"}";
+                                  << QStringList{
+                                         QStringLiteral("H010 doc_what"), QStringLiteral("H011 doc_when"),
+                                         QStringLiteral("H012 doc_args"), QStringLiteral("H013 doc_example")};
+    QTest::addRow("include cycle") << "[\n" + good + ",\n" + compliantJson("LOOP_A", "includes", "\"LOOP_B\"")
+                                          + ",\n" + compliantJson("LOOP_B", "includes", "\"LOOP_A\"") + "\n]"
+                                   << QStringLiteral("LOOP_A")
+                                   << QStringList{QStringLiteral("H061 includes_cycle")};
+    const QByteArray flow =
+        "{\"key\": \"SELF_CALL\", \"type\": \"flow\", \"updated_at\": \"2026-07-26T04:36:19.832Z\", "
+        "\"content\": \"# WHAT: Calls itself.\\n# WHEN_TO_USE: never.\\n# ARGS: $1=x\\n"
+        "# EX: [SELF_CALL]x[/SELF_CALL]\\nGOOD_ROW: $1 > SELF_CALL: $PREV\"}";
     QTest::addRow("self-calling flow") << "[\n" + good + ",\n" + flow + "\n]" << QStringLiteral("SELF_CALL")
                                        << QStringList{QStringLiteral("H025 flow_cycle")};
     QTest::addRow("lower-case key (H001)")
@@ -528,9 +539,11 @@ void TestDirectoryImporter::refusesNoncompliantRows()
     QVERIFY(!refused.ok());
     QVERIFY(DirectoryImporter::isHygieneRefusal(refused.error()));
     for (const QString &code : codes)
-        QVERIFY2(refused.error().message.contains(key + QStringLiteral(": ")) && refused.error().message.contains(code),
+        QVERIFY2(refused.error().message.contains(key + QStringLiteral(": "))
+                     && refused.error().message.contains(code),
                  qPrintable(refused.error().message));
-    QVERIFY2(!refused.error().message.contains(QStringLiteral("GOOD_ROW")), qPrintable(refused.error().message));
+    QVERIFY2(!refused.error().message.contains(QStringLiteral("GOOD_ROW")),
+             qPrintable(refused.error().message));
     QVERIFY(refused.error().message.contains(QStringLiteral("--allow-noncompliant")));
     QVERIFY(m_store->allRows().value().isEmpty()); // all or nothing
 
@@ -549,15 +562,16 @@ void TestDirectoryImporter::refusesNoncompliantRows()
 
 void TestDirectoryImporter::takesTheDirectoryFromAWholeDatabaseDump()
 {
-    const StoreResult<ImportReport> imported =
-        DirectoryImporter::importFile(*m_store, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"));
+    const StoreResult<ImportReport> imported = DirectoryImporter::importFile(
+        *m_store, QStringLiteral(CAPDESK_TESTDATA_DIR "/d1_whole_database.sql"));
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
     QCOMPARE(imported.value().imported, 2);
     QCOMPARE(imported.value().skipped.size(), 4);
     QVERIFY(imported.value().skipped.contains(QStringLiteral("table 'd1_migrations' (3 INSERTs)")));
     QVERIFY(imported.value().noncompliant.isEmpty());
     QCOMPARE(m_store->allRows().value().size(), 2);
-    QCOMPARE(m_store->row(QStringLiteral("SHOUT")).value().updatedAt, QStringLiteral("2026-07-26T04:36:19.832Z"));
+    QCOMPARE(m_store->row(QStringLiteral("SHOUT")).value().updatedAt,
+             QStringLiteral("2026-07-26T04:36:19.832Z"));
 }
 
 void TestDirectoryImporter::exportImportRoundTrip_data()
@@ -587,7 +601,8 @@ void TestDirectoryImporter::exportImportRoundTrip()
     QVERIFY2(exported.ok(), qPrintable(exported.error().message));
     const std::shared_ptr<SqliteDirectoryStore> copy = openStore(QStringLiteral("copy.db"));
     QVERIFY(copy);
-    const StoreResult<ImportReport> imported = DirectoryImporter::importBytes(*copy, exported.value(), legacy());
+    const StoreResult<ImportReport> imported =
+        DirectoryImporter::importBytes(*copy, exported.value(), legacy());
     QVERIFY2(imported.ok(), qPrintable(imported.error().message));
     QCOMPARE(imported.value().imported, 892);
 

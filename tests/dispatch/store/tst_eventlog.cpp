@@ -1,8 +1,8 @@
 #include "dispatch/json/canonicaljson.h"
 #include "dispatch/store/eventlog.h"
-#include "tests/support/rawsql.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 #include "dispatch/store/writetransaction.h"
+#include "tests/support/rawsql.h"
 
 #include <QCryptographicHash>
 #include <QTemporaryDir>
@@ -510,8 +510,8 @@ void TestEventLog::rewrittenEventBreaksTheNextLink()
         QCryptographicHash::hash(CanonicalJson::serialize(object), QCryptographicHash::Sha256).toHex();
     const QString failure =
         RawSql::exec(path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
-                       QStringLiteral("UPDATE events SET actor = 'mallory', hash = '%1' WHERE seq = 2")
-                           .arg(QString::fromLatin1(hash))});
+                            QStringLiteral("UPDATE events SET actor = 'mallory', hash = '%1' WHERE seq = 2")
+                                .arg(QString::fromLatin1(hash))});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
 
     const EventLog::Verification verification = verify(*store);

@@ -74,7 +74,8 @@ void TestSqlDialect::tableNames()
 
 void TestSqlDialect::schemaVersionReadsWhatWasApplied()
 {
-    QCOMPARE(column(SqlDialect::sqlite().schemaVersion), QStringList{QString::number(SchemaMigrator::latestVersion())});
+    QCOMPARE(column(SqlDialect::sqlite().schemaVersion),
+             QStringList{QString::number(SchemaMigrator::latestVersion())});
 }
 
 void TestSqlDialect::columnNames_data()
@@ -116,10 +117,10 @@ void TestSqlDialect::eventSeqIssuedOutlivesDeletedEvents()
 
 void TestSqlDialect::insertionOrderBreaksTies()
 {
-    const QString failed = RawSql::exec(
-        m_dir->filePath(u"d.db"_s),
-        {u"CREATE TABLE t (id TEXT, at TEXT)"_s, u"INSERT INTO t VALUES ('zz', '2026-01-01'), ('aa', '2026-01-01'), "
-                                                  "('mm', '2026-01-01')"_s});
+    const QString failed = RawSql::exec(m_dir->filePath(u"d.db"_s),
+                                        {u"CREATE TABLE t (id TEXT, at TEXT)"_s,
+                                         u"INSERT INTO t VALUES ('zz', '2026-01-01'), ('aa', '2026-01-01'), "
+                                         "('mm', '2026-01-01')"_s});
     QVERIFY2(failed.isEmpty(), qPrintable(failed));
     QCOMPARE(column(u"SELECT id FROM t ORDER BY at, %1"_s.arg(SqlDialect::sqlite().insertionOrder)),
              (QStringList{u"zz"_s, u"aa"_s, u"mm"_s}));

@@ -1,5 +1,5 @@
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/store/sqldumpreader.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -189,7 +189,8 @@ void TestSqlDumpReader::refuses_data()
                + QStringLiteral("INSERT INTO receipts VALUES (1);")
         << QStringLiteral("line 2: no such table: receipts");
     QTest::addRow("index on a table the dump never created")
-        << QStringLiteral("CREATE INDEX ix ON receipts(key);") << QStringLiteral("line 1: no such table: main.receipts");
+        << QStringLiteral("CREATE INDEX ix ON receipts(key);")
+        << QStringLiteral("line 1: no such table: main.receipts");
     QTest::addRow("DROP") << QStringLiteral("BEGIN;\n\nDROP TABLE directory;")
                           << QStringLiteral("line 3: DROP is not allowed in a dump");
     QTest::addRow("DELETE from the directory")
@@ -200,9 +201,10 @@ void TestSqlDumpReader::refuses_data()
     QTest::addRow("fewer values than columns")
         << QStringLiteral("\nINSERT INTO directory (key, type, target) VALUES ('A', 'fn');")
         << QStringLiteral("line 2: 2 values for 3 columns");
-    QTest::addRow("more values than the production columns") << QStringLiteral(
-        "INSERT INTO directory VALUES ('A', 'fn', NULL, NULL, NULL, 'T', NULL, NULL, NULL, 1, 1, 100, "
-        "NULL, NULL, 0, NULL, NULL, NULL, 'extra');")
+    QTest::addRow("more values than the production columns")
+        << QStringLiteral(
+               "INSERT INTO directory VALUES ('A', 'fn', NULL, NULL, NULL, 'T', NULL, NULL, NULL, 1, 1, 100, "
+               "NULL, NULL, 0, NULL, NULL, NULL, 'extra');")
         << QStringLiteral("line 1: table directory has 18 columns but 19 values were supplied");
     QTest::addRow("unknown column in the INSERT")
         << QStringLiteral("INSERT INTO directory (key, type, colour) VALUES ('A', 'fn', 'red');")
@@ -315,7 +317,9 @@ void TestSqlDumpReader::refusesHostileDumps_data()
         << head + "INSERT INTO directory VALUES ('AA', 'fn', randomblob(1000000000));"
         << QStringLiteral("line 2: function randomblob() is not allowed in a dump");
     QTest::addRow("a function inside replace()")
-        << head + "INSERT INTO directory VALUES ('AA', 'fn', replace(printf('%.*c', 1000000000, 'x'), 'x', 'y'));"
+        << head
+               + "INSERT INTO directory VALUES ('AA', 'fn', replace(printf('%.*c', 1000000000, 'x'), 'x', "
+                 "'y'));"
         << QStringLiteral("line 2: function printf() is not allowed in a dump");
     QTest::addRow("a recursive CTE")
         << head
@@ -327,19 +331,21 @@ void TestSqlDumpReader::refusesHostileDumps_data()
         << QStringLiteral("line 2: a SELECT is not allowed in a dump");
     QTest::addRow("ATTACH") << QByteArray("ATTACH DATABASE '/tmp/capdesk-attached.db' AS other;")
                             << QStringLiteral("line 1: ATTACH and DETACH are not allowed in a dump");
-    QTest::addRow("PRAGMA writable_schema") << QByteArray("PRAGMA writable_schema=ON;")
-                                            << QStringLiteral("line 1: PRAGMA writable_schema is not allowed");
+    QTest::addRow("PRAGMA writable_schema")
+        << QByteArray("PRAGMA writable_schema=ON;")
+        << QStringLiteral("line 1: PRAGMA writable_schema is not allowed");
     QTest::addRow("a bound parameter") << head + "INSERT INTO directory VALUES ('AA', 'fn', ?1);"
                                        << QStringLiteral("line 2: the statement holds a parameter");
-    QTest::addRow("CREATE TABLE … AS SELECT")
-        << QByteArray("CREATE TABLE copy AS SELECT 1;") << QStringLiteral("line 1: a SELECT is not allowed in a dump");
+    QTest::addRow("CREATE TABLE … AS SELECT") << QByteArray("CREATE TABLE copy AS SELECT 1;")
+                                              << QStringLiteral("line 1: a SELECT is not allowed in a dump");
     QTest::addRow("a virtual table") << QByteArray("CREATE VIRTUAL TABLE t USING fts5(x);")
-                                     << QStringLiteral("line 1: CREATE VIRTUAL TABLE is not allowed in a dump");
+                                     << QStringLiteral(
+                                            "line 1: CREATE VIRTUAL TABLE is not allowed in a dump");
     QTest::addRow("a huge statement")
         << head + "INSERT INTO directory VALUES ('AA', 'fn', '" + QByteArray(17 * 1024 * 1024, 'x') + "');"
         << QStringLiteral("line 2: a statement longer than 16 MiB");
-    QTest::addRow("a huge line that never ends") << QByteArray(20 * 1024 * 1024, '(')
-                                                 << QStringLiteral("line 1: a statement longer than 16 MiB");
+    QTest::addRow("a huge line that never ends")
+        << QByteArray(20 * 1024 * 1024, '(') << QStringLiteral("line 1: a statement longer than 16 MiB");
 }
 
 void TestSqlDumpReader::refusesHostileDumps()

@@ -1,7 +1,7 @@
-#include "tests/support/fixturegenerator.h"
 #include "dispatch/store/sqldumpreader.h"
 #include "dispatch/store/sqldumpwriter.h"
 #include "dispatch/store/sqlstatementsplitter.h"
+#include "tests/support/fixturegenerator.h"
 
 #include <QFile>
 #include <QSqlDatabase>

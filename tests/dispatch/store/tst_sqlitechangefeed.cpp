@@ -1,10 +1,10 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/sqlitechangefeed.h"
+#include "dispatch/store/sqlitedirectorystore.h"
 #include "tests/support/processrun.h"
 #include "tests/support/rawsql.h"
 #include "tests/support/serveprocess.h"
-#include "dispatch/store/sqlitechangefeed.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>

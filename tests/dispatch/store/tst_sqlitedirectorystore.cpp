@@ -9,8 +9,8 @@
 
 #include <QCryptographicHash>
 #include <QFile>
-#include <QJsonObject>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -143,10 +143,13 @@ void TestSqliteDirectoryStore::migratesAProductionFileInPlace()
 void TestSqliteDirectoryStore::migratesAnOldSixColumnFile()
 {
     const QString path = freshPath();
-    execRaw(path, {QStringLiteral("CREATE TABLE directory (key TEXT PRIMARY KEY, type TEXT NOT NULL, target TEXT, "
-                                  "auth TEXT, content TEXT, updated_at TEXT NOT NULL)"),
-                   QStringLiteral("INSERT INTO directory VALUES ('NOW','fn','now',NULL,'# WHAT: time','2026-01-01T00:00:00.000Z')"),
-                   QStringLiteral("INSERT INTO directory VALUES ('ECHO','fn','echo','','x','2026-01-02T00:00:00.000Z')")});
+    execRaw(path,
+            {QStringLiteral("CREATE TABLE directory (key TEXT PRIMARY KEY, type TEXT NOT NULL, target TEXT, "
+                            "auth TEXT, content TEXT, updated_at TEXT NOT NULL)"),
+             QStringLiteral("INSERT INTO directory VALUES ('NOW','fn','now',NULL,'# WHAT: "
+                            "time','2026-01-01T00:00:00.000Z')"),
+             QStringLiteral(
+                 "INSERT INTO directory VALUES ('ECHO','fn','echo','','x','2026-01-02T00:00:00.000Z')")});
     auto opened = SqliteDirectoryStore::open(path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     const StoreResult<Row> now = opened.value()->row(QStringLiteral("NOW"));
@@ -167,7 +170,8 @@ void TestSqliteDirectoryStore::refusesFilesThatAreNotDirectories_data()
     QTest::addColumn<QByteArray>("kind");
     QTest::addColumn<QString>("expected");
     QTest::addRow("text file") << QByteArray("text") << QStringLiteral("not a SQLite database");
-    QTest::addRow("other tables") << QByteArray("other") << QStringLiteral("no 'directory' table (tables: notes)");
+    QTest::addRow("other tables") << QByteArray("other")
+                                  << QStringLiteral("no 'directory' table (tables: notes)");
     QTest::addRow("corrupt") << QByteArray("corrupt") << QStringLiteral("corrupt");
 }
 
@@ -233,7 +237,8 @@ void TestSqliteDirectoryStore::createGetReplaceDelete()
     QCOMPARE(read.target, QStringLiteral("upper"));
     QCOMPARE(read.seq, std::optional<qint64>(7));
 
-    QCOMPARE(store.replace(sampleRow(QStringLiteral("MISSING_ROW"))).error().kind, StoreError::Kind::NotFound);
+    QCOMPARE(store.replace(sampleRow(QStringLiteral("MISSING_ROW"))).error().kind,
+             StoreError::Kind::NotFound);
     QVERIFY(!store.remove(QStringLiteral("ECHO_ONE")).isError());
     QCOMPARE(store.row(QStringLiteral("ECHO_ONE")).error().kind, StoreError::Kind::NotFound);
     QCOMPARE(store.remove(QStringLiteral("ECHO_ONE")).kind, StoreError::Kind::NotFound);
@@ -254,8 +259,8 @@ void TestSqliteDirectoryStore::createStampsTimestamps()
     QCOMPARE(row.updatedAt, IsoTime::nowUtc(*clock));
 
     clock->advance(3);
-    const StoreResult<WriteOutcome> patched =
-        opened.value()->patch(QStringLiteral("STAMPED"), QJsonObject{{QStringLiteral("category"), QStringLiteral("x")}});
+    const StoreResult<WriteOutcome> patched = opened.value()->patch(
+        QStringLiteral("STAMPED"), QJsonObject{{QStringLiteral("category"), QStringLiteral("x")}});
     QVERIFY(patched.ok());
     const Row after = opened.value()->row(QStringLiteral("STAMPED")).value();
     QVERIFY(after.updatedAt > row.updatedAt);
@@ -275,14 +280,30 @@ void TestSqliteDirectoryStore::createRefusesBadRows_data()
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
-    QTest::addRow("lowercase key") << "key" << "echo" << "must match";
-    QTest::addRow("one-letter key") << "key" << "E" << "must match";
-    QTest::addRow("key with dash") << "key" << "ECHO-1" << "must match";
-    QTest::addRow("fifth type") << "type" << "lambda" << "not one of fn, http, agent, flow";
-    QTest::addRow("schema not json") << "input_schema" << "{not json" << "input_schema is not JSON: line 1, column";
-    QTest::addRow("schema not object") << "input_schema" << "[1]" << "JSON Schema object";
-    QTest::addRow("examples not array") << "examples" << "{\"a\":1}" << "JSON array";
-    QTest::addRow("examples not strings") << "examples" << "[\"a\", 2]" << "examples[1] must be a string";
+    QTest::addRow("lowercase key") << "key"
+                                   << "echo"
+                                   << "must match";
+    QTest::addRow("one-letter key") << "key"
+                                    << "E"
+                                    << "must match";
+    QTest::addRow("key with dash") << "key"
+                                   << "ECHO-1"
+                                   << "must match";
+    QTest::addRow("fifth type") << "type"
+                                << "lambda"
+                                << "not one of fn, http, agent, flow";
+    QTest::addRow("schema not json") << "input_schema"
+                                     << "{not json"
+                                     << "input_schema is not JSON: line 1, column";
+    QTest::addRow("schema not object") << "input_schema"
+                                       << "[1]"
+                                       << "JSON Schema object";
+    QTest::addRow("examples not array") << "examples"
+                                        << "{\"a\":1}"
+                                        << "JSON array";
+    QTest::addRow("examples not strings") << "examples"
+                                          << "[\"a\", 2]"
+                                          << "examples[1] must be a string";
 }
 
 void TestSqliteDirectoryStore::createRefusesBadRows()
@@ -307,10 +328,18 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
     QTest::addColumn<QString>("error");
     QTest::addColumn<QString>("checkField");
     QTest::addColumn<QVariant>("expected");
-    QTest::addRow("runner only") << QByteArray(R"({"runner":"edge"})") << "no recognized fields" << "runner" << QVariant();
-    QTest::addRow("sensitive only") << QByteArray(R"({"sensitive":1})") << "no recognized fields" << "sensitive" << QVariant(qint64(0));
-    QTest::addRow("nothing") << QByteArray("{}") << "no recognized fields" << "" << QVariant();
-    QTest::addRow("content") << QByteArray(R"({"content":"# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"})") << "" << "content" << QVariant(QStringLiteral("# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"));
+    QTest::addRow("runner only") << QByteArray(R"({"runner":"edge"})") << "no recognized fields"
+                                 << "runner" << QVariant();
+    QTest::addRow("sensitive only") << QByteArray(R"({"sensitive":1})") << "no recognized fields"
+                                    << "sensitive" << QVariant(qint64(0));
+    QTest::addRow("nothing") << QByteArray("{}") << "no recognized fields"
+                             << "" << QVariant();
+    QTest::addRow("content") << QByteArray(
+        R"({"content":"# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: [PATCHED][/PATCHED]\n# OUTPUT: x"})")
+                             << ""
+                             << "content"
+                             << QVariant(QStringLiteral("# WHAT: new\n# WHEN_TO_USE: t\n# ARGS: none\n# EX: "
+                                                        "[PATCHED][/PATCHED]\n# OUTPUT: x"));
     QTest::addRow("runner ignored beside content") << QByteArray(R"({"runner":"edge","category":"c"})") << ""
                                                    << "runner" << QVariant();
     QTest::addRow("enabled 0") << QByteArray(R"({"enabled":0})") << ""
@@ -320,9 +349,12 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
     QTest::addRow("bad field beside a good one") << QByteArray(R"({"category":"c","planner_rank":1.5})")
                                                  << "field 'planner_rank' must be a whole number"
                                                  << "category" << QVariant(QStringLiteral("tools"));
-    QTest::addRow("seq null") << QByteArray(R"({"seq":null})") << "" << "seq" << QVariant();
-    QTest::addRow("bad type") << QByteArray(R"({"type":"lambda"})") << "not one of" << "type" << QVariant(QStringLiteral("fn"));
-    QTest::addRow("bad schema") << QByteArray(R"({"input_schema":"{"})") << "input_schema is not JSON" << "input_schema" << QVariant();
+    QTest::addRow("seq null") << QByteArray(R"({"seq":null})") << ""
+                              << "seq" << QVariant();
+    QTest::addRow("bad type") << QByteArray(R"({"type":"lambda"})") << "not one of"
+                              << "type" << QVariant(QStringLiteral("fn"));
+    QTest::addRow("bad schema") << QByteArray(R"({"input_schema":"{"})") << "input_schema is not JSON"
+                                << "input_schema" << QVariant();
     QTest::addRow("seq text") << QByteArray(R"({"seq":"x"})") << "field 'seq' must be null or a whole number"
                               << "seq" << QVariant();
 }
@@ -355,7 +387,8 @@ void TestSqliteDirectoryStore::patchOfMissingRowIsNotFound()
 {
     auto opened = SqliteDirectoryStore::open(freshPath());
     QVERIFY(opened.ok());
-    const auto result = opened.value()->patch(QStringLiteral("NOPE"), QJsonObject{{QStringLiteral("content"), QStringLiteral("x")}});
+    const auto result = opened.value()->patch(QStringLiteral("NOPE"),
+                                              QJsonObject{{QStringLiteral("content"), QStringLiteral("x")}});
     QCOMPARE(result.error().kind, StoreError::Kind::NotFound);
 }
 
@@ -369,7 +402,10 @@ void TestSqliteDirectoryStore::staleWritesAreConflicts()
     QVERIFY(store.create(sampleRow(QStringLiteral("SHARED_ROW"))).ok());
     const Row read = store.row(QStringLiteral("SHARED_ROW")).value();
     clock->advance();
-    QVERIFY(store.patch(QStringLiteral("SHARED_ROW"), QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}}).ok());
+    QVERIFY(store
+                .patch(QStringLiteral("SHARED_ROW"),
+                       QJsonObject{{QStringLiteral("target"), QStringLiteral("upper")}})
+                .ok());
 
     Row mine = read;
     mine.category = QStringLiteral("mine");
@@ -381,7 +417,9 @@ void TestSqliteDirectoryStore::staleWritesAreConflicts()
 
     const QString current = store.row(QStringLiteral("SHARED_ROW")).value().updatedAt;
     QVERIFY(store.replace(mine, current).ok());
-    QVERIFY(!store.remove(QStringLiteral("SHARED_ROW"), store.row(QStringLiteral("SHARED_ROW")).value().updatedAt).isError());
+    QVERIFY(
+        !store.remove(QStringLiteral("SHARED_ROW"), store.row(QStringLiteral("SHARED_ROW")).value().updatedAt)
+             .isError());
 }
 
 void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
@@ -434,12 +472,15 @@ void TestSqliteDirectoryStore::applyIsAllOrNothing()
 
     Row bad = sampleRow(QStringLiteral("BAD_ONE"));
     bad.type = QStringLiteral("lambda");
-    const StoreError error = store.apply({RowChange::remove(QStringLiteral("KEEP_ME")),
-                                          RowChange::create(sampleRow(QStringLiteral("NEW_ONE"))), RowChange::create(bad)});
+    const StoreError error =
+        store.apply({RowChange::remove(QStringLiteral("KEEP_ME")),
+                     RowChange::create(sampleRow(QStringLiteral("NEW_ONE"))), RowChange::create(bad)});
     QVERIFY(error.isError());
     QCOMPARE(store.allRows().value(), before);
 
-    QVERIFY(!store.apply({RowChange::remove(QStringLiteral("KEEP_ME")), RowChange::create(sampleRow(QStringLiteral("NEW_ONE")))})
+    QVERIFY(!store
+                 .apply({RowChange::remove(QStringLiteral("KEEP_ME")),
+                         RowChange::create(sampleRow(QStringLiteral("NEW_ONE")))})
                  .isError());
     QCOMPARE(store.allRows().value().size(), 1);
     QCOMPARE(store.allRows().value().first().key, QStringLiteral("NEW_ONE"));
@@ -456,7 +497,8 @@ void TestSqliteDirectoryStore::importRowsIsAllOrNothing()
     QCOMPARE(store.row(QStringLiteral("OLD_ROW")).value().updatedAt, kept.updatedAt);
 
     const QList<Row> before = store.allRows().value();
-    const StoreError duplicate = store.importRows({sampleRow(QStringLiteral("A_ROW")), sampleRow(QStringLiteral("OLD_ROW"))});
+    const StoreError duplicate =
+        store.importRows({sampleRow(QStringLiteral("A_ROW")), sampleRow(QStringLiteral("OLD_ROW"))});
     QVERIFY(duplicate.message.contains(QStringLiteral("duplicate key 'OLD_ROW'")));
     QCOMPARE(store.allRows().value(), before);
 }
@@ -471,8 +513,10 @@ void TestSqliteDirectoryStore::contentSearchIsCaseInsensitiveAndEscaped()
     b.content = QStringLiteral("weather_station");
     QVERIFY(!opened.value()->importRows({a, b}).isError());
     QCOMPARE(opened.value()->keysWithContent(QStringLiteral("WEATHER")).value().size(), 2);
-    QCOMPARE(opened.value()->keysWithContent(QStringLiteral("100%")).value(), QStringList{QStringLiteral("ROW_A")});
-    QCOMPARE(opened.value()->keysWithContent(QStringLiteral("r_s")).value(), QStringList{QStringLiteral("ROW_B")});
+    QCOMPARE(opened.value()->keysWithContent(QStringLiteral("100%")).value(),
+             QStringList{QStringLiteral("ROW_A")});
+    QCOMPARE(opened.value()->keysWithContent(QStringLiteral("r_s")).value(),
+             QStringList{QStringLiteral("ROW_B")});
 }
 
 QTEST_GUILESS_MAIN(TestSqliteDirectoryStore)

@@ -1,7 +1,7 @@
-#include "dispatch/tokens/capabilitygate.h"
-#include "dispatch/tokens/capabilitytoken.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/row/row.h"
+#include "dispatch/tokens/capabilitygate.h"
+#include "dispatch/tokens/capabilitytoken.h"
 
 #include <QTest>
 

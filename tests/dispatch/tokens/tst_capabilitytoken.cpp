@@ -1,6 +1,6 @@
-#include "dispatch/tokens/capabilitytoken.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/row/row.h"
+#include "dispatch/tokens/capabilitytoken.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

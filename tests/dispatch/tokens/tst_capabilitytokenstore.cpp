@@ -1,8 +1,8 @@
-#include "dispatch/tokens/capabilitygate.h"
-#include "dispatch/tokens/capabilitytokenstore.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/tokens/capabilitygate.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QDir>
 #include <QFile>

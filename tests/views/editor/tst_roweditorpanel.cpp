@@ -1,12 +1,12 @@
 #include "models/directorydocument.h"
-#include "views/table/directorytableview.h"
-#include "views/shell/editactions.h"
-#include "views/editor/jsonfieldedit.h"
 #include "models/lintcontroller.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/editor/jsonfieldedit.h"
 #include "views/editor/nullableintedit.h"
 #include "views/editor/roweditorpanel.h"
 #include "views/lint/rowfindingsview.h"
-#include "tests/views/viewtestsupport.h"
+#include "views/shell/editactions.h"
+#include "views/table/directorytableview.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -384,7 +384,8 @@ void TestRowEditorPanel::lintFindingsAppearLiveOnTheirFields()
 
     // Activating a finding puts the cursor in its field.
     m_panel->focusField(QStringLiteral("target"));
-    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(field<QLineEdit>(QStringLiteral("target"))));
+    QTRY_COMPARE(QApplication::focusWidget(),
+                 static_cast<QWidget *>(field<QLineEdit>(QStringLiteral("target"))));
 }
 
 QTEST_MAIN(TestRowEditorPanel)

@@ -1,9 +1,9 @@
 #include "dispatch/receipts/directoryhistory.h"
 #include "models/directorydocument.h"
 #include "tests/support/rawsql.h"
+#include "tests/views/viewtestsupport.h"
 #include "views/editor/roweditorpanel.h"
 #include "views/editor/rowhistorypanel.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QAbstractItemModel>
 #include <QComboBox>
@@ -154,8 +154,8 @@ void TestRowHistoryPanel::tamperedLogShowsTheBrokenState()
 
     const QString failure =
         RawSql::exec(m_path, {QStringLiteral("DROP TRIGGER events_refuse_update"),
-                         QStringLiteral("UPDATE events SET after_json = replace(after_json, "
-                                        "'today', 'tomorrow') WHERE seq = 6")});
+                              QStringLiteral("UPDATE events SET after_json = replace(after_json, "
+                                             "'today', 'tomorrow') WHERE seq = 6")});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     checked.clear();
     m_panel->reload();

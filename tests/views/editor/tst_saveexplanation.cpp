@@ -1,13 +1,13 @@
 #include "dispatch/directory/localdirectory.h"
 #include "models/directorydocument.h"
-#include "views/common/directorysession.h"
-#include "views/table/directorytableview.h"
-#include "views/shell/editactions.h"
 #include "models/lintcontroller.h"
 #include "tests/support/lintfixture.h"
-#include "views/shell/mainwindow.h"
-#include "views/editor/roweditorpanel.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/shell/editactions.h"
+#include "views/shell/mainwindow.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QPlainTextEdit>

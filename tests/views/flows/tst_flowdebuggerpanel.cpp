@@ -1,13 +1,13 @@
-#include "models/directorydocument.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "views/flows/flowdebuggerpanel.h"
 #include "dispatch/flows/run/flowdebugsession.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "models/directorydocument.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/flows/flowdebuggerpanel.h"
 #include "views/flows/flowsteplogview.h"
 #include "views/flows/flowtimelineview.h"
 #include "views/flows/flowvariablesview.h"
 #include "views/flows/flowvisualizerview.h"
-#include "dispatch/invoke/standarddispatcher.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QAction>
 #include <QHttpServer>

@@ -1,6 +1,6 @@
 #include "models/directorydocument.h"
-#include "views/flows/flowvisualizerview.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/flows/flowvisualizerview.h"
 
 #include <QGraphicsSimpleTextItem>
 #include <QSignalSpy>

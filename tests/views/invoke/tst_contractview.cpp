@@ -1,7 +1,7 @@
 #include "dispatch/contract/contractdocument.h"
-#include "views/invoke/contractview.h"
 #include "models/directorydocument.h"
 #include "tests/support/lintfixture.h"
+#include "views/invoke/contractview.h"
 
 #include <QTest>
 

@@ -1,10 +1,10 @@
-#include "models/directorydocument.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
 #include "models/callhistorymodel.h"
+#include "models/directorydocument.h"
+#include "tests/views/viewtestsupport.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invokepanel.h"
-#include "dispatch/invoke/standarddispatcher.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QElapsedTimer>
 #include <QHttpServer>
@@ -32,7 +32,10 @@ private slots:
     void prettyOutput();
 
 private:
-    QPushButton *button(const char *name) const { return m_panel->findChild<QPushButton *>(QLatin1String(name)); }
+    QPushButton *button(const char *name) const
+    {
+        return m_panel->findChild<QPushButton *>(QLatin1String(name));
+    }
     void invokeAndWait()
     {
         const int before = m_panel->history()->rowCount();
@@ -51,7 +54,8 @@ private:
 void TestInvokePanel::initTestCase()
 {
     m_server.route(QStringLiteral("/v1/things"), [] {
-        return QHttpServerResponse(QByteArrayLiteral("application/json"), QByteArrayLiteral(R"({"items":[1,2],"ok":true})"));
+        return QHttpServerResponse(QByteArrayLiteral("application/json"),
+                                   QByteArrayLiteral(R"({"items":[1,2],"ok":true})"));
     });
     m_port = m_server.listen(QHostAddress::LocalHost, 0);
     QVERIFY(m_port != 0);
@@ -70,7 +74,8 @@ void TestInvokePanel::init()
     };
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), rows);
     QVERIFY(store);
-    m_dispatcher = std::make_unique<StandardDispatcher>(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
+    m_dispatcher = std::make_unique<StandardDispatcher>(
+        store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_panel = std::make_unique<InvokePanel>(*m_dispatcher);
@@ -148,8 +153,9 @@ void TestInvokePanel::httpJsonOutputIsPrettyPrinted()
 {
     m_panel->showRow(QStringLiteral("THINGS"));
     invokeAndWait();
-    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("HTTP 200:\n{\n    \"items\": [\n        1,\n        2\n"
-                                                                 "    ],\n    \"ok\": true\n}"));
+    QCOMPARE(m_panel->resultView()->outputText(),
+             QStringLiteral("HTTP 200:\n{\n    \"items\": [\n        1,\n        2\n"
+                            "    ],\n    \"ok\": true\n}"));
     QVERIFY(m_panel->resultView()->statusText().contains(QStringLiteral("HTTP 200")));
 }
 
@@ -160,7 +166,8 @@ void TestInvokePanel::prettyOutput_data()
     QTest::addRow("plain text") << QStringLiteral("HELLO") << QStringLiteral("HELLO");
     QTest::addRow("json") << QStringLiteral("{\"a\":1}") << QStringLiteral("{\n    \"a\": 1\n}");
     QTest::addRow("http text body") << QStringLiteral("HTTP 200:ok") << QStringLiteral("HTTP 200:ok");
-    QTest::addRow("http error json") << QStringLiteral("ERR: HTTP 404:[1]") << QStringLiteral("ERR: HTTP 404:\n[\n    1\n]");
+    QTest::addRow("http error json") << QStringLiteral("ERR: HTTP 404:[1]")
+                                     << QStringLiteral("ERR: HTTP 404:\n[\n    1\n]");
     QTest::addRow("colon in json kept") << QStringLiteral("HTTP 201:{\"u\":\"a:b\"}")
                                         << QStringLiteral("HTTP 201:\n{\n    \"u\": \"a:b\"\n}");
 }

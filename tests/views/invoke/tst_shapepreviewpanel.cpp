@@ -1,10 +1,10 @@
-#include "views/invoke/argumentformpanel.h"
-#include "models/directorydocument.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/standarddispatcher.h"
+#include "models/directorydocument.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/invoke/argumentformpanel.h"
 #include "views/invoke/shapepreviewpanel.h"
 #include "views/invoke/shaperequestview.h"
-#include "dispatch/invoke/standarddispatcher.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -87,11 +87,12 @@ void TestShapePreviewPanel::init()
                           QStringLiteral("weather"),
                           QStringLiteral("# WHAT: the forecast\n# ARGS: $1=latitude | $2=longitude\n"));
     weather.auth = QStringLiteral("bearer:CAPDESK_TEST_TOKEN");
-    const Row upper = makeRow(QStringLiteral("SHOUT"), QStringLiteral("fn"), QStringLiteral("upper"), QString(),
-                              QStringLiteral("# ARGS: $1+=text\n[\"$1+\"]\n"));
+    const Row upper = makeRow(QStringLiteral("SHOUT"), QStringLiteral("fn"), QStringLiteral("upper"),
+                              QString(), QStringLiteral("# ARGS: $1+=text\n[\"$1+\"]\n"));
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), {weather, upper});
     QVERIFY(store);
-    m_dispatcher = std::make_unique<StandardDispatcher>(store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
+    m_dispatcher = std::make_unique<StandardDispatcher>(
+        store, std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly));
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_panel = std::make_unique<ShapePreviewPanel>(*m_dispatcher);
@@ -121,7 +122,8 @@ void TestShapePreviewPanel::typedArgumentsRenderTheUrlAndMissingSecretNote()
     QTest::keyClicks(latitude, QStringLiteral("37.77"));
     QTest::keyClicks(longitude, QStringLiteral("-122.42"));
     QCOMPARE(m_panel->currentBody(), QStringLiteral("37.77|-122.42"));
-    QTRY_COMPARE(urlEdit()->text(), QStringLiteral("http://127.0.0.1:9/v1/forecast?latitude=37.77&longitude=-122.42"));
+    QTRY_COMPARE(urlEdit()->text(),
+                 QStringLiteral("http://127.0.0.1:9/v1/forecast?latitude=37.77&longitude=-122.42"));
     QVERIFY2(notesText().contains(QStringLiteral("CAPDESK_TEST_TOKEN is not set")), qPrintable(notesText()));
     QCOMPARE(headerValue(QStringLiteral("Authorization")), QString());
 }
@@ -173,7 +175,9 @@ void TestShapePreviewPanel::fnRowShowsBuiltinAndArgs()
     QTest::keyClicks(m_panel->argumentForm()->argumentEdit(1), QStringLiteral("a|b"));
     const auto *body = m_panel->findChild<QPlainTextEdit *>(QStringLiteral("shapeBody"));
     QTRY_COMPARE(body->toPlainText(), QStringLiteral("1. a|b"));
-    QVERIFY(m_panel->findChild<QLabel *>(QStringLiteral("shapeMethod"))->text().contains(QStringLiteral("upper")));
+    QVERIFY(m_panel->findChild<QLabel *>(QStringLiteral("shapeMethod"))
+                ->text()
+                .contains(QStringLiteral("upper")));
     QVERIFY(!m_panel->findChild<QPushButton *>(QStringLiteral("copyCurl"))->isEnabled());
 }
 

@@ -1,10 +1,10 @@
+#include "dispatch/lint/linter.h"
 #include "models/directorydocument.h"
 #include "models/lintcontroller.h"
 #include "models/lintfindingmodel.h"
 #include "tests/support/lintfixture.h"
-#include "dispatch/lint/linter.h"
-#include "views/lint/lintpanel.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/lint/lintpanel.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -189,7 +189,8 @@ void TestLintPanel::columnsFitRuleNamesAndKeys()
     };
     for (const RuleInfo &rule : Linter::rules()) {
         const QString label = rule.code + u' ' + rule.name + QStringLiteral(" (1,234)");
-        QVERIFY2(metrics.horizontalAdvance(label) + tree->indentation() <= tree->columnWidth(0), qPrintable(label));
+        QVERIFY2(metrics.horizontalAdvance(label) + tree->indentation() <= tree->columnWidth(0),
+                 qPrintable(label));
     }
     for (int group = 0; group < m_panel->model()->rowCount(); ++group) {
         const QModelIndex parent = m_panel->model()->index(group, 0);
@@ -197,7 +198,8 @@ void TestLintPanel::columnsFitRuleNamesAndKeys()
         for (int row = 0; row < m_panel->model()->rowCount(parent); ++row)
             QVERIFY2(fits(m_panel->model()->index(row, 0, parent)), qPrintable(parent.data().toString()));
     }
-    QVERIFY(metrics.horizontalAdvance(QStringLiteral("warning")) <= tree->columnWidth(LintFindingModel::SeverityColumn));
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("warning"))
+            <= tree->columnWidth(LintFindingModel::SeverityColumn));
     QVERIFY(metrics.horizontalAdvance(QStringLiteral("allowed_categories"))
             <= tree->columnWidth(LintFindingModel::FieldColumn));
 

@@ -1,15 +1,15 @@
-#include "dispatch/contract/contractfingerprint.h"
-#include "dispatch/invoke/directoryledger.h"
-#include "views/invoke/durationplot.h"
 #include "dispatch/call/invocationids.h"
+#include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/core/isotime.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "models/receipttablemodel.h"
+#include "models/receipttreemodel.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/invoke/durationplot.h"
 #include "views/receipts/receiptdetailview.h"
 #include "views/receipts/receiptfileverificationdialog.h"
 #include "views/receipts/receiptfilterbar.h"
-#include "models/receipttablemodel.h"
-#include "models/receipttreemodel.h"
 #include "views/receipts/receiptviewer.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QCheckBox>
 #include <QClipboard>

@@ -150,8 +150,8 @@ void TestConnectDialog::connectSavesTheProfileWithTheKeyInTheKeychain()
 
 void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
 {
-    QVERIFY(
-        ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()},
+                                     QString::fromLatin1(m_key)));
     ConnectDialog dialog;
     QCOMPARE(dialog.profileList()->count(), 1);
     QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("dialog-prod"));
@@ -165,8 +165,8 @@ void TestConnectDialog::aSavedProfileFillsTheFormWithoutShowingItsKey()
 
 void TestConnectDialog::deleteRemovesTheProfileAndItsKey()
 {
-    QVERIFY(
-        ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()}, QString::fromLatin1(m_key)));
+    QVERIFY(ServerProfileStore::save({QStringLiteral("dialog-prod"), m_server.baseUrl()},
+                                     QString::fromLatin1(m_key)));
     ConnectDialog dialog;
     QVERIFY(dialog.deleteButton()->isEnabled());
     QTest::mouseClick(dialog.deleteButton(), Qt::LeftButton);

@@ -1,31 +1,31 @@
+#include "dispatch/call/invocationhandle.h"
 #include "dispatch/directory/localdirectory.h"
+#include "dispatch/flows/flowparser.h"
+#include "dispatch/flows/run/flowdebugsession.h"
+#include "models/callhistorymodel.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "remote/remoteconfirmation.h"
+#include "remote/remotedirectorystore.h"
+#include "remote/serverconnection.h"
+#include "tests/support/minimalserver.h"
+#include "tests/support/serveprocess.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
 #include "views/editor/conflictresolver.h"
-#include "views/shell/connectactions.h"
+#include "views/editor/mergedialog.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/receipts/receiptspane.h"
 #include "views/remote/connectdialog.h"
 #include "views/remote/connectionmonitor.h"
 #include "views/remote/connectionrecovery.h"
-#include "models/directorydocument.h"
-#include "views/common/directorysession.h"
-#include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
+#include "views/remote/offlinebanner.h"
+#include "views/remote/remotecallsview.h"
+#include "views/shell/connectactions.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
-#include "dispatch/flows/run/flowdebugsession.h"
-#include "dispatch/flows/flowparser.h"
-#include "dispatch/call/invocationhandle.h"
 #include "views/shell/mainwindow.h"
-#include "views/editor/mergedialog.h"
-#include "tests/support/minimalserver.h"
-#include "views/remote/offlinebanner.h"
-#include "views/receipts/receiptspane.h"
-#include "models/callhistorymodel.h"
-#include "views/remote/remotecallsview.h"
-#include "remote/remoteconfirmation.h"
-#include "remote/remotedirectorystore.h"
-#include "views/editor/roweditorpanel.h"
-#include "tests/support/serveprocess.h"
-#include "remote/serverconnection.h"
-#include "tests/views/viewtestsupport.h"
+#include "views/table/directorytableview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -218,7 +218,8 @@ void TestRemoteEditing::connectShowsTheServersRowsAndTheConnection()
     QVERIFY(!m_session->history());
     QVERIFY(!m_session->tokens());
     QVERIFY(!m_window->findChild<QAction *>(QStringLiteral("tokensAction"))->isEnabled());
-    QCOMPARE(m_session->readOnlyColumns().keys(), (QStringList{QStringLiteral("runner"), QStringLiteral("sensitive")}));
+    QCOMPARE(m_session->readOnlyColumns().keys(),
+             (QStringList{QStringLiteral("runner"), QStringLiteral("sensitive")}));
     QCOMPARE(document()->tableModel()->rowCount(), int(sampleRows().size()));
     QVERIFY(m_window->windowTitle().contains(QStringLiteral("serve")));
     auto *status = m_window->findChild<QLabel *>(QStringLiteral("connectionStatus"));

@@ -1,10 +1,10 @@
-#include "tests/support/guistallprobe.h"
 #include "dispatch/secrets/keychainstore.h"
-#include "tests/support/processrun.h"
 #include "models/secretlistmodel.h"
-#include "views/secrets/secretsdialog.h"
+#include "tests/support/guistallprobe.h"
+#include "tests/support/processrun.h"
 #include "tests/support/secretservicepause.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/secrets/secretsdialog.h"
 
 #include <QElapsedTimer>
 
@@ -174,7 +174,8 @@ void TestSecretsDialog::setThroughMaskedFieldThenDelete()
     // Every row answered: nothing is said to be under way.
     QTRY_VERIFY(!m_dialog->findChild<QLabel *>(u"keychainActivity"_s)->isVisible());
 
-    const QString value = u"xai-DIALOGCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
+    const QString value =
+        u"xai-DIALOGCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
     m_dialog->selectName(m_apiName);
     auto *set = m_dialog->findChild<QPushButton *>(u"setValueButton"_s);
     QVERIFY(set->isEnabled());
@@ -284,11 +285,12 @@ void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
         // whose session bus does not exist: the keychain is then really unreachable.
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, u"unix:path=/nonexistent/capdesk-no-bus"_s);
-        const ProcessRun::Result child = ProcessRun::run(QCoreApplication::applicationFilePath(),
-                                                         {QString::fromLatin1(QTest::currentTestFunction())}, {},
-                                                         environment);
+        const ProcessRun::Result child =
+            ProcessRun::run(QCoreApplication::applicationFilePath(),
+                            {QString::fromLatin1(QTest::currentTestFunction())}, {}, environment);
         QVERIFY2(child.finished && child.exitCode == 0, child.out.constData());
-        QVERIFY2(child.out.contains("PASS   : TestSecretsDialog::unavailableKeychainIsSaidPlainly()"), child.out.constData());
+        QVERIFY2(child.out.contains("PASS   : TestSecretsDialog::unavailableKeychainIsSaidPlainly()"),
+                 child.out.constData());
         return;
     }
     m_dialog = makeDialog();

@@ -1,5 +1,5 @@
-#include "views/shell/directoryopener.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/shell/directoryopener.h"
 
 #include <QFile>
 

@@ -1,8 +1,8 @@
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
-#include "views/shell/editactions.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/shell/editactions.h"
+#include "views/table/directorytableview.h"
 
 #include <QAction>
 #include <QMenu>

@@ -1,18 +1,18 @@
 #include "dispatch/directory/localdirectory.h"
 #include "models/changefeedpoller.h"
-#include "views/editor/conflictresolver.h"
-#include "views/shell/connectactions.h"
 #include "models/directorydocument.h"
-#include "views/common/directorysession.h"
 #include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
-#include "views/shell/editactions.h"
-#include "views/shell/mainwindow.h"
-#include "views/editor/mergedialog.h"
 #include "tests/support/processrun.h"
-#include "views/editor/roweditorpanel.h"
 #include "tests/support/serveprocess.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
+#include "views/editor/conflictresolver.h"
+#include "views/editor/mergedialog.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/shell/connectactions.h"
+#include "views/shell/editactions.h"
+#include "views/shell/mainwindow.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -106,7 +106,8 @@ void TestLiveDirectory::open(bool onServer)
         QVERIFY(m_window->connectActions()->connectTo({QStringLiteral("live"), m_server.baseUrl()},
                                                       QString::fromLatin1(m_key)));
         QVERIFY(finished.wait(ConnectActions::requestTimeoutMs + 5000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(m_prompter->errors.join(QStringLiteral("; "))));
+        QVERIFY2(finished.first().first().toBool(),
+                 qPrintable(m_prompter->errors.join(QStringLiteral("; "))));
         // Our server's feed is cheap; the default keeps a production server quiet.
         QCOMPARE(document()->changeFeed()->interval(), 5000);
     } else {

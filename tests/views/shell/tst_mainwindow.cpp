@@ -1,15 +1,15 @@
 #include "dispatch/directory/localdirectory.h"
 #include "models/directorydocument.h"
-#include "views/common/directorysession.h"
 #include "models/directorytablemodel.h"
-#include "views/table/directorytableview.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
+#include "views/editor/roweditorpanel.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
-#include "views/table/filterbar.h"
 #include "views/shell/mainwindow.h"
 #include "views/shell/recentfiles.h"
-#include "views/editor/roweditorpanel.h"
-#include "tests/views/viewtestsupport.h"
+#include "views/table/directorytableview.h"
+#include "views/table/filterbar.h"
 
 #include <QAction>
 #include <QFile>
@@ -239,7 +239,8 @@ void TestMainWindow::importReportsTheRowCountAndReloads()
     m_window->fileActions()->importAction()->trigger();
     QVERIFY2(prompter().errors.isEmpty(), qPrintable(prompter().errors.join(u'\n')));
     QCOMPARE(prompter().importNoncompliantQuestions.size(), 1);
-    QVERIFY2(prompter().importNoncompliantQuestions.first().contains(QStringLiteral("IMPORTED_ONE: H010 doc_what")),
+    QVERIFY2(prompter().importNoncompliantQuestions.first().contains(
+                 QStringLiteral("IMPORTED_ONE: H010 doc_what")),
              qPrintable(prompter().importNoncompliantQuestions.first()));
     QCOMPARE(prompter().infos.size(), 1);
     QVERIFY2(prompter().infos.first().contains(QStringLiteral("Imported 2 row")),
@@ -273,7 +274,8 @@ void TestMainWindow::importFailureShowsTheNamedError()
 void TestMainWindow::importOfNoncompliantRowsCanBeDeclined()
 {
     QJsonArray rows;
-    rows.append(makeRow(QStringLiteral("BARE_ROW"), QStringLiteral("fn"), QStringLiteral("uuid"), QString()).toJson());
+    rows.append(makeRow(QStringLiteral("BARE_ROW"), QStringLiteral("fn"), QStringLiteral("uuid"), QString())
+                    .toJson());
     const QString json = m_dir->filePath(QStringLiteral("bare.json"));
     QFile file(json);
     QVERIFY(file.open(QIODevice::WriteOnly));

@@ -1,6 +1,6 @@
 #include "models/directorydocument.h"
-#include "views/shell/unsavedchangesguard.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/shell/unsavedchangesguard.h"
 
 // Save / Discard / Cancel before a document is dropped; nothing is lost silently.
 class TestUnsavedChangesGuard : public QObject

@@ -1,8 +1,8 @@
 #include "models/categorycountmodel.h"
-#include "views/table/categorypanel.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/table/categorypanel.h"
 
 #include <QListView>
 

@@ -1,8 +1,8 @@
 #include "models/contentsearch.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
-#include "views/table/filterbar.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/table/filterbar.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -131,7 +131,8 @@ void TestFilterBar::nonCompliantCheckShowsRowsWithErrors()
 {
     using Lint = DirectoryTableModel::Lint;
     DirectoryTableModel *model = m_document->tableModel();
-    model->setLintLevels({{QStringLiteral("NOW"), Lint::Error}, {QStringLiteral("TRIAGE"), Lint::Warning}}, Lint::Clean);
+    model->setLintLevels({{QStringLiteral("NOW"), Lint::Error}, {QStringLiteral("TRIAGE"), Lint::Warning}},
+                         Lint::Clean);
     QTest::mouseClick(m_bar->nonCompliantCheck(), Qt::LeftButton);
     QVERIFY(model->filter().nonCompliantOnly);
     QCOMPARE(visibleKeys(), QStringList{QStringLiteral("NOW")});

@@ -1,11 +1,11 @@
-#include "models/capabilitytokenmodel.h"
-#include "dispatch/tokens/capabilitytokenstore.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/tokens/capabilitytokenstore.h"
+#include "models/capabilitytokenmodel.h"
+#include "tests/views/viewtestsupport.h"
 #include "views/tokens/tokenformpanel.h"
 #include "views/tokens/tokensdialog.h"
 #include "views/tokens/tokenvaluepanel.h"
-#include "tests/views/viewtestsupport.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -75,7 +75,8 @@ void TestTokensDialog::cleanup()
 
 std::unique_ptr<TokensDialog> TestTokensDialog::makeDialog()
 {
-    auto dialog = std::make_unique<TokensDialog>(std::make_shared<CapabilityTokenStore>(m_store->database()), m_store, m_prompter);
+    auto dialog = std::make_unique<TokensDialog>(std::make_shared<CapabilityTokenStore>(m_store->database()),
+                                                 m_store, m_prompter);
     dialog->show();
     return dialog;
 }

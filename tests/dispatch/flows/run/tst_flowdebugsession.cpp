@@ -1,5 +1,5 @@
-#include "dispatch/flows/run/flowdebugsession.h"
 #include "dispatch/flows/flowparser.h"
+#include "dispatch/flows/run/flowdebugsession.h"
 #include "tests/dispatch/flowtestdirectory.h"
 
 #include <QElapsedTimer>

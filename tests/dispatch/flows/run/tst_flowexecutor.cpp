@@ -1,7 +1,7 @@
-#include "dispatch/flows/run/flowexecutor.h"
-#include "dispatch/flows/flowparser.h"
-#include "tests/dispatch/flowtestdirectory.h"
 #include "dispatch/call/invocationids.h"
+#include "dispatch/flows/flowparser.h"
+#include "dispatch/flows/run/flowexecutor.h"
+#include "tests/dispatch/flowtestdirectory.h"
 
 #include <QElapsedTimer>
 #include <QTest>

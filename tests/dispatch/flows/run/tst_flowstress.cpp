@@ -1,5 +1,5 @@
-#include "dispatch/flows/run/flowexecutor.h"
 #include "dispatch/flows/flowparser.h"
+#include "dispatch/flows/run/flowexecutor.h"
 #include "tests/dispatch/flowtestdirectory.h"
 
 #include <QEventLoop>
