@@ -4,22 +4,9 @@
 #include <QFile>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QTcpServer>
 #include <QTimer>
 
 namespace {
-
-// A port is chosen here (from before serve took --listen 127.0.0.1:0); another process may
-// bind it before serve does, which serve reports as "cannot listen on", and start() then
-// tries another one.
-constexpr int kPortAttempts = 5;
-
-quint16 probedPort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
 
 // The port in serve's {"ok":true,"listening":"http://127.0.0.1:PORT",…}, once it is all there:
 // the port serve bound, which start() and restart() then hold to.
@@ -60,16 +47,12 @@ bool ServeProcess::start(const QString &dbPath, const QByteArray &ownerKey, QStr
         return false;
     }
     m_process.setStandardErrorFile(m_stderrFile.fileName(), QIODevice::Append);
-    bool portTaken = true;
-    for (int attempt = 0; portTaken && attempt < kPortAttempts; ++attempt) {
-        m_port = probedPort();
-        if (launch(error, &portTaken))
-            return true;
-    }
-    return false;
+    // Port 0: serve binds a free port and names it, so no port is guessed and raced for.
+    m_port = 0;
+    return launch(error);
 }
 
-bool ServeProcess::launch(QString *error, bool *portTaken)
+bool ServeProcess::launch(QString *error)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(m_ownerKey));
@@ -98,8 +81,6 @@ bool ServeProcess::launch(QString *error, bool *portTaken)
         m_port = bound;
         return true;
     }
-    if (portTaken)
-        *portTaken = out.contains("cannot listen on");
     if (error)
         *error = QStringLiteral("capdeskctl serve did not start: %1 %2")
                      .arg(QString::fromUtf8(out), QString::fromUtf8(standardError()));

@@ -7,8 +7,8 @@
 #include <QTemporaryFile>
 #include <QUrl>
 
-// A real `capdeskctl serve` for a test: started on 127.0.0.1 at a free port (another one
-// when that was taken before serve bound it), waited for until it listens and says where,
+// A real `capdeskctl serve` for a test: started on 127.0.0.1 at the free port serve picks
+// (--listen 127.0.0.1:0), waited for until it listens and says where,
 // and stopped, killed (a crash mid-edit) or restarted on the same port and file. Its stderr (the access log)
 // is kept for assertions.
 class ServeProcess final
@@ -43,8 +43,8 @@ public:
     QByteArray standardError();
 
 private:
-    // `portTaken`: serve could not bind m_port, so another port may do.
-    bool launch(QString *error, bool *portTaken = nullptr);
+    // Starts serve on m_port (0: one serve picks) and learns the port it bound.
+    bool launch(QString *error);
 
     QProcess m_process;
     QString m_dbPath;
