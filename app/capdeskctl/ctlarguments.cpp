@@ -13,11 +13,13 @@ QString dashed(const QString &name)
     return (name.size() == 1 ? u"-"_s : u"--"_s) + name;
 }
 
-// A flag written `--flag=VALUE` passes VALUE on as the positional it stands for, which
-// keeps `log --verify --anchor=FILE` meaning `log --verify --anchor FILE`
-// (QCommandLineParser refuses a value after a flag).
-QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLineOption> &options)
+// `--anchor=FILE` means `--anchor FILE`: the one flag followed by an operand (`log --verify
+// --anchor FILE`). Any other flag written `--flag=VALUE` is refused in `error`, so a value
+// never slips in as a body or a path.
+QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLineOption> &options,
+                            QString *error)
 {
+    static const QString kFlagWithOperand = u"--anchor"_s;
     QSet<QString> flags;
     QSet<QString> valued;
     for (const QCommandLineOption &option : options) {
@@ -33,6 +35,10 @@ QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLi
         }
         const qsizetype equals = arg.indexOf(u'=');
         if (equals > 0 && flags.contains(arg.left(equals))) {
+            if (arg.left(equals) != kFlagWithOperand) {
+                *error = u"%1 takes no value"_s.arg(arg.left(equals));
+                return {};
+            }
             split << arg.left(equals) << arg.mid(equals + 1);
             continue;
         }
@@ -52,7 +58,9 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
     const QList<QCommandLineOption> options = CtlCommandTable::allOptions();
     QCommandLineParser parser;
     parser.addOptions(options);
-    const QStringList line = splitFlagValues(arguments, options);
+    const QStringList line = splitFlagValues(arguments, options, &parsed.error);
+    if (!parsed.error.isEmpty())
+        return parsed;
     if (!parser.parse(line)) {
         if (!parser.unknownOptionNames().isEmpty()) {
             parsed.error = u"unknown option %1"_s.arg(dashed(parser.unknownOptionNames().constFirst()));

@@ -94,14 +94,19 @@ int CtlCommands::run()
     }
     QString error;
     m_command = CtlCommandTable::resolve(m_args.command, m_args.positional, &error);
-    if (!m_command)
+    // `token --help` is the help of the whole group, as `help token` is.
+    const QList<const CtlCommand *> group = CtlCommandTable::group(m_args.command);
+    if (!m_command && !(m_args.help && !group.isEmpty()))
         return CtlOutput::usage(error);
     if (m_args.help) {
-        CtlHelp::print(CtlHelp::command({m_command}), stdout);
+        CtlHelp::print(CtlHelp::command(m_command ? QList<const CtlCommand *>{m_command} : group), stdout);
         return Ok;
     }
     if (const int refused = refuseOptions(*m_command))
         return refused;
+    // Help needs no directory: it is answered before any server is asked.
+    if (m_command->run == &CtlCommands::help)
+        return help();
     if (m_args.has(u"--server"_s)) {
         if (m_args.has(u"--db"_s))
             return CtlOutput::usage(u"--db and --server name two directories; give one"_s);

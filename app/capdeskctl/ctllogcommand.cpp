@@ -1,5 +1,6 @@
 #include "app/capdeskctl/ctllogcommand.h"
 
+#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/json/jsontextcheck.h"
@@ -20,7 +21,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString kAnchorInvalid = u"anchor_invalid"_s;
-const QString kUsage = u"usage: capdeskctl log [--key KEY] | log --verify [--anchor FILE] | log --anchor"_s;
 
 StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
 {
@@ -65,7 +65,7 @@ int CtlLogCommand::run()
     const bool anchoring = m_args.has(u"--anchor"_s);
     // `--verify --anchor FILE`: FILE is the one positional; `--anchor` alone takes none.
     if (m_args.positional.size() > (verifying && anchoring ? 1 : 0))
-        return CtlOutput::usage(kUsage);
+        return CtlOutput::usage(CtlCommandTable::usageLine(u"log"_s));
     if (verifying)
         return verify();
     if (anchoring)
@@ -116,7 +116,7 @@ int CtlLogCommand::verify()
     // A file that is no anchor is a finding of the verification, not a misuse of the command.
     std::optional<ReceiptLogAudit::Finding> anchorProblem;
     if (m_args.has(u"--anchor"_s)) {
-        const QString path = m_args.positional.value(0, m_args.value(u"--anchor"_s));
+        const QString path = m_args.positional.value(0);
         if (path.isEmpty())
             return CtlOutput::usage(u"--verify --anchor needs the anchor's FILE"_s);
         const StoreResult<ReceiptLogAnchor> read = readAnchor(path);

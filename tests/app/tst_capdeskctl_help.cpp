@@ -158,6 +158,14 @@ void TestCapdeskctlHelp::helpOfAnUnknownCommand()
     QVERIFY2(group.out.contains("usage: capdeskctl token create")
                  && group.out.contains("usage: capdeskctl token revoke ID"),
              group.out.constData());
+    // The group's `--help` is the same page.
+    const Run groupHelp = ctl({u"token"_s, u"--help"_s});
+    QCOMPARE(groupHelp.exitCode, 0);
+    QCOMPARE(groupHelp.out, group.out);
+    // Help asks no server, so neither a server that is down nor a missing key stops it.
+    const Run overServer = ctl({u"help"_s, u"get"_s, u"--server"_s, u"http://127.0.0.1:9"_s});
+    QCOMPARE(overServer.exitCode, 0);
+    QVERIFY2(overServer.out.startsWith("usage: capdeskctl get KEY"), overServer.out.constData());
 }
 
 void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
@@ -184,6 +192,10 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
     QTest::addRow("help --sample") << QStringList{u"help"_s, u"--sample"_s}
                                    << u"--sample does not apply to help"_s;
     QTest::addRow("an empty value") << QStringList{u"receipts"_s, u"--key="_s} << u"--key needs a value"_s;
+    QTest::addRow("a flag given a value")
+        << QStringList{u"invoke"_s, u"NOW"_s, u"--shape=1"_s} << u"--shape takes no value"_s;
+    QTest::addRow("init --sample=yes")
+        << QStringList{u"init"_s, u"--sample=yes"_s} << u"--sample takes no value"_s;
     QTest::addRow("token alone") << QStringList{u"token"_s} << u"token needs create, list or revoke"_s;
     QTest::addRow("token frob") << QStringList{u"token"_s, u"frob"_s}
                                 << u"unknown token command 'frob' (create, list or revoke)"_s;

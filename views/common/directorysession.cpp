@@ -30,12 +30,19 @@ StoreError DirectorySession::open(OpenDirectory directory, const QString &name,
 {
     if (!directory.isOpen())
         return StoreError::make(StoreError::Kind::NotDirectory, tr("no directory was opened"));
+    // The title, the status bar and what a call sends all follow the server; a directory
+    // on one must come with it.
+    if (directory.store->hasRoundTrips() != (server != nullptr))
+        return StoreError::make(
+            StoreError::Kind::Invalid,
+            tr("%1 was opened without the server it lives on").arg(directory.store->location()));
     auto document = std::make_unique<DirectoryDocument>(directory.store);
     if (const StoreError error = document->loadProgressively(); error.isError())
         return error;
     DirectoryDocument *old = m_document;
-    // Calls still running on the old dispatcher finish with it gone: their handles are
-    // left unfinished, which the panels tolerate (they reset on documentChanged).
+    // Calls still running on another directory's dispatcher finish with it gone: their
+    // handles are left unfinished, which the panels tolerate (they reset on
+    // documentChanged). A reload keeps the dispatcher, so its calls finish as usual.
     m_directory = std::move(directory);
     m_connection = std::move(server);
     m_name = name;
