@@ -36,6 +36,9 @@ public:
     QString lintReportPath;
     bool revokeTokenAnswer = false;
     QStringList revokeTokenQuestions;
+    bool worldEffectsAnswer = false;
+    bool worldEffectsStopAsking = false;
+    QList<QStringList> worldEffectsQuestions; // the key, then each effect line
 
     // What was asked or shown.
     QList<QStringList> deleteQuestions;
@@ -85,6 +88,13 @@ public:
     {
         revokeTokenQuestions.append(id);
         return revokeTokenAnswer;
+    }
+    bool confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking) override
+    {
+        worldEffectsQuestions.append(QStringList{key} + effects);
+        if (stopAsking)
+            *stopAsking = worldEffectsAnswer && worldEffectsStopAsking;
+        return worldEffectsAnswer;
     }
     void showError(const QString &title, const QString &message) override
     {

@@ -2,10 +2,13 @@
 
 #include "views/common/rowstext.h"
 
+#include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -96,6 +99,24 @@ bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &la
                                      .arg(name),
                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
            == QMessageBox::Yes;
+}
+
+bool MessageBoxPrompter::confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking)
+{
+    QMessageBox box(QMessageBox::Warning, tr("Run %1 for Real?").arg(key),
+                    tr("Running %1 changes things outside Capdesk:").arg(key), QMessageBox::NoButton,
+                    m_parent);
+    box.setInformativeText(u"• "_s + effects.join(u"\n• "_s));
+    QPushButton *run = box.addButton(tr("&Run"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    auto *noMore = new QCheckBox(tr("&Don't ask again for %1 until Capdesk closes").arg(key), &box);
+    box.setCheckBox(noMore);
+    box.exec();
+    const bool accepted = box.clickedButton() == run;
+    if (stopAsking)
+        *stopAsking = accepted && noMore->isChecked();
+    return accepted;
 }
 
 bool MessageBoxPrompter::askFillWithSamples()

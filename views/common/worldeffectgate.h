@@ -1,0 +1,26 @@
+#pragma once
+
+#include "dispatch/invoke/worldeffects.h"
+
+#include <QSet>
+#include <QString>
+
+class Prompter;
+
+// The one place that asks before a call changes the world (WorldEffects), shared by the
+// invoke panel and the flow debugger so "don't ask again" for a row holds in both until
+// the app closes. It is never written anywhere: a new session asks again.
+class WorldEffectGate final
+{
+public:
+    explicit WorldEffectGate(Prompter &prompter) : m_prompter(prompter) {}
+
+    // True when the call may run: it changes nothing, the owner agreed now, or the owner
+    // turned the question off for `key` earlier in this session.
+    bool mayRun(const QString &key, const QList<WorldEffect> &effects);
+    bool isAskingFor(const QString &key) const { return !m_quiet.contains(key); }
+
+private:
+    Prompter &m_prompter;
+    QSet<QString> m_quiet;
+};
