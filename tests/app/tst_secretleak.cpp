@@ -225,7 +225,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
             QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(),
                      qPrintable(shape.result.notes.join(u' ')));
             shapes += QJsonDocument(shape.toResponse()).toJson() + '\n';
-            const QString curl = CurlCommand::fromShape(shape.result.shapeRequest);
+            const QString curl = CurlCommand::fromShape(shape.result.shapeRequest, row.auth);
             QVERIFY2(!curl.isEmpty(), qPrintable(row.key));
             curls += curl.toUtf8() + '\n';
             // What "Copy as curl" does with it.
