@@ -27,6 +27,13 @@ void SecretListModel::checkKeychain(const KeychainStore &keychain)
     }
 }
 
+void SecretListModel::checkMemory(const MemorySecrets &memory)
+{
+    m_inventory.checkMemory(memory);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, MemoryColumn), index(rowCount() - 1, MemoryColumn));
+}
+
 void SecretListModel::setKeychainState(const QString &name, SecretInventory::KeychainState state)
 {
     m_inventory.setKeychainState(name, state);
@@ -62,7 +69,10 @@ QVariant SecretListModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == KeychainColumn
         && secret->keychain == SecretInventory::KeychainState::Unavailable)
-        return tr("No Secret Service is reachable; a value in the environment still works.");
+        return tr("No keychain (Secret Service) is reachable: a value set here is kept in memory until "
+                  "Capdesk closes, and the environment still works.");
+    if (role == Qt::ToolTipRole && index.column() == MemoryColumn && secret->inMemory)
+        return tr("Kept in memory only, until Capdesk closes; never written to disk.");
     if (role == Qt::ToolTipRole && index.column() == EnvironmentColumn && secret->inEnvironment)
         return tr("The environment variable %1 is set; it wins over the keychain.").arg(secret->name);
     if (role != Qt::DisplayRole)
@@ -76,6 +86,8 @@ QVariant SecretListModel::data(const QModelIndex &index, int role) const
         return secret->forms.join(QStringLiteral(", "));
     case EnvironmentColumn:
         return secret->inEnvironment ? tr("yes") : tr("no");
+    case MemoryColumn:
+        return secret->inMemory ? tr("yes") : tr("no");
     case KeychainColumn:
         switch (secret->keychain) {
         case SecretInventory::KeychainState::Present:
@@ -106,6 +118,8 @@ QVariant SecretListModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Environment");
     case KeychainColumn:
         return tr("Keychain");
+    case MemoryColumn:
+        return tr("In memory");
     }
     return {};
 }

@@ -13,7 +13,15 @@ class SecretListModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(SecretListModel)
 
 public:
-    enum Column { NameColumn, RowsColumn, FormsColumn, EnvironmentColumn, KeychainColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        RowsColumn,
+        FormsColumn,
+        EnvironmentColumn,
+        KeychainColumn,
+        MemoryColumn,
+        ColumnCount
+    };
 
     explicit SecretListModel(QObject *parent = nullptr);
 
@@ -23,6 +31,8 @@ public:
     // its row (dataChanged).
     void checkKeychain(const KeychainStore &keychain);
     bool isCheckingKeychain() const { return m_unanswered > 0; }
+    // Which names have a value kept in memory for this run; answers at once.
+    void checkMemory(const MemorySecrets &memory);
     const SecretInventory &inventory() const { return m_inventory; }
     // Null when `row` is out of range.
     const SecretInventory::Secret *secretAt(int row) const;

@@ -57,6 +57,7 @@ QList<QCommandLineOption> tokenCreateOptions()
         valued(u"expires"_s, u"ISO|30d|12h"_s, u"when it stops working"_s),
         flag(u"owner-gate"_s, u"each call also needs the owner present"_s),
         valued(u"label"_s, u"L"_s, u"a name for the owner's list"_s),
+        flag(u"allow-unknown"_s, u"make it even if no row has a key or category it names (yet)"_s),
     };
 }
 
@@ -163,10 +164,14 @@ QList<CtlCommand> buildCommands()
                     {u"--verify checks the log and the receipt chains, exit 1 naming each finding; with"_s,
                      u"--anchor FILE also that the log still holds that anchor. --anchor alone prints a"_s,
                      u"signed anchor of where the log ends now, to keep elsewhere."_s}),
-        allowingEmpty(entry(u"token create"_s, u"--audience A"_s,
-                            u"make a capability token (its value is printed once)"_s,
-                            &CtlCommands::tokenCreate, tokenCreateOptions(), Server::LocalOnly),
-                      {u"--fixed-body"_s}),
+        withDetails(
+            allowingEmpty(entry(u"token create"_s, u"--audience A"_s,
+                                u"make a capability token (its value is printed once)"_s,
+                                &CtlCommands::tokenCreate, tokenCreateOptions(), Server::LocalOnly),
+                          {u"--fixed-body"_s}),
+            {u"A key or category that no row has is refused (exit 3, reason unknown_scope), since"_s,
+             u"it is most often a typo; --allow-unknown makes the token anyway, and it reaches such"_s,
+             u"a row once one exists."_s}),
         entry(u"token list"_s, {}, u"the capability tokens, never their values"_s, &CtlCommands::tokenList,
               {}, Server::LocalOnly),
         entry(u"token revoke"_s, u"ID"_s, u"revoke a capability token"_s, &CtlCommands::tokenRevoke, {},

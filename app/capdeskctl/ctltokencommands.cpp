@@ -5,9 +5,12 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/directorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
+#include "dispatch/tokens/tokenscopecheck.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
+
+#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -57,6 +60,14 @@ int CtlTokenCommands::create()
             return CtlOutput::fail(error);
     }
 
+    // What is wrong with the token itself is said first; an unknown name may be meant.
+    if (const StoreError invalid = spec.validate(); invalid.isError())
+        return CtlOutput::fail(invalid);
+    if (!m_args.has(u"--allow-unknown"_s)) {
+        if (const int refused = refuseUnknownNames(spec); refused != CtlOutput::Ok)
+            return refused;
+    }
+
     const StoreResult<CapabilityTokenStore::Minted> minted = m_ledger->tokens().create(spec, kActor);
     if (!minted.ok())
         return CtlOutput::fail(minted.error());
@@ -65,6 +76,26 @@ int CtlTokenCommands::create()
                                      {u"value"_s, minted.value().value},
                                      {u"note"_s, u"shown once"_s}});
     return CtlOutput::Ok;
+}
+
+int CtlTokenCommands::refuseUnknownNames(const CapabilityToken &spec) const
+{
+    const StoreResult<TokenScopeCheck::Names> known = TokenScopeCheck::known(*m_ledger->store());
+    if (!known.ok())
+        return CtlOutput::fail(known.error());
+    const TokenScopeCheck::Names unknown = TokenScopeCheck::unknown(spec, known.value());
+    if (unknown.isEmpty())
+        return CtlOutput::Ok;
+    const QString message = u"unknown_scope: %1 (give --allow-unknown to make the token anyway)"_s.arg(
+        TokenScopeCheck::describe(unknown));
+    CtlOutput::printJson(
+        QJsonObject{{u"ok"_s, false},
+                    {u"error"_s, message},
+                    {u"reason"_s, u"unknown_scope"_s},
+                    {u"unknown_keys"_s, QJsonArray::fromStringList(unknown.keys)},
+                    {u"unknown_categories"_s, QJsonArray::fromStringList(unknown.categories)}});
+    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
+    return CtlOutput::NotFound;
 }
 
 int CtlTokenCommands::list()

@@ -5,22 +5,25 @@
 #include "dispatch/receipts/directoryhistory.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 
-StoreResult<OpenDirectory> LocalDirectory::open(const QString &path)
+StoreResult<OpenDirectory> LocalDirectory::open(const QString &path,
+                                                std::shared_ptr<const MemorySecrets> memory)
 {
     StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
     if (!store.ok())
         return store.error();
-    return over(std::move(store.value()));
+    return over(std::move(store.value()), std::move(memory));
 }
 
-OpenDirectory LocalDirectory::over(std::shared_ptr<SqliteDirectoryStore> store)
+OpenDirectory LocalDirectory::over(std::shared_ptr<SqliteDirectoryStore> store,
+                                   std::shared_ptr<const MemorySecrets> memory)
 {
     OpenDirectory directory;
     directory.ledger = std::make_shared<DirectoryLedger>(store);
     directory.history = std::make_shared<DirectoryHistory>(store);
     // The tokens live in the ledger, which the pointer keeps alive.
     directory.tokens = std::shared_ptr<CapabilityTokenStore>(directory.ledger, &directory.ledger->tokens());
-    directory.dispatcher = std::make_shared<StandardDispatcher>(store, directory.ledger);
+    directory.dispatcher = std::make_shared<StandardDispatcher>(
+        store, directory.ledger, AgentEndpoints::defaults(), DispatchLimits{}, std::move(memory));
     directory.store = std::move(store);
     directory.builtinsAreLocal = true;
     return directory;

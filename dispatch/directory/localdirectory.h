@@ -5,14 +5,19 @@
 
 #include <memory>
 
+class MemorySecrets;
 class SqliteDirectoryStore;
 
 // Opens a directory file with every capability a local file has: the store, a
-// StandardDispatcher, the ledger, the history and the tokens.
+// StandardDispatcher, the ledger, the history and the tokens. Its calls take secrets from
+// the environment, then `memory` when given (the app's values kept for want of a
+// keychain), then the keychain.
 class LocalDirectory final
 {
 public:
-    static StoreResult<OpenDirectory> open(const QString &path);
+    static StoreResult<OpenDirectory> open(const QString &path,
+                                           std::shared_ptr<const MemorySecrets> memory = {});
     // The capabilities over a store opened already (tests, and callers that set it up).
-    static OpenDirectory over(std::shared_ptr<SqliteDirectoryStore> store);
+    static OpenDirectory over(std::shared_ptr<SqliteDirectoryStore> store,
+                              std::shared_ptr<const MemorySecrets> memory = {});
 };

@@ -7,8 +7,10 @@
 
 StandardDispatcher::StandardDispatcher(std::shared_ptr<const DirectoryStore> store,
                                        std::shared_ptr<DirectoryLedger> ledger, AgentEndpoints endpoints,
-                                       const DispatchLimits &limits)
-    : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain), std::move(ledger))
+                                       const DispatchLimits &limits,
+                                       std::shared_ptr<const MemorySecrets> memory)
+    : m_local(std::move(store), std::make_shared<EnvironmentKeychainSecrets>(m_keychain, std::move(memory)),
+              std::move(ledger))
 {
     m_client.setCaFile(qEnvironmentVariable("CAPDESK_CA_FILE"));
     m_local.setLimits(limits);

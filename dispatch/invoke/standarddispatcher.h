@@ -12,17 +12,19 @@
 
 class DirectoryLedger;
 class DirectoryStore;
+class MemorySecrets;
 
 // The dispatcher the GUI and capdeskctl use for a local directory: the fn, http and agent
 // runners over one HttpClient (which trusts the CA file CAPDESK_CA_FILE names, beside the
-// system roots), secrets from the environment first, then the keychain, receipts and
-// token checks through the directory's ledger, every call under `limits`.
+// system roots), secrets from the environment first, then `memory` (the app's values kept
+// for want of a keychain; null in the CLI), then the keychain, receipts and token checks
+// through the directory's ledger, every call under `limits`.
 class StandardDispatcher final : public Dispatcher
 {
 public:
     StandardDispatcher(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
                        AgentEndpoints endpoints = AgentEndpoints::defaults(),
-                       const DispatchLimits &limits = {});
+                       const DispatchLimits &limits = {}, std::shared_ptr<const MemorySecrets> memory = {});
     ~StandardDispatcher() override;
     Q_DISABLE_COPY_MOVE(StandardDispatcher)
 

@@ -1,15 +1,19 @@
 #include "dispatch/secrets/environmentkeychainsecrets.h"
 
+#include "dispatch/secrets/memorysecrets.h"
+
 #include <QMetaObject>
 
-EnvironmentKeychainSecrets::EnvironmentKeychainSecrets(const KeychainStore &keychain) : m_keychain(keychain)
+EnvironmentKeychainSecrets::EnvironmentKeychainSecrets(const KeychainStore &keychain,
+                                                       std::shared_ptr<const MemorySecrets> memory)
+    : m_keychain(keychain), m_memory(std::move(memory))
 {}
 
 SecretSource::Lookup EnvironmentKeychainSecrets::lookup(const QString &name) const
 {
     if (name.isEmpty())
         return {};
-    if (const std::optional<Lookup> found = fromEnvironment(name))
+    if (const std::optional<Lookup> found = withoutKeychain(name))
         return *found;
     return fromKeychain(m_keychain.read(name));
 }
@@ -19,7 +23,7 @@ void EnvironmentKeychainSecrets::lookupAsync(const QString &name, QObject *conte
 {
     if (name.isEmpty())
         return SecretSource::lookupAsync(name, context, std::move(done));
-    if (const std::optional<Lookup> found = fromEnvironment(name)) {
+    if (const std::optional<Lookup> found = withoutKeychain(name)) {
         QMetaObject::invokeMethod(
             context, [done = std::move(done), found = *found] { done(found); }, Qt::QueuedConnection);
         return;
@@ -29,12 +33,17 @@ void EnvironmentKeychainSecrets::lookupAsync(const QString &name, QObject *conte
     });
 }
 
-std::optional<SecretSource::Lookup> EnvironmentKeychainSecrets::fromEnvironment(const QString &name)
+std::optional<SecretSource::Lookup> EnvironmentKeychainSecrets::withoutKeychain(const QString &name) const
 {
     const QString value = qEnvironmentVariable(name.toLocal8Bit().constData());
-    if (value.isEmpty())
-        return std::nullopt;
-    return Lookup{Origin::Environment, value};
+    if (!value.isEmpty())
+        return Lookup{Origin::Environment, value};
+    if (m_memory) {
+        Lookup kept = m_memory->lookup(name);
+        if (kept.origin == Origin::Memory)
+            return kept;
+    }
+    return std::nullopt;
 }
 
 SecretSource::Lookup EnvironmentKeychainSecrets::fromKeychain(const KeychainStore::Read &entry)

@@ -56,29 +56,29 @@ KeychainStore::Read readOf(const KeychainReply &reply)
 {
     switch (reply.status) {
     case KeychainReply::Status::Done:
-        return {KeychainStore::Read::Status::Found, reply.value, {}};
+        return {KeychainStore::Read::Status::Found, reply.value, {}, {}};
     case KeychainReply::Status::NotFound:
-        return {KeychainStore::Read::Status::NotFound, {}, {}};
+        return {KeychainStore::Read::Status::NotFound, {}, {}, {}};
     case KeychainReply::Status::Failed:
         break;
     }
-    return {KeychainStore::Read::Status::Unavailable, {}, unavailableText(reply)};
+    return {KeychainStore::Read::Status::Unavailable, {}, unavailableText(reply), reply.error};
 }
 
 // For set: only Done is done.
 KeychainStore::Outcome writeOutcome(const KeychainReply &reply)
 {
     if (reply.status == KeychainReply::Status::Done)
-        return {true, {}};
-    return {false, unavailableText(reply)};
+        return {true, {}, {}};
+    return {false, unavailableText(reply), reply.error};
 }
 
 // For remove and available: an entry that is not there is an answer too.
 KeychainStore::Outcome answeredOutcome(const KeychainReply &reply)
 {
     if (reply.status != KeychainReply::Status::Failed)
-        return {true, {}};
-    return {false, unavailableText(reply)};
+        return {true, {}, {}};
+    return {false, unavailableText(reply), reply.error};
 }
 
 bool report(const KeychainStore::Outcome &outcome, QString *why)

@@ -29,6 +29,7 @@ public:
         Status status = Status::NotFound;
         QString value;
         QString error; // why the keychain could not answer (Unavailable)
+        QString detail; // the Secret Service's own words within `error`, for a "details" tooltip
     };
 
     // What set, remove and available come to: done, or why not.
@@ -36,6 +37,7 @@ public:
     {
         bool ok = false;
         QString error;
+        QString detail; // as in Read
     };
 
     Read read(const QString &name) const;

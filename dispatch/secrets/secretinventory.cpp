@@ -1,6 +1,7 @@
 #include "dispatch/secrets/secretinventory.h"
 
 #include "dispatch/row/authspec.h"
+#include "dispatch/secrets/memorysecrets.h"
 
 #include <QMap>
 
@@ -59,6 +60,12 @@ void SecretInventory::setKeychainState(const QString &name, KeychainState state)
         if (secret.name == name)
             secret.keychain = state;
     }
+}
+
+void SecretInventory::checkMemory(const MemorySecrets &memory)
+{
+    for (Secret &secret : m_secrets)
+        secret.inMemory = memory.has(secret.name);
 }
 
 SecretInventory::KeychainState SecretInventory::keychainStateOf(const KeychainStore::Read &entry)

@@ -9,6 +9,8 @@
 
 #include <optional>
 
+class MemorySecrets;
+
 // Which secret NAMEs the directory refers to and where each has a value (SPEC §3 Auth),
 // for the Secrets dialog. It holds names, counts and yes/no answers only: presence is
 // checked without keeping any value, so the inventory can be shown, copied and logged.
@@ -30,6 +32,7 @@ public:
         QStringList forms; // sorted, each once
         int rows = 0;
         bool inEnvironment = false;
+        bool inMemory = false; // kept for this run only (MemorySecrets)
         KeychainState keychain = KeychainState::Unavailable;
     };
 
@@ -48,6 +51,8 @@ public:
     // asks the keychain asynchronously and fills in each answer with setKeychainState().
     void checkEnvironment();
     void setKeychainState(const QString &name, KeychainState state);
+    // Which names have a value kept in memory; asks nothing that waits.
+    void checkMemory(const MemorySecrets &memory);
     static KeychainState keychainStateOf(const KeychainStore::Read &entry);
 
     const QList<Secret> &secrets() const { return m_secrets; }

@@ -8,13 +8,14 @@
 class QObject;
 
 // Where credential values come from at call time (SPEC §3 Auth): the process environment
-// first, then the OS keychain. Rows only ever name a secret.
+// first, then the OS keychain; in the app, a value kept in memory for want of a keychain
+// (MemorySecrets) comes between the two. Rows only ever name a secret.
 class SecretSource
 {
 public:
     virtual ~SecretSource() = default;
 
-    enum class Origin { Missing, Environment, Keychain };
+    enum class Origin { Missing, Environment, Memory, Keychain };
     struct Lookup
     {
         Origin origin = Origin::Missing;

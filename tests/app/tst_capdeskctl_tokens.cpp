@@ -12,7 +12,7 @@ using namespace CtlTestSupport;
 
 // capdeskctl as a script or an owner's CI calls it (real process, real files, the exit
 // codes of SPEC §11): capability tokens, made, listed and revoked, and the gate they
-// open.
+// open; a key or category no row has, refused unless --allow-unknown.
 class TestCapdeskctlTokens : public QObject
 {
     Q_OBJECT
@@ -20,6 +20,9 @@ class TestCapdeskctlTokens : public QObject
 private slots:
     void init();
     void tokensGateInvocations();
+    void unknownNamesAreRefusedUnlessAllowed_data();
+    void unknownNamesAreRefusedUnlessAllowed();
+    void helpNamesAllowUnknown();
 
 private:
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
@@ -76,6 +79,86 @@ void TestCapdeskctlTokens::tokensGateInvocations()
     QVERIFY(std::any_of(events.begin(), events.end(), [](const QJsonValue &event) {
         return event.toObject().value(u"kind"_s).toString() == u"CAPABILITY_REFUSED"_s;
     }));
+}
+
+void TestCapdeskctlTokens::unknownNamesAreRefusedUnlessAllowed_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("error"); // the start of "error"; empty when made
+    QTest::addColumn<QStringList>("unknownKeys");
+    QTest::addColumn<QStringList>("unknownCategories");
+
+    const QStringList none;
+    QTest::addRow("known key") << QStringList{u"--keys"_s, u"BASE64_ENCODE"_s} << 0 << QString() << none
+                               << none;
+    QTest::addRow("known category") << QStringList{u"--categories"_s, u"text,time"_s} << 0 << QString()
+                                    << none << none;
+    QTest::addRow("unknown key") << QStringList{u"--keys"_s, u"BASE64_ENCDOE"_s} << 3
+                                 << u"unknown_scope: no row has the key BASE64_ENCDOE"_s
+                                 << QStringList{u"BASE64_ENCDOE"_s} << none;
+    QTest::addRow("unknown category")
+        << QStringList{u"--categories"_s, u"weathr"_s} << 3
+        << u"unknown_scope: no row has the category weathr"_s << none << QStringList{u"weathr"_s};
+    QTest::addRow("names compare exactly")
+        << QStringList{u"--keys"_s, u"now"_s} << 3 << u"unknown_scope: no row has the key now"_s
+        << QStringList{u"now"_s} << none;
+    QTest::addRow("only the unknown ones are named")
+        << QStringList{u"--keys"_s, u"NOW,NOPE_A,ECHO,NOPE_B"_s, u"--categories"_s, u"time,nope"_s} << 3
+        << u"unknown_scope: no row has the keys NOPE_A, NOPE_B; no row has the category nope"_s
+        << QStringList{u"NOPE_A"_s, u"NOPE_B"_s} << QStringList{u"nope"_s};
+    QTest::addRow("unknown key with --allow-unknown")
+        << QStringList{u"--keys"_s, u"MADE_LATER"_s, u"--allow-unknown"_s} << 0 << QString() << none << none;
+    QTest::addRow("unknown category with --allow-unknown")
+        << QStringList{u"--allow-unknown"_s, u"--categories"_s, u"later"_s} << 0 << QString() << none << none;
+    QTest::addRow("an invalid token is said first")
+        << QStringList{u"--keys"_s, u"NOPE"_s, u"--risk-ceiling"_s, u"medium"_s} << 4
+        << u"risk_ceiling: must be low or high"_s << none << none;
+    QTest::addRow("the flag takes no value")
+        << QStringList{u"--keys"_s, u"NOPE"_s, u"--allow-unknown=yes"_s} << 2 << QString() << none << none;
+}
+
+void TestCapdeskctlTokens::unknownNamesAreRefusedUnlessAllowed()
+{
+    QFETCH(QStringList, options);
+    QFETCH(int, exitCode);
+    QFETCH(QString, error);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+
+    const Run created =
+        ctl(QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"ci"_s, u"--db"_s, db()} + options);
+    QVERIFY2(created.exitCode == exitCode, created.err.constData());
+    const qsizetype made =
+        ctl({u"token"_s, u"list"_s, u"--db"_s, db()}).json().value(u"tokens"_s).toArray().size();
+    if (exitCode == 0) {
+        QVERIFY(created.json().value(u"value"_s).toString().startsWith(u"cdt_"_s));
+        QCOMPARE(made, 1);
+        return;
+    }
+    // Refused: nothing was made, and nothing but the answer was printed.
+    QCOMPARE(made, 0);
+    if (exitCode == 2)
+        return; // a usage error prints the usage, not JSON
+    const QJsonObject answer = created.json();
+    QCOMPARE(answer.value(u"ok"_s), QJsonValue(false));
+    QVERIFY2(answer.value(u"error"_s).toString().startsWith(error), created.out.constData());
+    QVERIFY(created.err.contains(error.toUtf8()));
+    if (!error.startsWith(u"unknown_scope"_s))
+        return;
+    QCOMPARE(answer.value(u"reason"_s).toString(), u"unknown_scope"_s);
+    QVERIFY(
+        answer.value(u"error"_s).toString().endsWith(u"(give --allow-unknown to make the token anyway)"_s));
+    QTEST(answer.value(u"unknown_keys"_s).toVariant().toStringList(), "unknownKeys");
+    QTEST(answer.value(u"unknown_categories"_s).toVariant().toStringList(), "unknownCategories");
+}
+
+void TestCapdeskctlTokens::helpNamesAllowUnknown()
+{
+    const Run help = ctl({u"help"_s, u"token"_s, u"create"_s});
+    QCOMPARE(help.exitCode, 0);
+    const QString text = QString::fromUtf8(help.out + help.err);
+    QVERIFY2(text.contains(u"--allow-unknown"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"unknown_scope"_s), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlTokens)

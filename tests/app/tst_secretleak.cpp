@@ -6,11 +6,15 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/secrets/keychainstore.h"
+#include "dispatch/secrets/memorysecrets.h"
 #include "tests/support/processrun.h"
 #include "views/common/directorysession.h"
 #include "views/secrets/secretsdialog.h"
+#include "views/shell/fileactions.h"
 #include "views/shell/mainwindow.h"
+#include "views/shell/secretactions.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QDirIterator>
@@ -23,7 +27,9 @@
 #include <QLoggingCategory>
 #include <QMimeData>
 #include <QMutex>
+#include <QPushButton>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
@@ -58,6 +64,15 @@ QByteArray fileBytes(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// A secret value and the forms it takes in a Basic header and a URL, its random core alone
+// (a partial leak) and the UTF-16 a binary file might hold.
+QList<QByteArray> needlesOf(const QString &secret, const QString &core)
+{
+    const QByteArray utf8 = secret.toUtf8();
+    return {utf8, utf8.toBase64(), utf8.toPercentEncoding(), core.toUtf8(),
+            QByteArray(reinterpret_cast<const char *>(core.utf16()), core.size() * 2)};
+}
+
 } // namespace
 
 // SPEC §3 Auth, the security proof: a distinctive secret, set in the environment and in
@@ -66,7 +81,8 @@ QByteArray fileBytes(const QString &path)
 // it must appear, in any of its encodings, in none of the database, the settings, the
 // log, the responses, the shapes, the CLI's output, "copy as curl" or the clipboard.
 // Without a Secret Service the keychain name is served from the environment instead and
-// the keychain part is reported as skipped.
+// the keychain part is reported as skipped. Then the same proof for a value set in Tools →
+// Secrets… where no keychain answers, which Capdesk keeps in memory only.
 class TestSecretLeak : public QObject
 {
     Q_OBJECT
@@ -74,13 +90,20 @@ class TestSecretLeak : public QObject
 private slots:
     void initTestCase();
     void secretIsUsedButNeverLeaks();
+    void memorySecretIsUsedButNeverLeaks();
     void cleanupTestCase();
 
 private:
-    InvocationOutcome invoke(StandardDispatcher &dispatcher, const QString &key, const QString &body,
-                             bool shape);
+    InvocationOutcome invoke(Dispatcher &dispatcher, const QString &key, const QString &body, bool shape);
     QByteArray ctl(const QStringList &arguments, const QProcessEnvironment &environment, QByteArray *err);
     void expectClean(const QByteArray &haystack, const QString &where) const;
+    static void expectClean(const QByteArray &haystack, const QString &where,
+                            const QList<QByteArray> &needles);
+    // Everything every file under `folder` holds, for expectClean; how many files there were.
+    static int expectCleanFiles(const QString &folder, const QList<QByteArray> &needles);
+    // Drives the Secrets dialog Tools → Secrets… opened: sets `name` to `value` through the
+    // masked field and closes it. What went wrong, or empty.
+    static QString setInOpenSecretsDialog(const QString &name, const QString &value, QByteArray *texts);
 
     QString m_secret;
     QList<QByteArray> m_needles;
@@ -99,10 +122,7 @@ void TestSecretLeak::initTestCase()
     const QString hex = QString::number(QRandomGenerator::global()->generate64(), 16);
     m_secret = u"xai-LEAKCANARY-"_s + hex;
     const QByteArray utf8 = m_secret.toUtf8();
-    // The value, the forms it takes in a Basic header and a URL, its random core alone
-    // (a partial leak) and the UTF-16 a binary file might hold.
-    m_needles = {utf8, utf8.toBase64(), utf8.toPercentEncoding(), hex.toUtf8(),
-                 QByteArray(reinterpret_cast<const char *>(hex.utf16()), hex.size() * 2)};
+    m_needles = needlesOf(m_secret, hex);
 
     qputenv(m_bearerName.toLocal8Bit().constData(), utf8);
     qputenv(m_queryName.toLocal8Bit().constData(), utf8);
@@ -128,8 +148,8 @@ void TestSecretLeak::cleanupTestCase()
         m_keychain.remove(m_basicName);
 }
 
-InvocationOutcome TestSecretLeak::invoke(StandardDispatcher &dispatcher, const QString &key,
-                                         const QString &body, bool shape)
+InvocationOutcome TestSecretLeak::invoke(Dispatcher &dispatcher, const QString &key, const QString &body,
+                                         bool shape)
 {
     std::unique_ptr<InvocationHandle> handle(dispatcher.invoke({key, body, shape, std::nullopt}));
     if (!handle->isFinished()) {
@@ -152,9 +172,27 @@ QByteArray TestSecretLeak::ctl(const QStringList &arguments, const QProcessEnvir
 
 void TestSecretLeak::expectClean(const QByteArray &haystack, const QString &where) const
 {
-    for (const QByteArray &needle : m_needles)
+    expectClean(haystack, where, m_needles);
+}
+
+void TestSecretLeak::expectClean(const QByteArray &haystack, const QString &where,
+                                 const QList<QByteArray> &needles)
+{
+    for (const QByteArray &needle : needles)
         QVERIFY2(!haystack.contains(needle), qPrintable(u"the secret (as \"%1\") leaked into %2"_s.arg(
                                                  QString::fromLatin1(needle.toHex()), where)));
+}
+
+int TestSecretLeak::expectCleanFiles(const QString &folder, const QList<QByteArray> &needles)
+{
+    QDirIterator files(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    int scanned = 0;
+    while (files.hasNext()) {
+        const QString path = files.next();
+        expectClean(fileBytes(path), path, needles);
+        ++scanned;
+    }
+    return scanned;
 }
 
 void TestSecretLeak::secretIsUsedButNeverLeaks()
@@ -225,7 +263,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
             QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(),
                      qPrintable(shape.result.notes.join(u' ')));
             shapes += QJsonDocument(shape.toResponse()).toJson() + '\n';
-            const QString curl = CurlCommand::fromShape(shape.result.shapeRequest);
+            const QString curl = CurlCommand::fromShape(shape.result.shapeRequest, row.auth);
             QVERIFY2(!curl.isEmpty(), qPrintable(row.key));
             curls += curl.toUtf8() + '\n';
             // What "Copy as curl" does with it.
@@ -269,7 +307,8 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         FakePrompter prompter;
-        SecretsDialog dialog(store, m_keychain, prompter, &window);
+        MemorySecrets memory;
+        SecretsDialog dialog(store, m_keychain, memory, prompter, &window);
         dialog.show();
         for (const QWidget *widget : dialog.findChildren<QWidget *>()) {
             dialogTexts += widget->toolTip().toUtf8();
@@ -315,6 +354,147 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
     }
     expectClean(log.join(u'\n').toUtf8(), u"the log"_s);
     // The proof only holds if the responses really carried what the upstream echoed.
+    QVERIFY(responses.contains("[redacted]"));
+}
+
+QString TestSecretLeak::setInOpenSecretsDialog(const QString &name, const QString &value, QByteArray *texts)
+{
+    auto *dialog = qobject_cast<SecretsDialog *>(QApplication::activeModalWidget());
+    if (!dialog)
+        return u"Tools → Secrets… showed no dialog"_s;
+    // Whatever happens, exec() returns.
+    const auto close = qScopeGuard([dialog] { dialog->reject(); });
+    dialog->selectName(name);
+    auto *set = dialog->findChild<QPushButton *>(u"setValueButton"_s);
+    if (!QTest::qWaitFor([set] { return set->isEnabled(); }, 20000))
+        return u"Set Value… stayed disabled without a keychain"_s;
+    QTest::mouseClick(set, Qt::LeftButton);
+    QTest::keyClicks(dialog->findChild<QLineEdit *>(u"secretValue"_s), value);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"storeValueButton"_s), Qt::LeftButton);
+    for (const QWidget *widget : dialog->findChildren<QWidget *>()) {
+        *texts += widget->toolTip().toUtf8();
+        if (const auto *label = qobject_cast<const QLabel *>(widget))
+            *texts += label->text().toUtf8();
+        if (const auto *edit = qobject_cast<const QLineEdit *>(widget))
+            *texts += edit->text().toUtf8();
+    }
+    return {};
+}
+
+void TestSecretLeak::memorySecretIsUsedButNeverLeaks()
+{
+    if (m_keychainAvailable) {
+        // This session has a Secret Service, so the case runs in a child of this test
+        // whose session bus does not exist: the keychain is then really unreachable.
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, u"unix:path=/nonexistent/capdesk-no-bus"_s);
+        const ProcessRun::Result child =
+            ProcessRun::run(QCoreApplication::applicationFilePath(),
+                            {QString::fromLatin1(QTest::currentTestFunction())}, {}, environment);
+        QVERIFY2(child.finished && child.exitCode == 0, child.out.constData());
+        QVERIFY2(child.out.contains("PASS   : TestSecretLeak::memorySecretIsUsedButNeverLeaks()"),
+                 child.out.constData());
+        return;
+    }
+    const QString hex = QString::number(QRandomGenerator::global()->generate64(), 16);
+    const QString secret = u"xai-MEMORYCANARY-"_s + hex;
+    const QList<QByteArray> needles = needlesOf(secret, hex);
+    const QString name = u"CAPDESK_LEAK_MEMORY"_s;
+    qunsetenv(name.toLocal8Bit().constData());
+
+    QHttpServer upstream;
+    QStringList seenAuthorization;
+    QStringList seenKeys;
+    upstream.route(u"/echo"_s, [&](const QHttpServerRequest &request) {
+        QJsonObject headers;
+        for (const auto &[header, value] : request.headers()) {
+            headers.insert(QString::fromUtf8(header), QString::fromUtf8(value));
+            if (header.compare("authorization", Qt::CaseInsensitive) == 0)
+                seenAuthorization << QString::fromUtf8(value);
+        }
+        seenKeys << QUrlQuery(request.url()).queryItemValue(u"key"_s, QUrl::FullyDecoded);
+        return QHttpServerResponse(
+            QJsonObject{{u"headers"_s, headers}, {u"query"_s, request.url().query(QUrl::FullyEncoded)}});
+    });
+    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(port != 0);
+    const QString target = u"GET http://127.0.0.1:%1/echo?q=$1"_s.arg(port);
+
+    QTemporaryDir dir;
+    const QString dbPath = dir.filePath(u"memory.db"_s);
+    auto withAuth = [](Row row, const QString &auth) {
+        row.auth = auth;
+        return row;
+    };
+    const QList<Row> rows{
+        withAuth(makeRow(u"MEM_BEARER"_s, u"http"_s, target, u"leak"_s), u"bearer:"_s + name),
+        withAuth(makeRow(u"MEM_QUERY"_s, u"http"_s, target, u"leak"_s), u"query:"_s + name),
+    };
+    QVERIFY(openStoreWithRows(dbPath, rows));
+
+    QByteArray responses;
+    QByteArray shapes;
+    QByteArray curls;
+    QByteArray texts;
+    {
+        // The window as an owner uses it: File → Open, then Tools → Secrets….
+        DirectorySession session;
+        MainWindow window(session, std::make_unique<FakePrompter>());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.fileActions()->openPath(dbPath));
+        auto *status = window.findChild<QLabel *>(u"keychainStatus"_s);
+        QVERIFY(status);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(u"kept in memory until Capdesk closes"_s), 20000);
+        QVERIFY2(status->toolTip().contains(u"\n\nDetails: "_s), qPrintable(status->toolTip()));
+
+        QString failure = u"the dialog was never driven"_s;
+        QTimer::singleShot(0, &window, [&] { failure = setInOpenSecretsDialog(name, secret, &texts); });
+        window.secretActions()->secretsAction()->trigger();
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(session.memorySecrets()->lookup(name).value, secret);
+
+        // Real and shape calls through the session, as the Shape and invoke dock makes them.
+        for (const Row &row : rows) {
+            const InvocationOutcome real = invoke(session, row.key, u"probe"_s, false);
+            QVERIFY2(real.ran && !real.result.isFailure(),
+                     qPrintable(row.key + u": "_s + real.result.output));
+            responses += QJsonDocument(real.toResponse()).toJson() + '\n';
+            const InvocationOutcome shape = invoke(session, row.key, u"probe"_s, true);
+            QVERIFY2(shape.ran, qPrintable(row.key + u": "_s + shape.refusal));
+            QVERIFY2(shape.result.notes.filter(u"not set"_s).isEmpty(),
+                     qPrintable(shape.result.notes.join(u' ')));
+            const QByteArray shaped = QJsonDocument(shape.toResponse()).toJson();
+            QVERIFY2(shaped.contains("[redacted]"), shaped.constData());
+            shapes += shaped + '\n';
+            const QString curl = CurlCommand::fromShape(shape.result.shapeRequest, row.auth);
+            QVERIFY2(curl.contains(u"$"_s + name), qPrintable(curl));
+            curls += curl.toUtf8() + '\n';
+        }
+        texts += status->text().toUtf8() + status->toolTip().toUtf8();
+        QVERIFY(window.close());
+    }
+    QSettings().sync();
+    // The upstream got the value each time: it was used, not merely absent.
+    QCOMPARE(seenAuthorization, QStringList{u"Bearer "_s + secret});
+    QCOMPARE(seenKeys.count(secret), 1);
+
+    expectClean(responses, u"the response JSON"_s, needles);
+    expectClean(shapes, u"the shape output"_s, needles);
+    expectClean(curls, u"copy as curl"_s, needles);
+    expectClean(texts, u"the Secrets dialog and the status bar"_s, needles);
+    // On disk: the directory, its journal and signing key, the settings, anything else.
+    QVERIFY(expectCleanFiles(dir.path(), needles) >= 2);
+    QVERIFY2(QFile::exists(QSettings().fileName()), qPrintable(QSettings().fileName()));
+    QVERIFY(expectCleanFiles(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation), needles)
+            > 0);
+    expectCleanFiles(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation), needles);
+    QStringList log;
+    {
+        const QMutexLocker lock(&logMutex);
+        log = capturedLog;
+    }
+    expectClean(log.join(u'\n').toUtf8(), u"the log"_s, needles);
     QVERIFY(responses.contains("[redacted]"));
 }
 

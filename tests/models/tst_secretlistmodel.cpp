@@ -1,3 +1,4 @@
+#include "dispatch/secrets/memorysecrets.h"
 #include "models/secretlistmodel.h"
 
 #include <QSignalSpy>
@@ -21,6 +22,7 @@ private slots:
     void cells();
     void tooltipsAndAlignment();
     void keychainAnswersFillTheColumn();
+    void memoryColumnSaysWhichValuesAreKeptForTheRun();
     void headers_data();
     void headers();
 };
@@ -100,6 +102,7 @@ void TestSecretListModel::cells_data()
     QTest::addRow("in the environment") << 0 << int(M::EnvironmentColumn) << QVariant(u"yes"_s);
     QTest::addRow("not in the environment") << 1 << int(M::EnvironmentColumn) << QVariant(u"no"_s);
     QTest::addRow("keychain not asked yet") << 1 << int(M::KeychainColumn) << QVariant(u"checking…"_s);
+    QTest::addRow("memory not asked: no") << 0 << int(M::MemoryColumn) << QVariant(u"no"_s);
     QTest::addRow("default query parameter") << 2 << int(M::FormsColumn) << QVariant(u"query:key"_s);
     QTest::addRow("one row") << 2 << int(M::RowsColumn) << QVariant(1);
 }
@@ -123,7 +126,7 @@ void TestSecretListModel::tooltipsAndAlignment()
     QCOMPARE(model.data(model.index(0, SecretListModel::KeychainColumn)).toString(), u"unavailable"_s);
     QVERIFY(model.data(model.index(0, SecretListModel::KeychainColumn), Qt::ToolTipRole)
                 .toString()
-                .contains(u"No Secret Service"_s));
+                .contains(u"kept in memory until Capdesk closes"_s));
 
     model.setInventory(sampleInventory());
     const QString tip =
@@ -168,6 +171,37 @@ void TestSecretListModel::keychainAnswersFillTheColumn()
     QCOMPARE(model.secretAt(1)->keychain, SecretInventory::KeychainState::Present);
 }
 
+void TestSecretListModel::memoryColumnSaysWhichValuesAreKeptForTheRun()
+{
+    MemorySecrets memory;
+    memory.set(kNotInKeychain, u"typed-value"_s);
+    SecretListModel model;
+    model.setInventory(sampleInventory());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.checkMemory(memory);
+
+    // One signal over the whole column, answered at once: memory never waits.
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex(), model.index(0, SecretListModel::MemoryColumn));
+    QCOMPARE(changed.first().at(1).toModelIndex(), model.index(2, SecretListModel::MemoryColumn));
+    QCOMPARE(model.data(model.index(0, SecretListModel::MemoryColumn)).toString(), u"no"_s);
+    QCOMPARE(model.data(model.index(2, SecretListModel::MemoryColumn)).toString(), u"yes"_s);
+    QVERIFY(model.secretAt(2)->inMemory);
+    QVERIFY(model.data(model.index(2, SecretListModel::MemoryColumn), Qt::ToolTipRole)
+                .toString()
+                .contains(u"until Capdesk closes"_s));
+    QVERIFY(!model.data(model.index(0, SecretListModel::MemoryColumn), Qt::ToolTipRole).isValid());
+    // The model holds whether, never what.
+    for (int row = 0; row < model.rowCount(); ++row)
+        for (int column = 0; column < model.columnCount(); ++column)
+            for (int role : {Qt::DisplayRole, Qt::ToolTipRole})
+                QVERIFY(!model.data(model.index(row, column), role).toString().contains(u"typed-value"_s));
+
+    memory.remove(kNotInKeychain);
+    model.checkMemory(memory);
+    QCOMPARE(model.data(model.index(2, SecretListModel::MemoryColumn)).toString(), u"no"_s);
+}
+
 void TestSecretListModel::headers_data()
 {
     QTest::addColumn<int>("section");
@@ -178,6 +212,7 @@ void TestSecretListModel::headers_data()
     QTest::addRow("forms") << int(M::FormsColumn) << u"Used as"_s;
     QTest::addRow("environment") << int(M::EnvironmentColumn) << u"Environment"_s;
     QTest::addRow("keychain") << int(M::KeychainColumn) << u"Keychain"_s;
+    QTest::addRow("in memory") << int(M::MemoryColumn) << u"In memory"_s;
 }
 
 void TestSecretListModel::headers()

@@ -1,12 +1,15 @@
 #include "views/common/directorysession.h"
 
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/secrets/memorysecrets.h"
 #include "models/directorydocument.h"
 
 #include <QFileInfo>
 #include <QTimer>
 
-DirectorySession::DirectorySession(QObject *parent) : QObject(parent) {}
+DirectorySession::DirectorySession(QObject *parent)
+    : QObject(parent), m_memorySecrets(std::make_shared<MemorySecrets>())
+{}
 
 DirectorySession::~DirectorySession() = default;
 

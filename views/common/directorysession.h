@@ -13,6 +13,7 @@ class CapabilityTokenStore;
 class DirectoryDocument;
 class DirectoryHistory;
 class DirectoryLedger;
+class MemorySecrets;
 class ServerConnection;
 
 // The directory the window currently shows. Opening another one builds and loads a new
@@ -60,6 +61,10 @@ public:
     QString serverName() const { return m_connection ? m_name : QString(); }
     // Columns the open directory cannot change, each with the reason in plain words.
     QMap<QString, QString> readOnlyColumns() const { return m_directory.readOnlyColumns; }
+    // Secret values set while no keychain answers, kept in memory for as long as the session
+    // lives and handed to every local directory opened through it (a server runs its calls
+    // with its own secrets). Never null.
+    const std::shared_ptr<MemorySecrets> &memorySecrets() const { return m_memorySecrets; }
     // Forwards to dispatcher(); refuses (asynchronously, like every refusal) when no
     // directory is open. A server runs saved rows only: the editor's copy of a row without
     // unsaved edits is not sent along, one with edits is refused by the RemoteDispatcher.
@@ -79,4 +84,5 @@ private:
     QString m_name;
     OpenDirectory m_directory;
     std::shared_ptr<ServerConnection> m_connection;
+    std::shared_ptr<MemorySecrets> m_memorySecrets;
 };

@@ -65,8 +65,8 @@ bool MessageBoxPrompter::confirmRemoveSecret(const QString &name)
 {
     const auto answer = QMessageBox::question(
         m_parent, tr("Delete Secret"),
-        tr("Delete the keychain value of %1? It cannot be undone; rows using %1 send no credential "
-           "until it is set again or comes from the environment.")
+        tr("Delete the value of %1 set in Capdesk (in the keychain, or kept in memory)? It cannot be "
+           "undone; rows using %1 send no credential until it is set again or comes from the environment.")
             .arg(name),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     return answer == QMessageBox::Yes;

@@ -28,7 +28,9 @@ ShapePreviewPanel::ShapePreviewPanel(Dispatcher &dispatcher, QWidget *parent)
 
     auto *title = new QLabel(tr("<b>Shape</b> — the request a call would send"), this);
     m_copyCurl->setObjectName(QStringLiteral("copyCurl"));
-    m_copyCurl->setToolTip(tr("Copies the previewed request as a curl command; credentials stay [redacted]"));
+    m_copyCurl->setToolTip(tr("Copies the previewed request as a curl command. The credential is written as "
+                              "$NAME, the environment variable named like the row's secret, so the command "
+                              "runs where that variable is set."));
     m_copyCurl->setEnabled(false);
     connect(m_copyCurl, &QPushButton::clicked, this, &ShapePreviewPanel::copyAsCurl);
     auto *header = new QHBoxLayout;
@@ -128,15 +130,21 @@ void ShapePreviewPanel::render()
             return; // a later render is on its way
         m_response = outcome.toResponse();
         m_view->showResponse(m_response);
-        m_copyCurl->setEnabled(
-            !CurlCommand::fromShape(m_response.value(QStringLiteral("request")).toObject()).isEmpty());
+        m_copyCurl->setEnabled(!curlCommand().isEmpty());
     });
+}
+
+QString ShapePreviewPanel::curlCommand() const
+{
+    // Built from the engine's redacted shape and the row's auth (a secret's name) only, so
+    // no secret can reach the clipboard.
+    return CurlCommand::fromShape(m_response.value(QStringLiteral("request")).toObject(),
+                                  m_previewedRow ? m_previewedRow->auth : QString());
 }
 
 void ShapePreviewPanel::copyAsCurl()
 {
-    // Built from the engine's redacted shape only, so no secret can reach the clipboard.
-    const QString command = CurlCommand::fromShape(m_response.value(QStringLiteral("request")).toObject());
+    const QString command = curlCommand();
     if (!command.isEmpty())
         QGuiApplication::clipboard()->setText(command);
 }

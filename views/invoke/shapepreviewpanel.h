@@ -48,6 +48,8 @@ signals:
 private:
     void rowEdited(const QString &key);
     void render();
+    // The last response's request as a curl command; empty when it is no http request.
+    QString curlCommand() const;
     void updateSpec();
 
     Dispatcher &m_dispatcher;

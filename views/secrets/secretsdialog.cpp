@@ -1,6 +1,7 @@
 #include "views/secrets/secretsdialog.h"
 
 #include "dispatch/secrets/keychainstore.h"
+#include "dispatch/secrets/memorysecrets.h"
 #include "dispatch/store/directorystore.h"
 #include "models/guithreadinbox.h"
 #include "models/secretlistmodel.h"
@@ -19,9 +20,9 @@
 #include <QVBoxLayout>
 
 SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, KeychainStore &keychain,
-                             Prompter &prompter, QWidget *parent)
-    : QDialog(parent), m_store(std::move(store)), m_keychain(keychain), m_prompter(prompter),
-      m_model(new SecretListModel(this)), m_banner(new QLabel), m_activity(new QLabel),
+                             MemorySecrets &memory, Prompter &prompter, QWidget *parent)
+    : QDialog(parent), m_store(std::move(store)), m_keychain(keychain), m_memory(memory),
+      m_prompter(prompter), m_model(new SecretListModel(this)), m_banner(new QLabel), m_activity(new QLabel),
       m_malformed(new QLabel), m_table(new QTableView), m_entry(new QWidget), m_entryLabel(new QLabel),
       m_value(new QLineEdit), m_storeButton(new QPushButton(tr("Store"))),
       m_setButton(new QPushButton(tr("Set Value…"))), m_removeButton(new QPushButton(tr("Delete")))
@@ -44,7 +45,8 @@ SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, Keycha
 
     auto *hint =
         new QLabel(tr("Rows name a secret in their auth field. A call takes its value from the environment "
-                      "variable of that name first, then from the keychain (service \u201ccapdesk\u201d). "
+                      "variable of that name first, then from a value kept in memory for this run (only "
+                      "where no keychain answers), then from the keychain (service \u201ccapdesk\u201d). "
                       "Counts are of saved rows. Values are never shown."));
     hint->setWordWrap(true);
 
@@ -60,8 +62,11 @@ SecretsDialog::SecretsDialog(std::shared_ptr<const DirectoryStore> store, Keycha
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(SecretListModel::NameColumn, QHeaderView::Stretch);
     for (int column : {int(SecretListModel::RowsColumn), int(SecretListModel::FormsColumn),
-                       int(SecretListModel::EnvironmentColumn), int(SecretListModel::KeychainColumn)})
+                       int(SecretListModel::EnvironmentColumn), int(SecretListModel::KeychainColumn),
+                       int(SecretListModel::MemoryColumn)})
         m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    // Shown once a value is kept in memory or may be: there is no keychain.
+    m_table->setColumnHidden(SecretListModel::MemoryColumn, true);
     connect(m_table, &QAbstractItemView::doubleClicked, this, &SecretsDialog::beginEntry);
 
     // No "show" toggle: what is typed is never displayed, so nothing can be shoulder-read
@@ -155,6 +160,7 @@ void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage)
         m_prompter.showError(tr("Secrets"), usage.error().message);
     SecretInventory inventory = SecretInventory::fromUsage(usage.ok() ? usage.value() : QList<AuthUsage>());
     inventory.checkEnvironment();
+    inventory.checkMemory(m_memory);
     const int malformed = inventory.malformedRows();
     m_model->setInventory(std::move(inventory));
     m_model->checkKeychain(m_keychain);
@@ -175,12 +181,24 @@ void SecretsDialog::showUsage(const StoreResult<QList<AuthUsage>> &usage)
 
 void SecretsDialog::showAvailability(const KeychainStore::Outcome &availability)
 {
+    m_availabilityKnown = true;
     m_keychainAvailable = availability.ok;
-    m_banner->setText(tr("The keychain is unavailable: %1.\nSecrets from the environment still work; values "
-                         "cannot be set or deleted here until a Secret Service is running.")
-                          .arg(availability.error));
+    // The Secret Service's own words (often D-Bus's, as "Failed to execute child process
+    // dbus-launch") tell an administrator what to fix, and nobody else anything.
+    m_banner->setText(
+        tr("No keychain is available: no Secret Service (such as GNOME Keyring or KWallet) answers in this "
+           "session.\nValues you set here are kept only in memory until Capdesk closes: they are never "
+           "written to disk, and you set them again after a restart. Environment variables still work."));
+    const QString detail = availability.detail.isEmpty() ? availability.error : availability.detail;
+    m_banner->setToolTip(detail.isEmpty() ? QString() : tr("Details: %1").arg(detail));
     m_banner->setVisible(!m_keychainAvailable);
+    showMemoryColumn();
     updateActions();
+}
+
+void SecretsDialog::showMemoryColumn()
+{
+    m_table->setColumnHidden(SecretListModel::MemoryColumn, !keepsInMemory() && m_memory.isEmpty());
 }
 
 void SecretsDialog::selectName(const QString &name)
@@ -205,12 +223,15 @@ void SecretsDialog::updateActions()
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     const SecretInventory::Secret *secret = rows.isEmpty() ? nullptr : m_model->secretAt(rows.first().row());
     const bool entering = m_entry->isVisibleTo(this);
-    const bool answered = secret && secret->keychain != SecretInventory::KeychainState::Checking;
-    const bool inKeychain = secret && secret->keychain == SecretInventory::KeychainState::Present;
-    const bool ready = m_keychainAvailable && answered && !entering && !isWriting();
-    m_setButton->setText(inKeychain ? tr("Replace Value…") : tr("Set Value…"));
+    // Without a keychain there is nothing to wait for: memory answers at once.
+    const bool answered =
+        secret && (keepsInMemory() || secret->keychain != SecretInventory::KeychainState::Checking);
+    const bool hasValue =
+        secret && (secret->inMemory || secret->keychain == SecretInventory::KeychainState::Present);
+    const bool ready = m_availabilityKnown && answered && !entering && !isWriting();
+    m_setButton->setText(hasValue ? tr("Replace Value…") : tr("Set Value…"));
     m_setButton->setEnabled(ready);
-    m_removeButton->setEnabled(ready && inKeychain);
+    m_removeButton->setEnabled(ready && hasValue);
     m_table->setEnabled(!entering);
     // A keychain write's own text stands while it runs.
     if (!isWriting()) {
@@ -224,9 +245,11 @@ void SecretsDialog::updateActions()
 void SecretsDialog::beginEntry()
 {
     m_entryName = selectedName();
-    if (!m_keychainAvailable || isWriting() || m_entryName.isEmpty())
+    if (!m_availabilityKnown || isWriting() || m_entryName.isEmpty())
         return;
-    m_entryLabel->setText(tr("New value for %1:").arg(m_entryName));
+    m_entryLabel->setText(keepsInMemory()
+                              ? tr("New value for %1 (kept until Capdesk closes):").arg(m_entryName)
+                              : tr("New value for %1:").arg(m_entryName));
     m_value->setText(QString());
     m_entry->show();
     m_value->setFocus();
@@ -240,12 +263,22 @@ void SecretsDialog::storeEntry()
     QString value = m_value->text();
     // setText() (not clear()) drops the field's copy and its undo history, so `value` is
     // left as the only copy and fill() overwrites the typed text in place (the keychain
-    // request holds a copy of its own).
+    // request and the memory each hold a copy of their own).
     m_value->setText(QString());
     const QString name = m_entryName;
+    if (keepsInMemory()) {
+        m_memory.set(name, value);
+        value.fill(u'\0');
+        cancelEntry();
+        finishWrite(name, QString());
+        return;
+    }
     m_writing = true;
     m_activity->setText(tr("Storing %1 in the keychain…").arg(name));
     m_keychain.setAsync(name, value, this, [this, name](const KeychainStore::Outcome &stored) {
+        // A value kept in memory earlier would shadow the keychain's (memory is looked up first).
+        if (stored.ok)
+            m_memory.remove(name);
         finishWrite(name, stored.ok ? QString()
                                     : tr("Cannot store %1 in the keychain: %2").arg(name, stored.error));
     });
@@ -264,8 +297,13 @@ void SecretsDialog::cancelEntry()
 void SecretsDialog::removeSelected()
 {
     const QString name = selectedName();
-    if (name.isEmpty() || !m_keychainAvailable || isWriting() || !m_prompter.confirmRemoveSecret(name))
+    if (name.isEmpty() || !m_availabilityKnown || isWriting() || !m_prompter.confirmRemoveSecret(name))
         return;
+    m_memory.remove(name);
+    if (keepsInMemory()) {
+        finishWrite(name, QString());
+        return;
+    }
     m_writing = true;
     m_activity->setText(tr("Deleting %1 from the keychain…").arg(name));
     updateActions();
@@ -280,8 +318,10 @@ void SecretsDialog::finishWrite(const QString &name, const QString &failure)
     m_writing = false;
     if (!failure.isEmpty())
         m_prompter.showError(tr("Secrets"), failure);
-    // A keychain write changes no row: only the keychain column is asked again, and a
-    // server's rows are not fetched for it.
+    // A keychain write changes no row: only the keychain and memory columns are asked
+    // again, and a server's rows are not fetched for it.
+    m_model->checkMemory(m_memory);
+    showMemoryColumn();
     m_model->checkKeychain(m_keychain);
     selectName(name);
     updateActions();

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class MemorySecrets;
 class Prompter;
 class QLabel;
 class QLineEdit;
@@ -16,21 +17,22 @@ class QTableView;
 class SecretListModel;
 
 // Tools → Secrets…: every secret NAME the directory's rows refer to, how many rows use it
-// and whether the environment or the keychain has a value (SPEC §3 Auth). A value can be
-// set, replaced or deleted in the keychain; it is typed into a masked field and never
-// shown again, not even as its length. Without a Secret Service the dialog says so and
-// only lists, since environment secrets keep working. The keychain is only ever asked
+// and whether the environment, the keychain or this run's memory has a value (SPEC §3
+// Auth). A value can be set, replaced or deleted; it is typed into a masked field and never
+// shown again, not even as its length. It goes to the keychain; without a Secret Service it
+// is kept in `memory` instead, only until Capdesk closes, and a banner says so in plain
+// words (the Secret Service's own error is in its tooltip). The keychain is only ever asked
 // asynchronously: the list shows "checking…" until it answers, and Set and Delete stay
-// disabled while their own job runs. A server's rows are read on a worker too: until they
-// arrive the dialog says it is reading them.
+// disabled until it has said whether it is there, and while their own job runs. A server's
+// rows are read on a worker too: until they arrive the dialog says it is reading them.
 class SecretsDialog final : public QDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SecretsDialog)
 
 public:
-    SecretsDialog(std::shared_ptr<const DirectoryStore> store, KeychainStore &keychain, Prompter &prompter,
-                  QWidget *parent = nullptr);
+    SecretsDialog(std::shared_ptr<const DirectoryStore> store, KeychainStore &keychain, MemorySecrets &memory,
+                  Prompter &prompter, QWidget *parent = nullptr);
     ~SecretsDialog() override;
 
     SecretListModel *model() const { return m_model; }
@@ -44,26 +46,30 @@ public:
     void selectName(const QString &name);
     // Shows the masked field for the selected name.
     void beginEntry();
-    // Writes what was typed to the keychain and forgets it.
+    // Writes what was typed to the keychain (or, without one, to memory) and forgets it.
     void storeEntry();
     void cancelEntry();
-    // Deletes the selected name's keychain value, after asking.
+    // Deletes the selected name's value from the keychain and from memory, after asking.
     void removeSelected();
 
 signals:
     // The names the rows refer to are shown (or why they could not be read was said).
     void rowsRead();
-    // A set or delete has been answered and the keychain asked again.
+    // A set or delete has been answered and the keychain asked again (a value kept in memory
+    // is answered before storeEntry() or removeSelected() returns).
     void writeFinished();
 
 private:
     // A set or delete sent to the keychain and not answered yet.
     bool isWriting() const { return m_writing; }
+    // The keychain said it does not answer: values go to memory.
+    bool keepsInMemory() const { return m_availabilityKnown && !m_keychainAvailable; }
     QString selectedName() const;
     void readUsageInBackground();
     void showUsage(const StoreResult<QList<AuthUsage>> &usage);
     void updateActions();
     void showAvailability(const KeychainStore::Outcome &availability);
+    void showMemoryColumn();
     // `failure` is empty when the keychain did as asked.
     void finishWrite(const QString &name, const QString &failure);
 
@@ -74,7 +80,9 @@ private:
     quint64 m_readGeneration = 0;
     quint64 m_pendingRead = 0;
     KeychainStore &m_keychain;
+    MemorySecrets &m_memory;
     Prompter &m_prompter;
+    bool m_availabilityKnown = false;
     bool m_keychainAvailable = false;
     bool m_writing = false;
     SecretListModel *m_model;

@@ -6,19 +6,22 @@
 #include <QDir>
 #include <QFileInfo>
 
-DirectoryOpener::Opened DirectoryOpener::open(const QString &path)
+DirectoryOpener::Opened DirectoryOpener::open(const QString &path,
+                                              std::shared_ptr<const MemorySecrets> memory)
 {
-    return LocalDirectory::open(path);
+    return LocalDirectory::open(path, std::move(memory));
 }
 
-DirectoryOpener::Opened DirectoryOpener::openDefault(const QString &path)
+DirectoryOpener::Opened DirectoryOpener::openDefault(const QString &path,
+                                                     std::shared_ptr<const MemorySecrets> memory)
 {
     if (QFileInfo::exists(path))
-        return open(path);
-    return create(path, true);
+        return open(path, std::move(memory));
+    return create(path, true, std::move(memory));
 }
 
-DirectoryOpener::Opened DirectoryOpener::create(const QString &path, bool withSamples)
+DirectoryOpener::Opened DirectoryOpener::create(const QString &path, bool withSamples,
+                                                std::shared_ptr<const MemorySecrets> memory)
 {
     const QFileInfo info(path);
     // Never take over someone's file: a new directory gets a new name.
@@ -28,7 +31,7 @@ DirectoryOpener::Opened DirectoryOpener::create(const QString &path, bool withSa
     if (!QDir().mkpath(info.absolutePath()))
         return StoreError::make(StoreError::Kind::Io,
                                 tr("cannot create the folder %1").arg(info.absolutePath()));
-    Opened directory = open(path);
+    Opened directory = open(path, std::move(memory));
     if (!directory.ok() || !withSamples)
         return directory;
     if (const StoreError error = fillWithSamples(*directory.value().store); error.isError())

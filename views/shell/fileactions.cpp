@@ -67,7 +67,7 @@ bool FileActions::openPath(const QString &path)
 {
     if (!m_guard.mayDrop(m_session.document()))
         return false;
-    DirectoryOpener::Opened directory = DirectoryOpener::open(path);
+    DirectoryOpener::Opened directory = DirectoryOpener::open(path, m_session.memorySecrets());
     StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Open Directory"), error.message);
@@ -83,8 +83,9 @@ bool FileActions::openPath(const QString &path)
 bool FileActions::openAtStart(const QString &path)
 {
     const QString file = path.isEmpty() ? DefaultLocations::directoryFile() : path;
-    DirectoryOpener::Opened directory =
-        path.isEmpty() ? DirectoryOpener::openDefault(file) : DirectoryOpener::open(file);
+    DirectoryOpener::Opened directory = path.isEmpty()
+                                            ? DirectoryOpener::openDefault(file, m_session.memorySecrets())
+                                            : DirectoryOpener::open(file, m_session.memorySecrets());
     StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         // The window stays up without a directory: File > Open and New still work.
@@ -107,7 +108,8 @@ void FileActions::newDirectory()
     const QString path = m_prompter.chooseNewPath(near());
     if (path.isEmpty() || !m_guard.mayDrop(m_session.document()))
         return;
-    DirectoryOpener::Opened directory = DirectoryOpener::create(path, m_prompter.askFillWithSamples());
+    DirectoryOpener::Opened directory =
+        DirectoryOpener::create(path, m_prompter.askFillWithSamples(), m_session.memorySecrets());
     StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Create Directory"), error.message);

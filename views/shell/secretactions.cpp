@@ -27,7 +27,8 @@ void SecretActions::openSecrets()
     DirectoryDocument *document = m_session.document();
     if (!document)
         return;
-    SecretsDialog dialog(document->sharedStore(), m_keychain, m_prompter, m_dialogParent);
+    SecretsDialog dialog(document->sharedStore(), m_keychain, *m_session.memorySecrets(), m_prompter,
+                         m_dialogParent);
     dialog.exec();
     // The user may have started or stopped a Secret Service while the dialog was open.
     checkKeychain();
@@ -39,7 +40,11 @@ void SecretActions::checkKeychain()
         if (availability.ok)
             emit keychainStatusChanged(tr("Keychain: available"), QString());
         else
-            emit keychainStatusChanged(tr("Keychain: unavailable \u2014 environment secrets only"),
-                                       availability.error);
+            emit keychainStatusChanged(
+                tr("Keychain: unavailable \u2014 secrets kept in memory until Capdesk closes"),
+                tr("No Secret Service (such as GNOME Keyring or KWallet) answers in this session, so secret "
+                   "values set in Tools \u2192 Secrets\u2026 are kept only in memory until Capdesk closes. "
+                   "Environment variables still work.\n\nDetails: %1")
+                    .arg(availability.detail.isEmpty() ? availability.error : availability.detail));
     });
 }

@@ -11,7 +11,8 @@ class QWidget;
 
 // Tools → Secrets…: opens the SecretsDialog on the open directory, and tells the window
 // whether the keychain answers, so a missing Secret Service is visible without opening
-// anything (environment secrets keep working either way).
+// anything (environment secrets keep working either way, and values set in the dialog are
+// then kept in the session's memory until Capdesk closes).
 class SecretActions final : public QObject
 {
     Q_OBJECT
@@ -29,7 +30,8 @@ public:
     void checkKeychain();
 
 signals:
-    // "Keychain: available" or "Keychain: unavailable — environment secrets only".
+    // "Keychain: available" or "Keychain: unavailable — secrets kept in memory until Capdesk
+    // closes", with a plain explanation and the Secret Service's own error as `why`.
     void keychainStatusChanged(const QString &text, const QString &why);
 
 private:

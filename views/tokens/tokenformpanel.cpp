@@ -1,10 +1,13 @@
 #include "views/tokens/tokenformpanel.h"
 
+#include "views/tokens/namelistcompleter.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -14,7 +17,9 @@
 
 TokenFormPanel::TokenFormPanel(QWidget *parent)
     : QWidget(parent), m_label(new QLineEdit), m_audience(new QLineEdit), m_keys(new QLineEdit),
-      m_categories(new QLineEdit), m_risk(new QComboBox), m_pin(new QComboBox),
+      m_categories(new QLineEdit), m_keysCompleter(new NameListCompleter(m_keys)),
+      m_categoriesCompleter(new NameListCompleter(m_categories)), m_unknownNames(new QLabel),
+      m_risk(new QComboBox), m_pin(new QComboBox),
       m_ownerGate(new QCheckBox(tr("Each call also needs the owner present"))),
       m_fixedBodyOn(new QCheckBox(tr("Only this body:"))), m_fixedBody(new QPlainTextEdit),
       m_ceilingOn(new QCheckBox(tr("At most"))), m_ceiling(new QSpinBox),
@@ -28,6 +33,13 @@ TokenFormPanel::TokenFormPanel(QWidget *parent)
     m_keys->setPlaceholderText(tr("KEY_ONE, KEY_TWO"));
     m_categories->setObjectName(QStringLiteral("tokenCategories"));
     m_categories->setPlaceholderText(tr("category, another"));
+    m_unknownNames->setObjectName(QStringLiteral("tokenUnknownNames"));
+    m_unknownNames->setWordWrap(true);
+    m_unknownNames->setTextFormat(Qt::PlainText);
+    m_unknownNames->setStyleSheet(QStringLiteral("QLabel { color: #7a4d00; }"));
+    m_unknownNames->hide();
+    for (QLineEdit *edit : {m_keys, m_categories})
+        connect(edit, &QLineEdit::textChanged, this, &TokenFormPanel::warnAboutUnknownNames);
     m_risk->setObjectName(QStringLiteral("tokenRiskCeiling"));
     m_risk->addItem(tr("low: not sensitive rows"), QStringLiteral("low"));
     m_risk->addItem(tr("high: sensitive rows too"), QStringLiteral("high"));
@@ -77,6 +89,7 @@ TokenFormPanel::TokenFormPanel(QWidget *parent)
     form->addRow(tr("Audience:"), m_audience);
     form->addRow(tr("Keys:"), m_keys);
     form->addRow(tr("Categories:"), m_categories);
+    form->addRow(QString(), m_unknownNames);
     form->addRow(tr("Risk ceiling:"), m_risk);
     form->addRow(tr("Pin contract of:"), m_pin);
     form->addRow(QString(), m_ownerGate);
@@ -86,14 +99,17 @@ TokenFormPanel::TokenFormPanel(QWidget *parent)
     form->addRow(buttons);
 }
 
-void TokenFormPanel::reset(const QStringList &keys)
+void TokenFormPanel::reset(const TokenScopeCheck::Names &known)
 {
+    m_known = known;
+    m_keysCompleter->setNames(known.keys);
+    m_categoriesCompleter->setNames(known.categories);
     for (QLineEdit *edit : {m_label, m_audience, m_keys, m_categories})
         edit->clear();
     m_risk->setCurrentIndex(0);
     m_pin->clear();
     m_pin->addItem(tr("(no pin)"), QString());
-    for (const QString &key : keys)
+    for (const QString &key : known.keys)
         m_pin->addItem(key, key);
     m_ownerGate->setChecked(false);
     for (QCheckBox *check : {m_fixedBodyOn, m_ceilingOn, m_expiryOn})
@@ -119,6 +135,18 @@ CapabilityToken TokenFormPanel::spec() const
     if (m_expiryOn->isChecked())
         token.expiresAt = m_expiry->dateTime().toUTC().toString(Qt::ISODateWithMs);
     return token;
+}
+
+void TokenFormPanel::warnAboutUnknownNames()
+{
+    const QString unknown = TokenScopeCheck::describe(TokenScopeCheck::unknown(spec(), m_known));
+    m_unknownNames->setText(
+        unknown.isEmpty()
+            ? QString()
+            : tr("\u26a0 Not in this directory: %1. The token can still be made; it reaches such a "
+                 "row once one exists.")
+                  .arg(unknown));
+    m_unknownNames->setVisible(!unknown.isEmpty());
 }
 
 QString TokenFormPanel::pinKey() const

@@ -2,6 +2,7 @@
 
 #include "dispatch/store/directorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
+#include "dispatch/tokens/tokenscopecheck.h"
 #include "models/capabilitytokenmodel.h"
 #include "views/common/prompter.h"
 #include "views/tokens/tokenformpanel.h"
@@ -115,12 +116,10 @@ void TokensDialog::updateActions()
 void TokensDialog::beginNewToken()
 {
     m_valuePanel->clear();
-    QStringList keys;
-    const StoreError error = m_rows->scanSummaries([&keys](const RowSummary &row) { keys.append(row.key); });
-    if (error.isError())
-        m_prompter.showError(windowTitle(), error.message);
-    keys.sort();
-    m_form->reset(keys);
+    const StoreResult<TokenScopeCheck::Names> known = TokenScopeCheck::known(*m_rows);
+    if (!known.ok())
+        m_prompter.showError(windowTitle(), known.error().message);
+    m_form->reset(known.ok() ? known.value() : TokenScopeCheck::Names());
     m_form->show();
     m_form->audienceEdit()->setFocus();
 }

@@ -22,7 +22,8 @@ class TokensDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(TokensDialog)
 
 public:
-    // `rows` offers its keys for pinning and checks a pinned key exists.
+    // `rows` offers its keys for pinning, its keys and categories for completion, and checks
+    // a pinned key exists.
     TokensDialog(std::shared_ptr<CapabilityTokenStore> tokens, std::shared_ptr<const DirectoryStore> rows,
                  Prompter &prompter, QWidget *parent = nullptr);
 

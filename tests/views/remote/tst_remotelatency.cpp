@@ -1,6 +1,7 @@
 #include "dispatch/directory/localdirectory.h"
 #include "dispatch/flows/run/flowdebugsession.h"
 #include "dispatch/flows/run/flowexecutor.h"
+#include "dispatch/secrets/memorysecrets.h"
 #include "models/callhistorymodel.h"
 #include "models/changefeedpoller.h"
 #include "models/directorydocument.h"
@@ -500,11 +501,12 @@ void TestRemoteLatency::theSecretsDialogReadsTheServerInTheBackground()
 {
     connectThroughProxy();
     KeychainStore keychain;
+    MemorySecrets memory;
     FakePrompter prompter;
 
     GuiStallProbe probe;
     probe.start();
-    SecretsDialog dialog(document()->sharedStore(), keychain, prompter, m_window.get());
+    SecretsDialog dialog(document()->sharedStore(), keychain, memory, prompter, m_window.get());
     dialog.show();
     QVERIFY(dialog.isReadingRows());
     QCOMPARE(dialog.findChild<QLabel *>(QStringLiteral("keychainActivity"))->text(),

@@ -1,4 +1,5 @@
 #include "dispatch/secrets/keychainstore.h"
+#include "dispatch/secrets/memorysecrets.h"
 #include "models/secretlistmodel.h"
 #include "tests/support/guistallprobe.h"
 #include "tests/support/processrun.h"
@@ -21,7 +22,8 @@ using namespace Qt::StringLiterals;
 
 // The Secrets dialog on a real directory file and, where CI provides one, the real
 // gnome-keyring (packaging/capdesk test). Without a Secret Service only the keychain parts
-// are skipped, and the dialog's own "unavailable" banner is checked instead.
+// are skipped; the cases without a keychain run in a child of this test whose session bus
+// does not exist, so they run whether or not this session has one.
 class TestSecretsDialog : public QObject
 {
     Q_OBJECT
@@ -37,9 +39,15 @@ private slots:
     void setThroughMaskedFieldThenDelete();
     void deleteAsksFirst();
     void aSlowKeychainNeverStopsTheWindow();
+    void keychainValueReplacesOneKeptInMemory();
     void unavailableKeychainIsSaidPlainly();
+    void withoutKeychainValuesAreKeptInMemory();
 
 private:
+    // With a Secret Service in this session, runs the current case in a child of this test
+    // whose session bus does not exist and answers true: the caller returns. Without one,
+    // answers false: the caller runs the case itself.
+    bool ranWithoutKeychainInAChild();
     std::unique_ptr<SecretsDialog> makeDialog();
     int rowOf(const QString &name) const;
     QString cell(const QString &name, int column) const;
@@ -47,6 +55,7 @@ private:
     QStringList visibleTexts() const;
 
     KeychainStore m_keychain;
+    std::shared_ptr<MemorySecrets> m_memory;
     bool m_available = false;
     QString m_why;
     QString m_apiName;
@@ -71,6 +80,7 @@ void TestSecretsDialog::initTestCase()
 void TestSecretsDialog::init()
 {
     m_prompter = FakePrompter();
+    m_memory = std::make_shared<MemorySecrets>();
     m_dir = std::make_unique<QTemporaryDir>();
     QList<Row> rows = sampleRows();
     auto withAuth = [](Row row, const QString &auth) {
@@ -102,7 +112,7 @@ void TestSecretsDialog::cleanupTestCase()
 
 std::unique_ptr<SecretsDialog> TestSecretsDialog::makeDialog()
 {
-    auto dialog = std::make_unique<SecretsDialog>(m_store, m_keychain, m_prompter);
+    auto dialog = std::make_unique<SecretsDialog>(m_store, m_keychain, *m_memory, m_prompter);
     dialog->show();
     return dialog;
 }
@@ -278,29 +288,122 @@ void TestSecretsDialog::aSlowKeychainNeverStopsTheWindow()
     QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
 }
 
+void TestSecretsDialog::keychainValueReplacesOneKeptInMemory()
+{
+    if (!m_available)
+        QSKIP(qPrintable(u"needs a Secret Service: "_s + m_why));
+    // Kept while the keychain was away; now it answers again.
+    m_memory->set(m_apiName, u"kept-while-away"_s);
+    m_dialog = makeDialog();
+    QTRY_VERIFY(m_dialog->keychainAvailable());
+    QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"no"_s);
+    QVERIFY(!m_dialog->table()->isColumnHidden(SecretListModel::MemoryColumn));
+    QCOMPARE(cell(m_apiName, SecretListModel::MemoryColumn), u"yes"_s);
+    m_dialog->selectName(m_apiName);
+    auto *set = m_dialog->findChild<QPushButton *>(u"setValueButton"_s);
+    QTRY_VERIFY(set->isEnabled());
+    QCOMPARE(set->text(), u"Replace Value…"_s);
+
+    QTest::mouseClick(set, Qt::LeftButton);
+    QTest::keyClicks(m_dialog->findChild<QLineEdit *>(u"secretValue"_s), u"into-the-keychain"_s);
+    QSignalSpy written(m_dialog.get(), &SecretsDialog::writeFinished);
+    QTest::mouseClick(m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), Qt::LeftButton);
+    QVERIFY(written.wait());
+    QCOMPARE(m_keychain.read(m_apiName).value, u"into-the-keychain"_s);
+    // Memory is looked up before the keychain: the old value must not shadow the new one.
+    QVERIFY(!m_memory->has(m_apiName));
+    QCOMPARE(cell(m_apiName, SecretListModel::MemoryColumn), u"no"_s);
+    QVERIFY(m_dialog->table()->isColumnHidden(SecretListModel::MemoryColumn));
+    QVERIFY(m_keychain.remove(m_apiName));
+}
+
+bool TestSecretsDialog::ranWithoutKeychainInAChild()
+{
+    if (!m_available)
+        return false;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, u"unix:path=/nonexistent/capdesk-no-bus"_s);
+    const QString function = QString::fromLatin1(QTest::currentTestFunction());
+    const ProcessRun::Result child =
+        ProcessRun::run(QCoreApplication::applicationFilePath(), {function}, {}, environment);
+    [&] {
+        QVERIFY2(child.finished && child.exitCode == 0, child.out.constData());
+        QVERIFY2(child.out.contains("PASS   : TestSecretsDialog::" + function.toLatin1() + "()"),
+                 child.out.constData());
+    }();
+    return true;
+}
+
 void TestSecretsDialog::unavailableKeychainIsSaidPlainly()
 {
-    if (m_available) {
-        // This session has a Secret Service, so the case runs in a child of this test
-        // whose session bus does not exist: the keychain is then really unreachable.
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, u"unix:path=/nonexistent/capdesk-no-bus"_s);
-        const ProcessRun::Result child =
-            ProcessRun::run(QCoreApplication::applicationFilePath(),
-                            {QString::fromLatin1(QTest::currentTestFunction())}, {}, environment);
-        QVERIFY2(child.finished && child.exitCode == 0, child.out.constData());
-        QVERIFY2(child.out.contains("PASS   : TestSecretsDialog::unavailableKeychainIsSaidPlainly()"),
-                 child.out.constData());
+    if (ranWithoutKeychainInAChild())
         return;
-    }
     m_dialog = makeDialog();
     QVERIFY(!m_dialog->keychainAvailable());
     auto *banner = m_dialog->findChild<QLabel *>(u"keychainBanner"_s);
     QTRY_VERIFY(banner->isVisible());
-    QVERIFY(banner->text().contains(u"environment still work"_s));
-    QVERIFY(!m_dialog->findChild<QPushButton *>(u"setValueButton"_s)->isEnabled());
-    QVERIFY(!m_dialog->findChild<QPushButton *>(u"removeValueButton"_s)->isEnabled());
+    // A sentence a person can act on, not D-Bus's words; those are in the tooltip.
+    QVERIFY2(banner->text().contains(u"No keychain is available"_s), qPrintable(banner->text()));
+    QVERIFY(banner->text().contains(u"kept only in memory until Capdesk closes"_s));
+    QVERIFY(banner->text().contains(u"never written to disk"_s));
+    QVERIFY(banner->text().contains(u"Environment variables still work"_s));
+    for (const QString &raw : {u"dbus"_s, u"D-Bus"_s, u"child process"_s, u"org.freedesktop"_s})
+        QVERIFY2(!banner->text().contains(raw, Qt::CaseInsensitive), qPrintable(banner->text()));
+    QVERIFY2(banner->toolTip().startsWith(u"Details: "_s) && banner->toolTip().size() > 9,
+             qPrintable(banner->toolTip()));
+    QVERIFY(!m_dialog->table()->isColumnHidden(SecretListModel::MemoryColumn));
     QTRY_COMPARE(cell(m_apiName, SecretListModel::KeychainColumn), u"unavailable"_s);
+    QCOMPARE(cell(m_apiName, SecretListModel::MemoryColumn), u"no"_s);
+    // Setting a value works; deleting waits until there is one.
+    m_dialog->selectName(m_apiName);
+    QTRY_VERIFY(m_dialog->findChild<QPushButton *>(u"setValueButton"_s)->isEnabled());
+    QVERIFY(!m_dialog->findChild<QPushButton *>(u"removeValueButton"_s)->isEnabled());
+}
+
+void TestSecretsDialog::withoutKeychainValuesAreKeptInMemory()
+{
+    if (ranWithoutKeychainInAChild())
+        return;
+    m_dialog = makeDialog();
+    auto *set = m_dialog->findChild<QPushButton *>(u"setValueButton"_s);
+    auto *remove = m_dialog->findChild<QPushButton *>(u"removeValueButton"_s);
+    m_dialog->selectName(m_apiName);
+    QTRY_VERIFY(set->isEnabled());
+    QCOMPARE(set->text(), u"Set Value…"_s);
+
+    const QString value =
+        u"xai-MEMORYCANARY-"_s + QString::number(QRandomGenerator::global()->generate64(), 16);
+    QTest::mouseClick(set, Qt::LeftButton);
+    auto *field = m_dialog->findChild<QLineEdit *>(u"secretValue"_s);
+    QVERIFY(field->isVisible());
+    QCOMPARE(field->echoMode(), QLineEdit::Password);
+    QVERIFY(m_dialog->findChild<QLabel *>(u"keychainBanner"_s)->isVisible());
+    QTest::keyClicks(field, value);
+    QSignalSpy written(m_dialog.get(), &SecretsDialog::writeFinished);
+    QTest::mouseClick(m_dialog->findChild<QPushButton *>(u"storeValueButton"_s), Qt::LeftButton);
+    // Memory answers at once, before the click returns.
+    QCOMPARE(written.size(), 1);
+
+    QVERIFY2(m_prompter.errors.isEmpty(), qPrintable(m_prompter.errors.join(u'\n')));
+    const SecretSource::Lookup kept = m_memory->lookup(m_apiName);
+    QCOMPARE(kept.origin, SecretSource::Origin::Memory);
+    QCOMPARE(kept.value, value);
+    QCOMPARE(cell(m_apiName, SecretListModel::MemoryColumn), u"yes"_s);
+    QVERIFY(!field->isVisible());
+    QVERIFY(field->text().isEmpty());
+    QVERIFY(!field->isUndoAvailable());
+    QVERIFY(!visibleTexts().join(u'\n').contains(value));
+    QCOMPARE(set->text(), u"Replace Value…"_s);
+
+    m_prompter.removeSecretAnswer = true;
+    QVERIFY(remove->isEnabled());
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QCOMPARE(m_prompter.removeSecretQuestions, QStringList{m_apiName});
+    QCOMPARE(written.size(), 2);
+    QVERIFY(!m_memory->has(m_apiName));
+    QCOMPARE(cell(m_apiName, SecretListModel::MemoryColumn), u"no"_s);
+    QVERIFY(!remove->isEnabled());
+    QCOMPARE(set->text(), u"Set Value…"_s);
 }
 
 QTEST_MAIN(TestSecretsDialog)

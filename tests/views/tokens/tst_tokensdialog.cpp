@@ -3,10 +3,12 @@
 #include "dispatch/tokens/capabilitytokenstore.h"
 #include "models/capabilitytokenmodel.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/tokens/namelistcompleter.h"
 #include "views/tokens/tokenformpanel.h"
 #include "views/tokens/tokensdialog.h"
 #include "views/tokens/tokenvaluepanel.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
@@ -26,7 +28,8 @@ using namespace Qt::StringLiterals;
 
 // The Capability tokens dialog on a real directory file: a token made through the form
 // appears in the table and its value is shown exactly once; revocation asks first; a
-// form the engine refuses names the problem and writes nothing.
+// form the engine refuses names the problem and writes nothing; keys and categories
+// complete from the directory, and one no row has is warned about, not refused.
 using Fill = std::function<void(TokenFormPanel &)>;
 Q_DECLARE_METATYPE(Fill)
 
@@ -43,11 +46,17 @@ private slots:
     void revokeAsksFirst();
     void invalidFormIsRefusedAndWritesNothing_data();
     void invalidFormIsRefusedAndWritesNothing();
+    void unknownNamesAreWarnedNotRefused_data();
+    void unknownNamesAreWarnedNotRefused();
+    void keysAndCategoriesCompleteTheItemUnderTheCursor();
 
 private:
     std::unique_ptr<TokensDialog> makeDialog();
     void click(const QString &button) const;
     QString cell(int row, int column) const;
+    // Types `typed` into `edit` as the owner does, then picks the first completion offered.
+    static void typeAndPickFirst(QLineEdit *edit, NameListCompleter *completer, const QString &typed,
+                                 const QString &offered);
     // Every text any widget of the dialog shows or holds, and every cell of its table.
     QStringList allTexts() const;
     int tokenEventCount() const;
@@ -292,6 +301,101 @@ void TestTokensDialog::invalidFormIsRefusedAndWritesNothing()
     QCOMPARE(m_dialog->model()->rowCount(), 0);
     QCOMPARE(CapabilityTokenStore(m_store->database()).list().value().size(), 0);
     QCOMPARE(tokenEventCount(), 0);
+}
+
+void TestTokensDialog::unknownNamesAreWarnedNotRefused_data()
+{
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<QString>("categories");
+    QTest::addColumn<QString>("warning"); // empty: none shown
+
+    QTest::addRow("known key") << u"NOW"_s << QString() << QString();
+    QTest::addRow("known keys and categories") << u"NOW, ECHO_BACK"_s << u"time,text"_s << QString();
+    QTest::addRow("unknown key") << u"NOW, NOT_YET"_s << QString() << u"no row has the key NOT_YET"_s;
+    QTest::addRow("unknown category") << QString() << u"time, later"_s << u"no row has the category later"_s;
+    QTest::addRow("names compare exactly")
+        << u"now"_s << u"Time"_s << u"no row has the key now; no row has the category Time"_s;
+}
+
+void TestTokensDialog::unknownNamesAreWarnedNotRefused()
+{
+    QFETCH(QString, keys);
+    QFETCH(QString, categories);
+    QFETCH(QString, warning);
+    m_dialog = makeDialog();
+    click(u"newTokenButton"_s);
+    TokenFormPanel *form = m_dialog->form();
+    QLabel *label = form->unknownNamesWarning();
+    QVERIFY(!label->isVisible());
+    QTest::keyClicks(form->audienceEdit(), u"ci"_s);
+    QTest::keyClicks(form->keysEdit(), keys);
+    QTest::keyClicks(form->categoriesEdit(), categories);
+
+    QCOMPARE(label->isVisible(), !warning.isEmpty());
+    if (!warning.isEmpty()) {
+        QVERIFY2(label->text().contains(warning), qPrintable(label->text()));
+        QVERIFY(label->text().contains(u"can still be made"_s));
+    }
+    // A warning, not a block: the token is made as typed.
+    click(u"createTokenButton"_s);
+    QCOMPARE(m_prompter.errors, QStringList());
+    QCOMPARE(m_dialog->model()->rowCount(), 1);
+    const CapabilityToken *token = m_dialog->model()->tokenAt(0);
+    QCOMPARE(token->allowedKeys, CapabilityToken::splitList(keys));
+    QCOMPARE(token->allowedCategories, CapabilityToken::splitList(categories));
+
+    // Fixing the name takes the warning away; a new form starts without one.
+    click(u"newTokenButton"_s);
+    QVERIFY(!label->isVisible());
+    QTest::keyClicks(form->keysEdit(), u"NOPE"_s);
+    QVERIFY(label->isVisible());
+    form->keysEdit()->clear();
+    QVERIFY(!label->isVisible());
+}
+
+void TestTokensDialog::typeAndPickFirst(QLineEdit *edit, NameListCompleter *completer, const QString &typed,
+                                        const QString &offered)
+{
+    QTest::keyClicks(edit, typed);
+    QVERIFY2(completer->popup()->isVisible(), qPrintable(edit->text()));
+    QCOMPARE(completer->completionCount(), 1);
+    QCOMPARE(completer->currentCompletion(), offered);
+    QTest::keyClick(completer->popup(), Qt::Key_Down);
+    QTest::keyClick(completer->popup(), Qt::Key_Return);
+    QVERIFY(!completer->popup()->isVisible());
+}
+
+void TestTokensDialog::keysAndCategoriesCompleteTheItemUnderTheCursor()
+{
+    m_dialog = makeDialog();
+    click(u"newTokenButton"_s);
+    TokenFormPanel *form = m_dialog->form();
+    QLineEdit *keys = form->keysEdit();
+    QLineEdit *categories = form->categoriesEdit();
+    keys->setFocus();
+
+    typeAndPickFirst(keys, form->keysCompleter(), u"ECH"_s, u"ECHO_BACK"_s);
+    QCOMPARE(keys->text(), u"ECHO_BACK"_s);
+    // The next item of the list, typed in another case: completed as the directory spells it.
+    typeAndPickFirst(keys, form->keysCompleter(), u", wea"_s, u"WEATHER_NOW"_s);
+    QCOMPARE(keys->text(), u"ECHO_BACK, WEATHER_NOW"_s);
+    QCOMPARE(keys->cursorPosition(), keys->text().size());
+    // An item in the middle is replaced in place, the rest kept.
+    keys->setText(u"NOW, TR, ECHO_BACK"_s);
+    keys->setCursorPosition(7);
+    typeAndPickFirst(keys, form->keysCompleter(), u"I"_s, u"TRIAGE"_s);
+    QCOMPARE(keys->text(), u"NOW, TRIAGE, ECHO_BACK"_s);
+    // A name nothing starts with offers nothing (and is warned about).
+    QTest::keyClicks(keys, u"Z"_s);
+    QVERIFY(!form->keysCompleter()->popup()->isVisible());
+    QVERIFY(form->unknownNamesWarning()->isVisible());
+    QTest::keyClick(keys, Qt::Key_Backspace);
+
+    categories->setFocus();
+    typeAndPickFirst(categories, form->categoriesCompleter(), u"we"_s, u"weather"_s);
+    typeAndPickFirst(categories, form->categoriesCompleter(), u",ti"_s, u"time"_s);
+    QCOMPARE(categories->text(), u"weather, time"_s);
+    QVERIFY(!form->unknownNamesWarning()->isVisible());
 }
 
 QTEST_MAIN(TestTokensDialog)
