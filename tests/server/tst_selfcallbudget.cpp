@@ -37,7 +37,9 @@ void TestSelfCallBudget::aSelfCallingRowRunsOutOfOneBudget()
     QCOMPARE(ProcessRun::run(ServeProcess::program(), {u"init"_s, u"--db"_s, db}).exitCode, 0);
     const ProcessRun::Result token =
         ProcessRun::run(ServeProcess::program(), {u"token"_s, u"create"_s, u"--audience"_s, u"self"_s,
-                                                  u"--keys"_s, u"SELF"_s, u"--db"_s, db});
+                                                  u"--keys"_s, u"SELF"_s, u"--db"_s, db,
+                                                  // SELF is written through the server below.
+                                                  u"--allow-unknown"_s});
     QCOMPARE(token.exitCode, 0);
     qputenv("CAPDESK_TEST_SELF_TOKEN",
             QJsonDocument::fromJson(token.out).object().value(u"value"_s).toString().toUtf8());

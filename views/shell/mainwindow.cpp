@@ -33,12 +33,17 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
 
 namespace {
 
@@ -161,6 +166,8 @@ QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(name);
+    // Not floatable: a drag that meant to resize the dock area would tear the dock out.
+    dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     dock->setWidget(content);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     return dock;
@@ -195,11 +202,12 @@ void MainWindow::buildLayout()
     m_flowDock = addBottomDock(tr("Flow"), QStringLiteral("flowDock"), m_flows);
     m_receiptDock = addBottomDock(tr("Receipts"), QStringLiteral("receiptDock"), m_receipts);
     m_lintDock = addBottomDock(tr("Lint"), QStringLiteral("lintDock"), m_lintPanel);
+    // Tabs above the docks, where a new user looks, not under them by the status bar.
+    setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     tabifyDockWidget(m_callDock, m_flowDock);
     tabifyDockWidget(m_flowDock, m_receiptDock);
     tabifyDockWidget(m_receiptDock, m_lintDock);
     m_callDock->raise();
-    resizeDocks({m_callDock}, {320}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -318,11 +326,41 @@ void MainWindow::restoreSettings()
     QSettings settings;
     settings.beginGroup(QStringLiteral("mainWindow"));
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
-        resize(1440, 860);
+        resize(QSize(1440, 900));
+    fitToScreen();
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     m_editor->restoreLayout(settings.value(QStringLiteral("editor")).toByteArray());
     m_table->restoreHeaderState(settings.value(QStringLiteral("tableHeader")).toByteArray());
+}
+
+// The first size and a remembered one alike are cut to the screen the window opens on,
+// so the status bar and the dock tabs are never off screen (a laptop at 1280×800, or a
+// geometry saved on a larger monitor).
+void MainWindow::fitToScreen()
+{
+    const QRect available = screen()->availableGeometry();
+    if (isMaximized() || isFullScreen() || available.isEmpty())
+        return;
+    // The frame is known only once the window is shown; before that it counts as none.
+    const QSize frame = frameGeometry().size() - size();
+    const QSize size = this->size().boundedTo(available.size() - frame);
+    resize(size);
+    QRect placed(frameGeometry().topLeft(), size + frame);
+    if (!available.contains(placed)) {
+        placed.moveCenter(available.center());
+        placed.moveTopLeft(
+            QPoint(std::max(placed.left(), available.left()), std::max(placed.top(), available.top())));
+        move(placed.topLeft());
+    }
+    resizeDocks({m_callDock}, {size.height() * 3 / 10}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!std::exchange(m_fittedWithFrame, true))
+        fitToScreen();
 }
 
 void MainWindow::saveSettings() const

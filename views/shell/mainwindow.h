@@ -68,6 +68,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void buildLayout();
@@ -77,6 +78,7 @@ private:
     void showDocument(DirectoryDocument *document);
     void wireServer();
     void restoreSettings();
+    void fitToScreen();
     void saveSettings() const;
 
     DirectorySession &m_session;
@@ -106,4 +108,5 @@ private:
     OfflineBanner *m_banner;
     ConflictResolver *m_conflicts;
     ConnectionRecovery *m_recovery;
+    bool m_fittedWithFrame = false;
 };

@@ -1,0 +1,122 @@
+#include "dispatch/directory/localdirectory.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
+#include "views/shell/mainwindow.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTemporaryFile>
+
+// The window on a laptop screen: the offscreen platform is given a 1280×800 screen (its
+// own default is 800×600), and the window, its status bar and every dock tab must be on it.
+class TestMainWindowFit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void firstStartFitsTheScreen();
+    void aGeometrySavedOnALargerScreenIsCut();
+
+private:
+    void openWindow();
+    void verifyEverythingIsOnScreen();
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<DirectorySession> m_session;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindowFit::init()
+{
+    QSettings().clear();
+    m_dir = std::make_unique<QTemporaryDir>();
+    auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("directory.db")), sampleRows());
+    QVERIFY(store);
+    m_session = std::make_unique<DirectorySession>();
+    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
+}
+
+void TestMainWindowFit::cleanup()
+{
+    m_window.reset();
+    m_session.reset();
+    m_dir.reset();
+}
+
+void TestMainWindowFit::openWindow()
+{
+    m_window = std::make_unique<MainWindow>(*m_session, std::make_unique<FakePrompter>());
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestMainWindowFit::verifyEverythingIsOnScreen()
+{
+    const QRect screen = m_window->screen()->availableGeometry();
+    QCOMPARE(screen.size(), QSize(1280, 800));
+    QVERIFY2(screen.contains(m_window->frameGeometry()), qPrintable(QStringLiteral("window %1,%2 %3×%4")
+                                                                        .arg(m_window->x())
+                                                                        .arg(m_window->y())
+                                                                        .arg(m_window->width())
+                                                                        .arg(m_window->height())));
+    const QRect inside = m_window->rect();
+    QStatusBar *status = m_window->statusBar();
+    QVERIFY(status->isVisible());
+    QVERIFY(inside.contains(QRect(status->mapTo(m_window.get(), QPoint(0, 0)), status->size())));
+
+    // The tab bar QMainWindow makes for the tabbed docks: every dock's title on it, inside.
+    QStringList titles;
+    for (QDockWidget *dock : m_window->findChildren<QDockWidget *>())
+        titles.append(dock->windowTitle());
+    QTabBar *tabs = nullptr;
+    for (QTabBar *bar : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        if (bar->isVisible())
+            tabs = bar;
+    }
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), titles.size());
+    for (int index = 0; index < tabs->count(); ++index) {
+        QVERIFY(titles.contains(tabs->tabText(index)));
+        const QRect tab = tabs->tabRect(index);
+        QVERIFY2(inside.contains(QRect(tabs->mapTo(m_window.get(), tab.topLeft()), tab.size())),
+                 qPrintable(tabs->tabText(index)));
+    }
+}
+
+void TestMainWindowFit::firstStartFitsTheScreen()
+{
+    openWindow();
+    verifyEverythingIsOnScreen();
+}
+
+void TestMainWindowFit::aGeometrySavedOnALargerScreenIsCut()
+{
+    openWindow();
+    m_window->setGeometry(100, 80, 1900, 1040);
+    QVERIFY(m_window->close());
+    m_window.reset();
+    openWindow();
+    verifyEverythingIsOnScreen();
+}
+
+int main(int argc, char **argv)
+{
+    QTemporaryFile config;
+    if (!config.open())
+        return 2;
+    config.write(R"({"screens":[{"name":"laptop","x":0,"y":0,"width":1280,"height":800,)"
+                 R"("logicalDpi":96,"logicalBaseDpi":96,"dpr":1}]})");
+    config.flush();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toLocal8Bit());
+    QApplication app(argc, argv);
+    TestMainWindowFit test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_mainwindowfit.moc"
