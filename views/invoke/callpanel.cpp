@@ -25,6 +25,11 @@ void CallPanel::setDocument(DirectoryDocument *document)
     m_invoke->setDocument(document);
 }
 
+void CallPanel::setWorldEffectGate(WorldEffectGate *gate)
+{
+    m_invoke->setWorldEffectGate(gate);
+}
+
 void CallPanel::showRow(const QString &key)
 {
     m_shape->showRow(key);

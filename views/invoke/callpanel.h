@@ -6,6 +6,7 @@ class DirectoryDocument;
 class Dispatcher;
 class InvokePanel;
 class ShapePreviewPanel;
+class WorldEffectGate;
 
 // The dock beside the row editor: the shape preview (with the argument form) and the
 // invoke panel side by side, sharing one body. It exists so MainWindow wires one widget.
@@ -19,6 +20,7 @@ public:
 
     void setDocument(DirectoryDocument *document);
     void showRow(const QString &key);
+    void setWorldEffectGate(WorldEffectGate *gate);
     ShapePreviewPanel *shapePanel() const { return m_shape; }
     InvokePanel *invokePanel() const { return m_invoke; }
 

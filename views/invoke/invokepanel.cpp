@@ -3,6 +3,7 @@
 #include "dispatch/call/dispatcher.h"
 #include "models/callhistorymodel.h"
 #include "models/directorydocument.h"
+#include "views/common/worldeffectgate.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invocationwatch.h"
 
@@ -117,6 +118,12 @@ void InvokePanel::invoke()
         return;
     const QString key = m_key;
     const QString body = m_body;
+    if (m_gate && !m_gate->mayRun(key, WorldEffects::of(*row, [this](const QString &name) {
+                                      return m_document ? m_document->row(name) : std::nullopt;
+                                  }))) {
+        m_result->showMessage(tr("Not run: %1 was not confirmed.").arg(key));
+        return;
+    }
     m_result->showMessage(tr("Running %1…").arg(key));
     InvocationHandle *handle = m_dispatcher.invoke({key, body, false, row});
     m_running = handle;

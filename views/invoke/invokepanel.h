@@ -12,6 +12,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class WorldEffectGate;
 struct InvocationOutcome;
 
 // Runs the shown row for real with the current body (the unsaved draft, so edits can be
@@ -27,6 +28,8 @@ public:
     ~InvokePanel() override;
 
     void setDocument(DirectoryDocument *document);
+    // Calls that change the world ask the gate first; without one they run unasked.
+    void setWorldEffectGate(WorldEffectGate *gate) { m_gate = gate; }
     void showRow(const QString &key);
     void setBody(const QString &body);
     QString body() const { return m_body; }
@@ -50,6 +53,7 @@ private:
     QString m_key;
     QString m_body;
     InvocationHandle *m_running = nullptr;
+    WorldEffectGate *m_gate = nullptr;
     CallHistoryModel *m_history;
     QLabel *m_target;
     QPushButton *m_invoke;

@@ -38,6 +38,7 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -56,11 +57,12 @@ std::unique_ptr<Prompter> orDialogs(std::unique_ptr<Prompter> prompter, QWidget 
 
 MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prompter, QWidget *parent)
     : QMainWindow(parent), m_session(session), m_prompter(orDialogs(std::move(prompter), this)),
-      m_guard(*m_prompter), m_categories(new CategoryPanel), m_filterBar(new FilterBar),
-      m_table(new DirectoryTableView), m_editor(new RowEditorPanel), m_calls(new CallPanel(m_session)),
-      m_receipts(new ReceiptsPane(m_session, *m_prompter)), m_flows(new FlowPane(m_session)),
-      m_lint(new LintController(this)), m_lintPanel(new LintPanel(*m_prompter)),
-      m_rowCount(new RowCountLabel), m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_guard(*m_prompter), m_effectGate(*m_prompter), m_categories(new CategoryPanel),
+      m_filterBar(new FilterBar), m_table(new DirectoryTableView), m_editor(new RowEditorPanel),
+      m_calls(new CallPanel(m_session)), m_receipts(new ReceiptsPane(m_session, *m_prompter)),
+      m_flows(new FlowPane(m_session)), m_lint(new LintController(this)),
+      m_lintPanel(new LintPanel(*m_prompter)), m_rowCount(new RowCountLabel),
+      m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_fileActions(new FileActions(m_session, *m_prompter, this)),
       m_editActions(new EditActions(m_table, *m_prompter, this)),
       m_secretActions(new SecretActions(m_session, *m_prompter, this, this)),
@@ -76,6 +78,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     setWindowIcon(TypeIcons::application());
     buildLayout();
     buildMenus();
+    m_calls->setWorldEffectGate(&m_effectGate);
 
     connect(&m_session, &DirectorySession::documentChanged, this, &MainWindow::showDocument);
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_editor, &RowEditorPanel::showRow);
@@ -328,7 +331,8 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
         resize(QSize(1440, 900));
     fitToScreen();
-    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("state")).toByteArray()))
+        resizeDocks({m_callDock}, {height() * 3 / 10}, Qt::Vertical);
     m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     m_editor->restoreLayout(settings.value(QStringLiteral("editor")).toByteArray());
     m_table->restoreHeaderState(settings.value(QStringLiteral("tableHeader")).toByteArray());
@@ -353,14 +357,14 @@ void MainWindow::fitToScreen()
             QPoint(std::max(placed.left(), available.left()), std::max(placed.top(), available.top())));
         move(placed.topLeft());
     }
-    resizeDocks({m_callDock}, {size.height() * 3 / 10}, Qt::Vertical);
 }
 
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    // A window manager adds its frame after the show event; fit again once it has.
     if (!std::exchange(m_fittedWithFrame, true))
-        fitToScreen();
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
 }
 
 void MainWindow::saveSettings() const

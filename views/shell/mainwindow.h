@@ -1,6 +1,7 @@
 #pragma once
 
 #include "views/common/prompter.h"
+#include "views/common/worldeffectgate.h"
 #include "views/shell/unsavedchangesguard.h"
 
 #include <QMainWindow>
@@ -84,6 +85,7 @@ private:
     DirectorySession &m_session;
     std::unique_ptr<Prompter> m_prompter;
     UnsavedChangesGuard m_guard;
+    WorldEffectGate m_effectGate;
     CategoryPanel *m_categories;
     FilterBar *m_filterBar;
     DirectoryTableView *m_table;

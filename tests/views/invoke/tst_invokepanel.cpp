@@ -3,6 +3,7 @@
 #include "models/callhistorymodel.h"
 #include "models/directorydocument.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/common/worldeffectgate.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invokepanel.h"
 
@@ -28,6 +29,8 @@ private slots:
     void reopeningAHistoryEntryShowsIt();
     void cancelEndsASleepWithinASecond();
     void httpJsonOutputIsPrettyPrinted();
+    void aRowThatChangesTheWorldAsksFirst_data();
+    void aRowThatChangesTheWorldAsksFirst();
     void prettyOutput_data();
     void prettyOutput();
 
@@ -45,6 +48,7 @@ private:
 
     QHttpServer m_server;
     quint16 m_port = 0;
+    int m_deletes = 0; // DELETE requests the upstream received
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<DirectoryDocument> m_document;
     std::unique_ptr<StandardDispatcher> m_dispatcher;
@@ -56,6 +60,10 @@ void TestInvokePanel::initTestCase()
     m_server.route(QStringLiteral("/v1/things"), [] {
         return QHttpServerResponse(QByteArrayLiteral("application/json"),
                                    QByteArrayLiteral(R"({"items":[1,2],"ok":true})"));
+    });
+    m_server.route(QStringLiteral("/v1/things/1"), QHttpServerRequest::Method::Delete, [this] {
+        ++m_deletes;
+        return QHttpServerResponse(QByteArrayLiteral("application/json"), QByteArrayLiteral(R"({"gone":1})"));
     });
     m_port = m_server.listen(QHostAddress::LocalHost, 0);
     QVERIFY(m_port != 0);
@@ -71,6 +79,8 @@ void TestInvokePanel::init()
                 QStringLiteral("# ARGS: $1=milliseconds\n")),
         makeRow(QStringLiteral("THINGS"), QStringLiteral("http"),
                 QStringLiteral("GET http://127.0.0.1:%1/v1/things").arg(m_port), QString()),
+        makeRow(QStringLiteral("THING_DELETE"), QStringLiteral("http"),
+                QStringLiteral("DELETE http://127.0.0.1:%1/v1/things/1").arg(m_port), QString()),
     };
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("d.db")), rows);
     QVERIFY(store);
@@ -177,6 +187,56 @@ void TestInvokePanel::prettyOutput()
     QFETCH(QString, output);
     QFETCH(QString, expected);
     QCOMPARE(InvocationResultView::prettyOutput(output), expected);
+}
+
+void TestInvokePanel::aRowThatChangesTheWorldAsksFirst_data()
+{
+    QTest::addColumn<bool>("answer");
+    QTest::addColumn<bool>("stopAsking");
+    QTest::addColumn<int>("questions"); // over two clicks of Invoke
+    QTest::addColumn<int>("deletes");
+
+    QTest::addRow("cancelled: nothing sent") << false << false << 2 << 0;
+    QTest::addRow("confirmed: asked each time") << true << false << 2 << 2;
+    QTest::addRow("confirmed, stop asking for the row") << true << true << 1 << 2;
+}
+
+void TestInvokePanel::aRowThatChangesTheWorldAsksFirst()
+{
+    QFETCH(bool, answer);
+    QFETCH(bool, stopAsking);
+    QFETCH(int, questions);
+    QFETCH(int, deletes);
+    FakePrompter prompter;
+    prompter.worldEffectsAnswer = answer;
+    prompter.worldEffectsStopAsking = stopAsking;
+    WorldEffectGate gate(prompter);
+    m_panel->setWorldEffectGate(&gate);
+    m_deletes = 0;
+
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("quiet"));
+    invokeAndWait(); // a row that changes nothing is never asked about
+    QVERIFY(prompter.worldEffectsQuestions.isEmpty());
+
+    m_panel->showRow(QStringLiteral("THING_DELETE"));
+    for (int click = 0; click < 2; ++click) {
+        const int before = m_panel->history()->rowCount();
+        QTest::mouseClick(button("invokeButton"), Qt::LeftButton);
+        if (answer)
+            QTRY_COMPARE(m_panel->history()->rowCount(), before + 1);
+        else
+            QVERIFY(!m_panel->isBusy());
+    }
+    QCOMPARE(prompter.worldEffectsQuestions.size(), questions);
+    QCOMPARE(
+        prompter.worldEffectsQuestions.first(),
+        (QStringList{QStringLiteral("THING_DELETE"),
+                     QStringLiteral("THING_DELETE: DELETE http://127.0.0.1:%1/v1/things/1").arg(m_port)}));
+    QCOMPARE(m_deletes, deletes);
+    // Counted at the panel's history too: a refused call leaves no entry.
+    QCOMPARE(m_panel->history()->rowCount(), 1 + deletes);
+    m_panel->setWorldEffectGate(nullptr);
 }
 
 QTEST_MAIN(TestInvokePanel)

@@ -54,6 +54,8 @@ void TestMainWindowFit::openWindow()
     m_window = std::make_unique<MainWindow>(*m_session, std::make_unique<FakePrompter>());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    // The second fit, with the frame, runs from the event loop after the show.
+    QTRY_VERIFY(m_window->screen()->availableGeometry().contains(m_window->frameGeometry()));
 }
 
 void TestMainWindowFit::verifyEverythingIsOnScreen()
