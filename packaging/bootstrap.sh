@@ -11,6 +11,7 @@ packages=(
     qtkeychain-qt6-dev libssl-dev libsqlite3-dev
     xvfb xauth xdotool imagemagick
     gnome-keyring dbus
+    curl bash
     python3
 )
 

@@ -18,7 +18,6 @@ public:
     // True when the call may run: it changes nothing, the owner agreed now, or the owner
     // turned the question off for `key` earlier in this session.
     bool mayRun(const QString &key, const QList<WorldEffect> &effects);
-    bool isAskingFor(const QString &key) const { return !m_quiet.contains(key); }
 
 private:
     Prompter &m_prompter;
