@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <utility>
+
 QString CallHistoryModel::Entry::invocationId() const
 {
     return response.value(QStringLiteral("proof"))
@@ -50,6 +52,15 @@ void CallHistoryModel::setConfirmation(const QString &invocationId, const QStrin
 const CallHistoryModel::Entry *CallHistoryModel::entryAt(int row) const
 {
     return row >= 0 && row < m_entries.size() ? &m_entries[row] : nullptr;
+}
+
+void CallHistoryModel::setEntries(QList<Entry> entries)
+{
+    beginResetModel();
+    m_entries = std::move(entries);
+    if (m_entries.size() > maxEntries)
+        m_entries.resize(maxEntries);
+    endResetModel();
 }
 
 void CallHistoryModel::clear()

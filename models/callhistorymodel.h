@@ -58,6 +58,10 @@ public:
     // Null when `row` is out of range.
     const Entry *entryAt(int row) const;
     void clear();
+    // All entries at once, newest first: a window keeps one history per directory and
+    // swaps them in as directories are opened.
+    const QList<Entry> &entries() const { return m_entries; }
+    void setEntries(QList<Entry> entries);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

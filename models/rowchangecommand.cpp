@@ -41,3 +41,11 @@ bool RowChangeCommand::mergeWith(const QUndoCommand *other)
     m_changes.first().after = next->m_changes.first().after;
     return true;
 }
+
+QStringList RowChangeCommand::keys() const
+{
+    QStringList keys;
+    for (const Change &change : m_changes)
+        keys << change.key;
+    return keys;
+}

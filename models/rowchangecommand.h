@@ -29,6 +29,8 @@ public:
     void redo() override;
     int id() const override;
     bool mergeWith(const QUndoCommand *other) override;
+    // The rows it changes, in the order it changes them.
+    QStringList keys() const;
 
 private:
     DirectoryDocument *m_document;

@@ -14,6 +14,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Capdesk"));
     QCoreApplication::setApplicationName(QStringLiteral("capdesk"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(CAPDESK_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("capdesk"));
     QApplication::setWindowIcon(TypeIcons::application());
 

@@ -359,6 +359,17 @@ QStringList ArgumentSpec::splitBody(const QString &body) const
     return pieces;
 }
 
+QList<ArgumentSlot> ArgumentSpec::emptyIn(const QString &body) const
+{
+    const QStringList values = splitBody(body);
+    QList<ArgumentSlot> empty;
+    for (qsizetype i = 0; i < m_arguments.size(); ++i) {
+        if (values.value(i).trimmed().isEmpty())
+            empty.append(m_arguments[i]);
+    }
+    return empty;
+}
+
 QList<int> ArgumentSpec::misplacedPipes(const QStringList &values) const
 {
     QList<int> misplaced;

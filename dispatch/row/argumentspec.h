@@ -49,6 +49,10 @@ public:
     QStringList splitBody(const QString &body) const;
     // Indexes (0-based) of values that hold a '|' where it would shift the later args.
     QList<int> misplacedPipes(const QStringList &values) const;
+    // The declared arguments `body` leaves empty (blank counts as empty). A call still runs
+    // with them empty (SPEC §2), and ARGS has no way to mark one optional, so callers warn
+    // and do not refuse.
+    QList<ArgumentSlot> emptyIn(const QString &body) const;
 
     bool operator==(const ArgumentSpec &other) const;
     bool operator!=(const ArgumentSpec &other) const { return !(*this == other); }

@@ -26,10 +26,12 @@
 #include <QPlainTextEdit>
 #include <QScopedValueRollback>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -71,20 +73,35 @@ QString targetHint(const QString &type)
 RowEditorPanel::RowEditorPanel(QWidget *parent)
     : QWidget(parent), m_undoFilter(new UndoShortcutFilter(this)), m_pages(new QStackedWidget(this)),
       m_tabs(new QTabWidget(this)), m_history(new RowHistoryPanel(this)), m_contract(new ContractView(this)),
-      m_findings(new RowFindingsView(this)), m_title(new RowTitleBar(this)),
+      m_findings(new RowFindingsView(this)), m_findingsToggle(new QToolButton(this)),
+      m_title(new RowTitleBar(this)), m_form(new QScrollArea(this)),
       m_splitter(new QSplitter(Qt::Vertical, this))
 {
-    auto *form = new QScrollArea(m_splitter);
-    form->setWidget(buildForm());
-    form->setWidgetResizable(true);
+    m_form->setWidget(buildForm());
+    m_form->setWidgetResizable(true);
     // The fields shrink with the pane rather than scroll sideways.
-    form->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    form->setFrameShape(QFrame::NoFrame);
-    m_splitter->addWidget(form);
+    m_form->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_form->setFrameShape(QFrame::NoFrame);
+    // Room for four fields at least, whatever the findings and the content take.
+    m_form->setMinimumHeight(4 * (m_keyEdit->sizeHint().height() + 8));
+    m_splitter->addWidget(m_form);
     m_splitter->addWidget(buildContent());
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 2);
+    // The content is the row's main field: it gets the larger share as the window grows.
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+
+    m_findingsToggle->setObjectName(QStringLiteral("findingsToggle"));
+    m_findingsToggle->setCheckable(true);
+    m_findingsToggle->setChecked(true);
+    m_findingsToggle->setAutoRaise(true);
+    m_findingsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_findingsToggle->setArrowType(Qt::DownArrow);
+    m_findingsToggle->hide();
+    connect(m_findingsToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_findingsToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_findings->setVisible(open && m_findings->count() > 0);
+    });
 
     auto *empty = new QLabel(tr("Select a row to edit it."), m_pages);
     empty->setAlignment(Qt::AlignCenter);
@@ -95,6 +112,7 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     auto *rowLayout = new QVBoxLayout(rowTab);
     rowLayout->setContentsMargins(0, 0, 0, 0);
     rowLayout->addWidget(m_splitter, 1);
+    rowLayout->addWidget(m_findingsToggle);
     rowLayout->addWidget(m_findings);
     connect(m_findings, &RowFindingsView::fieldActivated, this, &RowEditorPanel::focusField);
     m_tabs->addTab(rowTab, tr("Row"));
@@ -131,10 +149,10 @@ QWidget *RowEditorPanel::buildForm()
     m_typeProblem = addProblemLabel(form);
     connect(m_type, &QComboBox::activated, this, [this](int index) { edit(kType, m_type->itemData(index)); });
 
-    addLine(form, tr("&Target"), kTarget);
+    addLine(form, tr("Tar&get"), kTarget);
     addLine(form, tr("&Auth"), QStringLiteral("auth"))
         ->setPlaceholderText(tr("bearer:NAME · basic:NAME · query:NAME"));
-    addLine(form, tr("Cate&gory"), QStringLiteral("category"));
+    addLine(form, tr("Categ&ory"), QStringLiteral("category"));
     addLine(form, tr("Allowed categories"), QStringLiteral("allowed_categories"))
         ->setPlaceholderText(tr("comma-separated category names"));
     addLine(form, tr("&Includes"), QStringLiteral("includes"))
@@ -142,10 +160,10 @@ QWidget *RowEditorPanel::buildForm()
 
     // runner and sensitive are local columns: production's PATCH allow-list omits them.
     const QString localOnly = tr("Not patchable through REST on a production server (SPEC §8).");
-    addLine(form, tr("&Runner"), QStringLiteral("runner"))->setToolTip(localOnly);
+    addLine(form, tr("R&unner"), QStringLiteral("runner"))->setToolTip(localOnly);
 
     auto *flags = new QHBoxLayout;
-    flags->addWidget(addCheck(tr("&Enabled"), QStringLiteral("enabled")));
+    flags->addWidget(addCheck(tr("Ena&bled"), QStringLiteral("enabled")));
     flags->addWidget(addCheck(tr("&Planner visible"), QStringLiteral("planner_visible")));
     flags->addStretch();
     form->addRow(tr("Flags"), flags);
@@ -167,7 +185,7 @@ QWidget *RowEditorPanel::buildForm()
     m_plannerRank = m_undoFilter->watch(new QSpinBox(page));
     m_plannerRank->setObjectName(kPlannerRank);
     m_plannerRank->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
-    form->addRow(tr("Planner ran&k"), m_plannerRank);
+    form->addRow(tr("Planner ra&nk"), m_plannerRank);
     connect(m_plannerRank, &QSpinBox::valueChanged, this,
             [this](int value) { edit(kPlannerRank, qint64(value)); });
 
@@ -175,7 +193,7 @@ QWidget *RowEditorPanel::buildForm()
     m_inputSchema->setObjectName(kInputSchema);
     m_inputSchema->setPlaceholderText(tr("JSON Schema object"));
     m_undoFilter->watch(m_inputSchema->editor());
-    form->addRow(tr("Input sc&hema"), m_inputSchema);
+    form->addRow(tr("Input sche&ma"), m_inputSchema);
     connect(m_inputSchema, &JsonFieldEdit::edited, this,
             [this](const QString &text) { edit(kInputSchema, textValue(kInputSchema, text)); });
 
@@ -205,7 +223,10 @@ QWidget *RowEditorPanel::buildContent()
     m_content->setObjectName(kContent);
     m_content->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_content->setTabStopDistance(QFontMetricsF(m_content->font()).horizontalAdvance(u' ') * 4);
-    m_content->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Wrapped, so a long payload line reads without scrolling sideways.
+    m_content->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_content->setMinimumHeight(QFontMetrics(m_content->font()).lineSpacing() * minimumContentLines
+                                + 2 * m_content->frameWidth() + 8);
     m_content->setUndoRedoEnabled(false);
     m_content->setPlaceholderText(
         tr("# WHAT: …\n# WHEN_TO_USE: …\n# ARGS: …\n# EX: [KEY]body[/KEY]\npayload"));
@@ -311,8 +332,13 @@ void RowEditorPanel::setLintController(LintController *controller)
 
 void RowEditorPanel::showFindings()
 {
-    m_findings->showFindings(m_lint && !m_key.isEmpty() ? m_lint->state()->findings(m_key)
-                                                        : QList<LintFinding>());
+    const QList<LintFinding> findings =
+        m_lint && !m_key.isEmpty() ? m_lint->state()->findings(m_key) : QList<LintFinding>();
+    m_findings->showFindings(findings);
+    m_findings->setVisible(!findings.isEmpty() && m_findingsToggle->isChecked());
+    m_findingsToggle->setVisible(!findings.isEmpty());
+    m_findingsToggle->setText(findings.size() == 1 ? tr("1 lint finding")
+                                                   : tr("%1 lint findings").arg(findings.size()));
 }
 
 QLineEdit *RowEditorPanel::addLine(QFormLayout *form, const QString &label, const QString &column)
@@ -413,8 +439,10 @@ void RowEditorPanel::refresh(bool anotherRow)
     m_pages->setCurrentIndex(row ? FormPage : EmptyPage);
     m_history->setKey(row ? m_key : QString());
     m_contract->showRow(row ? m_key : QString());
-    if (anotherRow)
+    if (anotherRow) {
         showFindings();
+        m_form->verticalScrollBar()->setValue(0);
+    }
     if (!row) {
         m_title->clear();
         return;

@@ -20,10 +20,12 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QScrollArea;
 class QSpinBox;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class QToolButton;
 class RowFindingsView;
 class DirectoryHistory;
 class RowHistoryPanel;
@@ -45,6 +47,9 @@ class RowEditorPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(RowEditorPanel)
 
 public:
+    // The content editor never shows fewer lines than this.
+    static constexpr int minimumContentLines = 8;
+
     explicit RowEditorPanel(QWidget *parent = nullptr);
 
     void setDocument(DirectoryDocument *document);
@@ -54,6 +59,7 @@ public:
     void setLintController(LintController *controller);
     QString key() const { return m_key; }
     RowTitleBar *titleBar() const { return m_title; }
+    QScrollArea *formArea() const { return m_form; }
     void showRow(const QString &key);
     // Puts the cursor in the key field, selected: a new row's first edit is its name.
     void focusKey();
@@ -124,7 +130,9 @@ private:
     RowHistoryPanel *m_history;
     ContractView *m_contract;
     RowFindingsView *m_findings;
+    QToolButton *m_findingsToggle; // "▾ 3 lint findings": folds the list away, the marks stay
     RowTitleBar *m_title;
+    QScrollArea *m_form;
     QSplitter *m_splitter;
     QLineEdit *m_keyEdit;
     QLabel *m_keyProblem;

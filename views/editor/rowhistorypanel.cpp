@@ -93,9 +93,9 @@ QWidget *RowHistoryPanel::buildVersions()
         choice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         connect(choice, &QComboBox::currentIndexChanged, this, &RowHistoryPanel::showDiff);
     }
-    auto *fromLabel = new QLabel(tr("&From"), diffBox);
+    auto *fromLabel = new QLabel(tr("From"), diffBox);
     fromLabel->setBuddy(m_from);
-    auto *toLabel = new QLabel(tr("&To"), diffBox);
+    auto *toLabel = new QLabel(tr("To"), diffBox);
     toLabel->setBuddy(m_to);
     auto *choices = new QHBoxLayout;
     choices->addWidget(fromLabel);

@@ -1,7 +1,9 @@
 #include "views/flows/flowdebuggerpanel.h"
 
 #include "dispatch/flows/run/flowdebugsession.h"
+#include "dispatch/invoke/worldeffects.h"
 #include "models/directorydocument.h"
+#include "views/common/worldeffectgate.h"
 #include "views/flows/flowsteplogview.h"
 #include "views/flows/flowtimelineview.h"
 #include "views/flows/flowvariablesview.h"
@@ -55,6 +57,18 @@ int lastReachedStep(const QList<FlowStepState> &steps)
     return -1;
 }
 
+// "Finished in 20 ms (paused 58.7 s): output", the time being the run's active time.
+QString finishedText(const FlowExecutor &run, const QString &output)
+{
+    const qint64 pausedMs = run.pausedUs() / 1000;
+    const QString paused =
+        pausedMs > 0 ? FlowDebuggerPanel::tr(" (paused %1 s)").arg(double(pausedMs) / 1000.0, 0, 'f', 1)
+                     : QString();
+    return FlowDebuggerPanel::tr("Finished in %1 ms%2: %3")
+        .arg(run.elapsedUs() / 1000)
+        .arg(paused, output.left(200));
+}
+
 } // namespace
 
 FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
@@ -65,7 +79,7 @@ FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
     m_step = addToolAction(tr("Step"), Qt::Key_F10, &FlowDebuggerPanel::stepOnce);
     m_continue = addToolAction(tr("Continue"), Qt::Key_F5, &FlowDebuggerPanel::continueRun);
     m_breakpoint = addToolAction(tr("Breakpoint"), Qt::Key_F9, &FlowDebuggerPanel::toggleBreakpoint);
-    m_abort = addToolAction(tr("Abort"), QKeySequence(), &FlowDebuggerPanel::abortRun);
+    m_abort = addToolAction(tr("Abort"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &FlowDebuggerPanel::abortRun);
     m_rerun = addToolAction(tr("Rerun from here"), QKeySequence(), &FlowDebuggerPanel::rerunFromChosen);
 
     auto *details = new QSplitter(Qt::Vertical);
@@ -123,6 +137,7 @@ QWidget *FlowDebuggerPanel::buildToolBar()
 
 void FlowDebuggerPanel::setDocument(DirectoryDocument *document)
 {
+    resetRun();
     m_document = document;
     m_visualizer->setDocument(document);
     m_session->setRowLookup([this](const QString &key) -> std::optional<Row> {
@@ -132,10 +147,8 @@ void FlowDebuggerPanel::setDocument(DirectoryDocument *document)
 
 void FlowDebuggerPanel::showRow(const QString &key)
 {
-    if (key != m_visualizer->key()) {
-        m_session->abort();
-        m_chosenStep = -1;
-    }
+    if (key != m_visualizer->key())
+        resetRun();
     m_visualizer->showRow(key);
     loadFlow();
     updateActions();
@@ -170,15 +183,47 @@ bool FlowDebuggerPanel::loadFlow()
     return true;
 }
 
+void FlowDebuggerPanel::resetRun()
+{
+    if (FlowExecutor *run = m_session->run())
+        run->disconnect(this);
+    m_session->reset();
+    m_tick.stop();
+    m_chosenStep = -1;
+    m_visualizer->clearRunState();
+    m_visualizer->setBreakpoints({});
+    m_variables->clear();
+    m_log->setSteps({});
+    m_timeline->setSteps({}, 0);
+    setStatus(QString());
+}
+
+bool FlowDebuggerPanel::confirmNewRun()
+{
+    const std::optional<Row> row = m_document ? m_document->row(key()) : std::nullopt;
+    if (!m_gate || !row)
+        return true;
+    const QList<WorldEffect> effects = WorldEffects::of(
+        *row, [this](const QString &name) { return m_document ? m_document->row(name) : std::nullopt; });
+    if (m_gate->mayRun(key(), effects))
+        return true;
+    setStatus(tr("Not run: %1 was not confirmed.").arg(key()));
+    return false;
+}
+
 void FlowDebuggerPanel::stepOnce()
 {
-    if (m_session->isActive() || loadFlow())
+    if (m_session->isActive())
+        m_session->step();
+    else if (loadFlow() && confirmNewRun())
         m_session->step();
 }
 
 void FlowDebuggerPanel::continueRun()
 {
-    if (m_session->isActive() || loadFlow())
+    if (m_session->isActive())
+        m_session->resume();
+    else if (loadFlow() && confirmNewRun())
         m_session->resume();
 }
 
@@ -203,7 +248,7 @@ void FlowDebuggerPanel::rerunFromChosen()
     const FlowExecutor *run = m_session->run();
     const bool paused = run && run->state() == FlowExecutor::State::Paused;
     const int step = m_chosenStep >= 0 ? m_chosenStep : paused ? run->currentStep() : 0;
-    if (!loadFlow())
+    if (!loadFlow() || !confirmNewRun())
         return;
     if (!m_session->rerunFrom(step))
         setStatus(tr("Rerun from step %1 needs steps 1 to %2 done in the last run").arg(step + 1).arg(step));
@@ -229,7 +274,7 @@ void FlowDebuggerPanel::watch(FlowExecutor *run)
     });
     connect(run, &FlowExecutor::finished, this, [this, run](const QString &output) {
         m_tick.stop();
-        setStatus(tr("Finished in %1 ms: %2").arg(run->elapsedUs() / 1000).arg(output.left(200)));
+        setStatus(finishedText(*run, output));
         showVariables(lastReachedStep(run->steps()));
         m_variables->showFlowOutput(output);
         refresh();
@@ -270,6 +315,11 @@ void FlowDebuggerPanel::updateActions()
     m_step->setEnabled(canStart);
     m_continue->setEnabled(canStart);
     m_abort->setEnabled(m_session->isActive());
+    // Window-wide only while a run goes, so F5 and F10 never start one from the editor.
+    const Qt::ShortcutContext context =
+        m_session->isActive() ? Qt::WindowShortcut : Qt::WidgetWithChildrenShortcut;
+    for (QAction *action : {m_step, m_continue, m_breakpoint, m_abort})
+        action->setShortcutContext(context);
     m_rerun->setEnabled(run != nullptr);
     m_breakpoint->setEnabled(!m_visualizer->plan().steps.isEmpty());
 }

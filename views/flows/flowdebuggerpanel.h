@@ -15,11 +15,14 @@ class FlowVisualizerView;
 class QAction;
 class QLabel;
 class QLineEdit;
+class WorldEffectGate;
 
 // The flow step debugger: the flow's graph coloured by run state (pending, running, done,
-// error), Step (F10), Continue (F5), Breakpoint (F9) on the chosen step, Abort and Rerun
-// from here (the steps above keep their outputs), the variables of the step paused at or
-// clicked, each call's output, duration and receipt, and a timeline of the run.
+// error), Step (F10), Continue (F5), Breakpoint (F9) on the chosen step, Abort (Shift+F5)
+// and Rerun from here (the steps above keep their outputs), the variables of the step
+// paused at or clicked, each call's output, duration and receipt, and a timeline of the
+// run. Timings are active time: a pause is shown apart. The keys work inside the Flow dock,
+// and window-wide while a run is going (the Run menu holds the same actions).
 //
 // Runs go through the real dispatcher, so steps reach real upstreams and write real
 // receipts. The flow text is the row's as the document has it (unsaved edits included),
@@ -32,8 +35,14 @@ class FlowDebuggerPanel final : public QWidget
 public:
     explicit FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent = nullptr);
 
+    // A new directory, even one showing the same key, starts over: no run, log or timing of
+    // the previous one stays on screen.
     void setDocument(DirectoryDocument *document);
+    // Another flow starts over too; the same flow keeps its run.
     void showRow(const QString &key);
+    // A run that reaches a world-changing step asks here once, before its first step;
+    // without a gate it runs unasked.
+    void setWorldEffectGate(WorldEffectGate *gate) { m_gate = gate; }
     void setBody(const QString &body);
     QString key() const;
 
@@ -63,6 +72,9 @@ private:
     void abortRun();
     void rerunFromChosen();
     bool loadFlow();
+    // Before a new run: false when the owner did not confirm its world-changing steps.
+    bool confirmNewRun();
+    void resetRun();
     void watch(FlowExecutor *run);
     void refresh();
     void showVariables(int step);
@@ -71,6 +83,7 @@ private:
 
     FlowDebugSession *m_session;
     QPointer<DirectoryDocument> m_document;
+    WorldEffectGate *m_gate = nullptr;
     FlowVisualizerView *m_visualizer;
     FlowVariablesView *m_variables;
     FlowStepLogView *m_log;

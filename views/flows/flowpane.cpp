@@ -31,3 +31,8 @@ void FlowPane::showRow(const QString &key)
     m_visualizer->showRow(key);
     m_debugger->showRow(key);
 }
+
+void FlowPane::showDebugger()
+{
+    m_tabs->setCurrentWidget(m_debugger);
+}

@@ -25,6 +25,8 @@ public:
 
 public slots:
     void showRow(const QString &key);
+    // Brings the debugger's tab forward.
+    void showDebugger();
 
 signals:
     void keyActivated(const QString &key);

@@ -19,10 +19,10 @@ CallPanel::CallPanel(Dispatcher &dispatcher, QWidget *parent)
     connect(m_shape, &ShapePreviewPanel::bodyChanged, m_invoke, &InvokePanel::setBody);
 }
 
-void CallPanel::setDocument(DirectoryDocument *document)
+void CallPanel::setDocument(DirectoryDocument *document, const QString &directory)
 {
     m_shape->setDocument(document);
-    m_invoke->setDocument(document);
+    m_invoke->setDocument(document, directory);
 }
 
 void CallPanel::setWorldEffectGate(WorldEffectGate *gate)

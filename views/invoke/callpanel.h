@@ -18,7 +18,8 @@ class CallPanel final : public QWidget
 public:
     explicit CallPanel(Dispatcher &dispatcher, QWidget *parent = nullptr);
 
-    void setDocument(DirectoryDocument *document);
+    // `directory` names the open directory (its path or URL), for the invoke history.
+    void setDocument(DirectoryDocument *document, const QString &directory);
     void showRow(const QString &key);
     void setWorldEffectGate(WorldEffectGate *gate);
     ShapePreviewPanel *shapePanel() const { return m_shape; }

@@ -1,7 +1,7 @@
 #include "views/invoke/invokepanel.h"
 
 #include "dispatch/call/dispatcher.h"
-#include "models/callhistorymodel.h"
+#include "dispatch/row/argumentspec.h"
 #include "models/directorydocument.h"
 #include "views/common/worldeffectgate.h"
 #include "views/invoke/invocationresultview.h"
@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -20,7 +21,7 @@
 
 InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)),
-      m_target(new QLabel(this)),
+      m_target(new QLabel(this)), m_missing(new QLabel(this)), m_caption(new QLabel(this)),
       m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
       m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
@@ -28,8 +29,15 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_target->setObjectName(QStringLiteral("invokeTarget"));
     m_target->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_target->setMinimumWidth(80);
+    m_missing->setObjectName(QStringLiteral("missingArguments"));
+    m_missing->setWordWrap(true);
+    m_missing->setStyleSheet(QStringLiteral("color: #9a6700;"));
+    m_missing->hide();
+    m_caption->setObjectName(QStringLiteral("resultCaption"));
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caption->hide();
     m_invoke->setObjectName(QStringLiteral("invokeButton"));
-    m_invoke->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    // Ctrl+Return is the Run menu's, which brings this panel forward before it runs anything.
     m_invoke->setToolTip(
         tr("Runs the row for real with these arguments (Ctrl+Return); unsaved edits included"));
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
@@ -68,6 +76,8 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(title);
     layout->addLayout(bar);
+    layout->addWidget(m_missing);
+    layout->addWidget(m_caption);
     layout->addWidget(split, 1);
 
     connect(m_invoke, &QPushButton::clicked, this, &InvokePanel::invoke);
@@ -86,7 +96,7 @@ InvokePanel::~InvokePanel()
         m_running->cancel();
 }
 
-void InvokePanel::setDocument(DirectoryDocument *document)
+void InvokePanel::setDocument(DirectoryDocument *document, const QString &directory)
 {
     // A call of the previous directory may never report (its dispatcher went with it):
     // stop waiting for it rather than stay busy for good.
@@ -95,7 +105,15 @@ void InvokePanel::setDocument(DirectoryDocument *document)
         m_running = nullptr;
         setBusy(false);
     }
+    if (directory != m_directory) {
+        if (!m_history->entries().isEmpty())
+            m_otherHistories.insert(m_directory, m_history->entries());
+        m_history->setEntries(m_otherHistories.take(directory));
+        m_directory = directory;
+    }
     m_document = document;
+    m_resultKey.clear();
+    m_result->showMessage(tr("No call yet: press Invoke to run the row with these arguments."));
     showRow(QString());
 }
 
@@ -103,12 +121,53 @@ void InvokePanel::showRow(const QString &key)
 {
     m_key = key;
     updateActions();
+    updateCaption();
 }
 
 void InvokePanel::setBody(const QString &body)
 {
     m_body = body;
     updateActions();
+}
+
+QString InvokePanel::resultCaption() const
+{
+    return m_caption->isVisibleTo(this) ? m_caption->text() : QString();
+}
+
+QString InvokePanel::missingArgumentsWarning() const
+{
+    return m_missing->isVisibleTo(this) ? m_missing->text() : QString();
+}
+
+void InvokePanel::updateCaption()
+{
+    m_caption->setVisible(!m_resultKey.isEmpty());
+    if (m_resultKey.isEmpty())
+        return;
+    const QString when = QLocale().toString(m_resultTime.toLocalTime().time(), QLocale::ShortFormat);
+    QString text = tr("Last result: %1 (%2)").arg(m_resultKey, when);
+    const bool another = m_resultKey != m_key;
+    if (another && !m_key.isEmpty())
+        text += tr(", not %1").arg(m_key);
+    m_caption->setText(text);
+    // Greyed when it is another row's, so it is not read as the selected row's answer.
+    m_caption->setEnabled(!another);
+}
+
+void InvokePanel::updateMissingArguments()
+{
+    const std::optional<Row> row = m_document && !m_key.isEmpty() ? m_document->row(m_key) : std::nullopt;
+    QStringList names;
+    if (row) {
+        for (const ArgumentSlot &slot : ArgumentSpec::fromRow(*row).emptyIn(m_body))
+            names << slot.name;
+    }
+    m_missing->setVisible(!names.isEmpty());
+    m_missing->setText(names.isEmpty() ? QString()
+                                       : tr("No value for %1: the call runs with %2 empty.")
+                                             .arg(names.join(QStringLiteral(", ")),
+                                                  names.size() == 1 ? tr("it") : tr("them")));
 }
 
 void InvokePanel::invoke()
@@ -122,9 +181,13 @@ void InvokePanel::invoke()
                                       return m_document ? m_document->row(name) : std::nullopt;
                                   }))) {
         m_result->showMessage(tr("Not run: %1 was not confirmed.").arg(key));
+        m_resultKey.clear();
+        updateCaption();
         return;
     }
     m_result->showMessage(tr("Running %1…").arg(key));
+    m_resultKey.clear();
+    updateCaption();
     InvocationHandle *handle = m_dispatcher.invoke({key, body, false, row});
     m_running = handle;
     setBusy(true);
@@ -155,8 +218,13 @@ void InvokePanel::finished(const QString &key, const QString &body, const Invoca
 
 void InvokePanel::reopen(int historyRow)
 {
-    if (const CallHistoryModel::Entry *entry = m_history->entryAt(historyRow))
-        m_result->showResponse(entry->key, entry->response, entry->durationMs);
+    const CallHistoryModel::Entry *entry = m_history->entryAt(historyRow);
+    if (!entry)
+        return;
+    m_result->showResponse(entry->key, entry->response, entry->durationMs);
+    m_resultKey = entry->key;
+    m_resultTime = entry->time;
+    updateCaption();
 }
 
 void InvokePanel::setBusy(bool busy)
@@ -176,4 +244,5 @@ void InvokePanel::updateActions()
                           ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)
                           : tr("Select a row to invoke it."));
     m_target->setToolTip(hasRow ? m_body : QString());
+    updateMissingArguments();
 }

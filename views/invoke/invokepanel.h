@@ -1,12 +1,15 @@
 #pragma once
 
+#include "models/callhistorymodel.h"
+
+#include <QDateTime>
+#include <QHash>
 #include <QPointer>
 #include <QWidget>
 
 class DirectoryDocument;
 class Dispatcher;
 class InvocationHandle;
-class CallHistoryModel;
 class InvocationResultView;
 class QLabel;
 class QProgressBar;
@@ -17,7 +20,10 @@ struct InvocationOutcome;
 
 // Runs the shown row for real with the current body (the unsaved draft, so edits can be
 // tried before saving), without blocking: a busy bar and Cancel while it runs, then the
-// result. Every call lands in the session history, where selecting an entry reopens it.
+// result. Every call lands in the history of its directory, where selecting an entry
+// reopens it. The result always names its row and time ("Last result: NOW (12:04)") and
+// says so when the selected row is another; declared arguments left empty are named before
+// the call, as a warning only (ARGS cannot mark one optional).
 class InvokePanel final : public QWidget
 {
     Q_OBJECT
@@ -27,7 +33,8 @@ public:
     explicit InvokePanel(Dispatcher &dispatcher, QWidget *parent = nullptr);
     ~InvokePanel() override;
 
-    void setDocument(DirectoryDocument *document);
+    // `directory` names the open directory (its path or URL): each keeps its own history.
+    void setDocument(DirectoryDocument *document, const QString &directory);
     // Calls that change the world ask the gate first; without one they run unasked.
     void setWorldEffectGate(WorldEffectGate *gate) { m_gate = gate; }
     void showRow(const QString &key);
@@ -37,6 +44,11 @@ public:
 
     CallHistoryModel *history() const { return m_history; }
     InvocationResultView *resultView() const { return m_result; }
+    // "Last result: NOW (12:04)", with ", not KEY" when another row is shown; empty
+    // before a result.
+    QString resultCaption() const;
+    // "No value for latitude, longitude: …"; empty when every declared argument has one.
+    QString missingArgumentsWarning() const;
 
 public slots:
     void invoke();
@@ -47,15 +59,23 @@ private:
     void finished(const QString &key, const QString &body, const InvocationOutcome &outcome);
     void setBusy(bool busy);
     void updateActions();
+    void updateCaption();
+    void updateMissingArguments();
 
     Dispatcher &m_dispatcher;
     QPointer<DirectoryDocument> m_document;
     QString m_key;
     QString m_body;
+    QString m_directory;
+    QHash<QString, QList<CallHistoryModel::Entry>> m_otherHistories; // by directory
+    QString m_resultKey; // the row of the result shown; empty when none
+    QDateTime m_resultTime;
     InvocationHandle *m_running = nullptr;
     WorldEffectGate *m_gate = nullptr;
     CallHistoryModel *m_history;
     QLabel *m_target;
+    QLabel *m_missing;
+    QLabel *m_caption;
     QPushButton *m_invoke;
     QPushButton *m_cancel;
     QProgressBar *m_busy;

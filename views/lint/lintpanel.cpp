@@ -42,7 +42,7 @@ QString groupId(const QModelIndex &group)
 LintPanel::LintPanel(Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_prompter(prompter), m_model(new LintFindingModel(this)),
       m_grouping(new QComboBox(this)), m_severity(new QComboBox(this)), m_code(new QComboBox(this)),
-      m_lintAll(new QPushButton(tr("&Lint All"), this)), m_export(new QPushButton(tr("E&xport…"), this)),
+      m_lintAll(new QPushButton(tr("&Lint All"), this)), m_export(new QPushButton(tr("Export…"), this)),
       m_counts(new QLabel(this)), m_progress(new QProgressBar(this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_tree(new QTreeView(this))
 {

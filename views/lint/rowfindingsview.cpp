@@ -41,9 +41,10 @@ int RowFindingsView::findingHeight(int row) const
 
 QSize RowFindingsView::sizeHint() const
 {
-    // Up to five findings show without scrolling; more scroll inside the list.
+    // Up to three findings show without scrolling, so the form above keeps its room; more
+    // scroll inside the list, and the editor can fold it away.
     int height = 0;
-    for (int row = 0; row < std::min(count(), 5); ++row)
+    for (int row = 0; row < std::min(count(), 3); ++row)
         height += findingHeight(row);
     return {QListWidget::sizeHint().width(), std::max(height, fontMetrics().height() + 6) + 2 * frameWidth()};
 }

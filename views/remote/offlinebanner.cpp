@@ -8,7 +8,7 @@
 
 OfflineBanner::OfflineBanner(QWidget *parent)
     : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)),
-      m_retry(new QPushButton(tr("&Retry"), this)), m_changeKey(new QPushButton(tr("Change &Key…"), this))
+      m_retry(new QPushButton(tr("Retry"), this)), m_changeKey(new QPushButton(tr("Change Key…"), this))
 {
     setObjectName(QStringLiteral("offlineBanner"));
     setFrameShape(QFrame::StyledPanel);

@@ -42,7 +42,7 @@ RemoteCallsView::RemoteCallsView(std::shared_ptr<ServerConnection> connection, Q
     note->setObjectName(QStringLiteral("remoteCallsNote"));
     note->setWordWrap(true);
     note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *again = new QPushButton(tr("Confirm &Again"), this);
+    auto *again = new QPushButton(tr("Confirm Again"), this);
     again->setObjectName(QStringLiteral("confirmAgain"));
     connect(again, &QPushButton::clicked, this, &RemoteCallsView::confirmAll);
 

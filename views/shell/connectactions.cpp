@@ -20,7 +20,7 @@ ConnectActions::ConnectActions(DirectorySession &session, Prompter &prompter, Fi
                                QWidget *dialogParent, QObject *parent)
     : QObject(parent), m_session(session), m_prompter(prompter), m_files(files), m_dialogParent(dialogParent),
       m_guard(prompter), m_connect(new QAction(QIcon::fromTheme(QStringLiteral("network-server")),
-                                               tr("Connect to &Server…"), this)),
+                                               tr("&Connect to Server…"), this)),
       m_disconnect(new QAction(tr("&Disconnect from Server"), this))
 {
     m_connect->setObjectName(QStringLiteral("connectToServerAction"));

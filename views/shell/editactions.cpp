@@ -4,6 +4,7 @@
 #include "dispatch/row/rowschema.h"
 #include "models/directorydocument.h"
 #include "models/lintcontroller.h"
+#include "models/rowchangecommand.h"
 #include "views/common/prompter.h"
 #include "views/common/rowstext.h"
 #include "views/common/typeicons.h"
@@ -19,7 +20,7 @@ EditActions::EditActions(DirectoryTableView *table, Prompter &prompter, QObject 
     : QObject(parent), m_table(table), m_prompter(prompter), m_undoGroup(new QUndoGroup(this)),
       m_newRowMenu(new QMenu(tr("&New Row"))),
       m_newRow(new QAction(QIcon::fromTheme(QStringLiteral("list-add")), tr("&New Row"), this)),
-      m_duplicate(new QAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("D&uplicate"), this)),
+      m_duplicate(new QAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Dupli&cate"), this)),
       m_delete(new QAction(QIcon::fromTheme(QStringLiteral("edit-delete")), tr("&Delete…"), this)),
       m_enable(new QAction(tr("&Enable"), this)), m_disable(new QAction(tr("D&isable"), this)),
       // A group rather than one stack's actions: the document, and so the stack, is
@@ -28,7 +29,7 @@ EditActions::EditActions(DirectoryTableView *table, Prompter &prompter, QObject 
       m_redo(m_undoGroup->createRedoAction(this, tr("&Redo"))),
       m_save(new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"), this)),
       m_revert(new QAction(QIcon::fromTheme(QStringLiteral("document-revert")), tr("Re&vert"), this)),
-      m_cancelSave(new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("&Cancel Save"), this))
+      m_cancelSave(new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cance&l Save"), this))
 {
     for (const QString &type : RowSchema::types()) {
         QAction *create = m_newRowMenu->addAction(TypeIcons::forType(type), tr("%1 row").arg(type));
@@ -52,6 +53,9 @@ EditActions::EditActions(DirectoryTableView *table, Prompter &prompter, QObject 
     if (!redoKeys.contains(ctrlShiftZ))
         redoKeys.prepend(ctrlShiftZ);
     m_redo->setShortcuts(redoKeys);
+    // After the group's own connections: the stack has moved when these run.
+    connect(m_undo, &QAction::triggered, this, [this] { showUndoneRow(0); });
+    connect(m_redo, &QAction::triggered, this, [this] { showUndoneRow(-1); });
     m_duplicate->setShortcut(Qt::CTRL | Qt::Key_D);
     m_delete->setShortcut(QKeySequence::Delete);
     // Delete acts on the table's rows only; in a text field the key deletes characters.
@@ -95,6 +99,22 @@ void EditActions::setDocument(DirectoryDocument *document)
     }
     m_undoGroup->setActiveStack(stack);
     updateActions();
+}
+
+void EditActions::showUndoneRow(int offset)
+{
+    const QUndoStack *stack = m_undoGroup->activeStack();
+    if (!stack || !m_document)
+        return;
+    const auto *command = dynamic_cast<const RowChangeCommand *>(stack->command(stack->index() + offset));
+    if (!command)
+        return;
+    for (const QString &key : command->keys()) {
+        if (m_document->contains(key)) {
+            emit undoChangedRow(key);
+            return;
+        }
+    }
 }
 
 void EditActions::setLintController(LintController *controller)

@@ -63,9 +63,14 @@ signals:
     void statusMessage(const QString &message);
     // A save was refused for hygiene: the window shows the row with the cursor in `field`.
     void fixRequested(const QString &key, const QString &field);
+    // An undo or redo changed `key` (the first of its rows still there): the window shows
+    // it, so the change is never made out of sight.
+    void undoChangedRow(const QString &key);
 
 private:
     void updateActions();
+    // `offset` from the stack's index to the command just undone (0) or redone (-1).
+    void showUndoneRow(int offset);
     void explainRefusal(const QList<SaveRefusal> &refusals);
     void onSaved();
     void onSaveFailed(const StoreError &error);

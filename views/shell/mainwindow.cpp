@@ -7,6 +7,7 @@
 #include "views/common/typeicons.h"
 #include "views/editor/conflictresolver.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/flows/flowdebuggerpanel.h"
 #include "views/flows/flowpane.h"
 #include "views/invoke/callpanel.h"
 #include "views/lint/lintpanel.h"
@@ -15,11 +16,14 @@
 #include "views/remote/connectionrecovery.h"
 #include "views/remote/connectionstatuslabel.h"
 #include "views/remote/offlinebanner.h"
+#include "views/shell/commandpalette.h"
 #include "views/shell/connectactions.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
 #include "views/shell/ledgeractions.h"
+#include "views/shell/runactions.h"
 #include "views/shell/secretactions.h"
+#include "views/shell/shortcutsdialog.h"
 #include "views/table/categorypanel.h"
 #include "views/table/directorytableview.h"
 #include "views/table/filterbar.h"
@@ -33,6 +37,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
@@ -72,13 +77,16 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_conflicts(new ConflictResolver(
           this, [this] { return m_editActions->save(); }, this)),
       m_recovery(new ConnectionRecovery(
-          *m_monitor, *m_banner, [this] { return m_editActions->save(); }, this))
+          *m_monitor, *m_banner, [this] { return m_editActions->save(); }, this)),
+      m_revealer(m_filterBar, m_categories, m_table)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
     buildLayout();
     buildMenus();
+    buildRunAndHelpMenus();
     m_calls->setWorldEffectGate(&m_effectGate);
+    m_flows->debugger()->setWorldEffectGate(&m_effectGate);
 
     connect(&m_session, &DirectorySession::documentChanged, this, &MainWindow::showDocument);
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_editor, &RowEditorPanel::showRow);
@@ -87,24 +95,22 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_table, &DirectoryTableView::selectKey);
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_flows, &FlowPane::showRow);
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_flows, &FlowPane::showRow);
-    auto showKey = [this](const QString &key) {
-        m_table->selectKey(key);
-        m_editor->showRow(key);
-    };
-    connect(m_flows, &FlowPane::keyActivated, this, showKey);
-    connect(m_receipts, &ReceiptsPane::rowRequested, this, showKey);
+    connect(m_flows, &FlowPane::keyActivated, this, &MainWindow::showKey);
+    connect(m_receipts, &ReceiptsPane::rowRequested, this, &MainWindow::showKey);
+    connect(m_palette, &CommandPalette::rowChosen, this, &MainWindow::showKey);
+    connect(m_editActions, &EditActions::undoChangedRow, this, &MainWindow::showKey);
+    connect(m_filterBar, &FilterBar::moveIntoResults, m_table, &DirectoryTableView::focusRows);
     m_lintPanel->setController(m_lint);
     m_editor->setLintController(m_lint);
     m_editActions->setLintController(m_lint);
-    auto showField = [this, showKey](const QString &key, const QString &field) {
+    auto showField = [this](const QString &key, const QString &field) {
         showKey(key);
         m_editor->focusField(field);
     };
     connect(m_lintPanel, &LintPanel::findingActivated, this, showField);
     connect(m_editActions, &EditActions::fixRequested, this, showField);
     connect(m_editActions, &EditActions::rowCreated, this, [this](const QString &key) {
-        m_table->selectKey(key);
-        m_editor->showRow(key);
+        showKey(key);
         m_editor->focusKey();
     });
     connect(m_editActions, &EditActions::aboutToSave, m_editor, &RowEditorPanel::commitPendingEdits);
@@ -117,6 +123,13 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showKey(const QString &key)
+{
+    if (m_revealer.reveal(key) == RowRevealer::Outcome::FiltersCleared)
+        statusBar()->showMessage(tr("Filters cleared to show %1.").arg(key), 8000);
+    m_editor->showRow(key);
+}
 
 void MainWindow::wireServer()
 {
@@ -132,6 +145,7 @@ void MainWindow::buildStatusBar()
     connect(m_editActions, &EditActions::statusMessage, this, showMessage);
     connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
     connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
+    connect(m_runActions, &RunActions::statusMessage, this, showMessage);
     statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
     auto *cancelSave = new QToolButton(this);
     cancelSave->setObjectName(QStringLiteral("cancelSaveButton"));
@@ -245,7 +259,22 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(find);
 
+    // As in VS Code: Ctrl+Shift+P opens on commands, Ctrl+K on rows and commands alike.
+    m_palette = new CommandPalette(menuBar(), this);
+    auto *palette = new QAction(tr("&Command Palette…"), this);
+    palette->setObjectName(QStringLiteral("commandPaletteAction"));
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    palette->setStatusTip(tr("Run any command by typing part of its name"));
+    connect(palette, &QAction::triggered, this, [this] { m_palette->open(QStringLiteral(">")); });
+    auto *goTo = new QAction(tr("&Go to Row or Command…"), this);
+    goTo->setObjectName(QStringLiteral("goToAction"));
+    goTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    goTo->setStatusTip(tr("Go to any row, or run any command, by typing part of its name"));
+    connect(goTo, &QAction::triggered, this, [this] { m_palette->open(); });
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addActions({palette, goTo});
+    view->addSeparator();
     view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(),
                       m_receiptDock->toggleViewAction(), m_lintDock->toggleViewAction()});
     view->addSeparator();
@@ -289,13 +318,42 @@ void MainWindow::buildMenus()
     tools->addAction(edits->saveAction());
 }
 
+void MainWindow::buildRunAndHelpMenus()
+{
+    m_runActions = new RunActions(m_calls, m_callDock, m_flows, m_flowDock, this);
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_runActions->invokeAction());
+    run->addSeparator();
+    run->addActions(m_runActions->debugActions());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"));
+    keys->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    connect(keys, &QAction::triggered, this, [this] {
+        auto *dialog = new ShortcutsDialog(menuBar(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    QAction *about = help->addAction(tr("&About Capdesk"));
+    about->setObjectName(QStringLiteral("aboutAction"));
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Capdesk"),
+                           tr("<h3>Capdesk %1</h3><p>The desktop for a capability directory: one SQL row "
+                              "per callable capability, curated, debugged and receipted.</p>"
+                              "<p>Built with Qt %2.</p>")
+                               .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
+}
+
 void MainWindow::showDocument(DirectoryDocument *document)
 {
     // The editor first, so it is ready when the table selects its first row; the filters
     // before the table, so that first row is one the filters let through.
     m_editor->setDocument(document);
     m_editor->setHistory(m_session.history());
-    m_calls->setDocument(document);
+    m_calls->setDocument(document, m_session.location());
+    m_palette->setDocument(document);
     m_flows->setDocument(document);
     m_lint->setDocument(document, m_session.builtinsAreLocal());
     m_lint->lintAllWhenLoaded();

@@ -3,6 +3,7 @@
 #include "views/common/prompter.h"
 #include "views/common/worldeffectgate.h"
 #include "views/shell/unsavedchangesguard.h"
+#include "views/table/rowrevealer.h"
 
 #include <QMainWindow>
 
@@ -10,6 +11,7 @@
 
 class CallPanel;
 class CategoryPanel;
+class CommandPalette;
 class ConflictResolver;
 class ConnectActions;
 class ConnectionMonitor;
@@ -30,6 +32,7 @@ class QSplitter;
 class RowCountLabel;
 class ReceiptsPane;
 class RowEditorPanel;
+class RunActions;
 class SecretActions;
 
 // The window: category list, filter bar and table, and the row editor side by side.
@@ -66,6 +69,10 @@ public:
     OfflineBanner *offlineBanner() const { return m_banner; }
     ConflictResolver *conflictResolver() const { return m_conflicts; }
     ConnectionRecovery *connectionRecovery() const { return m_recovery; }
+    RunActions *runActions() const { return m_runActions; }
+    CommandPalette *commandPalette() const { return m_palette; }
+    QDockWidget *callDock() const { return m_callDock; }
+    QDockWidget *flowDock() const { return m_flowDock; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -74,6 +81,10 @@ protected:
 private:
     void buildLayout();
     void buildMenus();
+    void buildRunAndHelpMenus();
+    // Selects `key` in the table, lifting the filters when they hide it (and saying so),
+    // and shows it in the editor.
+    void showKey(const QString &key);
     void buildStatusBar();
     QDockWidget *addBottomDock(const QString &title, const QString &name, QWidget *content);
     void showDocument(DirectoryDocument *document);
@@ -110,5 +121,8 @@ private:
     OfflineBanner *m_banner;
     ConflictResolver *m_conflicts;
     ConnectionRecovery *m_recovery;
+    RunActions *m_runActions = nullptr;
+    CommandPalette *m_palette = nullptr;
+    RowRevealer m_revealer;
     bool m_fittedWithFrame = false;
 };

@@ -47,6 +47,16 @@ void CategoryPanel::setDocument(DirectoryDocument *document)
     applySelection();
 }
 
+void CategoryPanel::showAll()
+{
+    if (m_anyCategory || !m_document)
+        return;
+    m_anyCategory = true;
+    m_category.clear();
+    restoreSelection();
+    applySelection();
+}
+
 void CategoryPanel::applySelection()
 {
     if (m_restoring || !m_document)

@@ -19,6 +19,9 @@ public:
 
     // A new directory starts on "All categories".
     void setDocument(DirectoryDocument *document);
+    // Back to "All categories".
+    void showAll();
+    bool isFiltering() const { return !m_anyCategory; }
     QListView *listView() const { return m_list; }
 
 private:

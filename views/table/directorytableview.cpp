@@ -140,3 +140,10 @@ bool DirectoryTableView::selectKey(const QString &key)
     scrollTo(index);
     return true;
 }
+
+void DirectoryTableView::focusRows()
+{
+    setFocus(Qt::OtherFocusReason);
+    if (m_model && !currentIndex().isValid() && m_model->rowCount() > 0)
+        selectKey(m_model->keyAt(0));
+}

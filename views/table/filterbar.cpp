@@ -10,12 +10,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 
 FilterBar::FilterBar(QWidget *parent)
     : QWidget(parent), m_search(new QLineEdit(this)), m_type(new QComboBox(this)),
-      m_nonCompliant(new QCheckBox(tr("Only non-&compliant"), this)), m_busy(new QLabel(this))
+      m_nonCompliant(new QCheckBox(tr("Only non-compliant"), this)), m_busy(new QLabel(this))
 {
     m_search->setObjectName(QStringLiteral("search"));
     m_search->setPlaceholderText(tr("Filter by key, target, category or content"));
@@ -25,6 +27,7 @@ FilterBar::FilterBar(QWidget *parent)
     clear->setShortcutContext(Qt::WidgetShortcut);
     m_search->addAction(clear);
     connect(clear, &QAction::triggered, m_search, &QLineEdit::clear);
+    m_search->installEventFilter(this);
 
     m_type->setObjectName(QStringLiteral("typeFilter"));
     m_type->addItem(tr("All types"), QString());
@@ -63,6 +66,14 @@ void FilterBar::setDocument(DirectoryDocument *document)
     if (m_document)
         disconnect(m_document->contentSearch(), nullptr, this, nullptr);
     m_document = document;
+    // Another directory, or the same one opened again or reached on a server, starts
+    // unfiltered: a filter kept from before would read as "0 of 891 rows".
+    {
+        const QSignalBlocker text(m_search);
+        const QSignalBlocker type(m_type);
+        const QSignalBlocker compliance(m_nonCompliant);
+        reset();
+    }
     showBusy(false);
     setEnabled(m_document);
     if (!m_document)
@@ -103,4 +114,28 @@ void FilterBar::applyFilter()
 void FilterBar::showBusy(bool busy)
 {
     m_busy->setVisible(busy);
+}
+
+void FilterBar::reset()
+{
+    m_search->clear();
+    m_type->setCurrentIndex(0);
+    m_nonCompliant->setChecked(false);
+}
+
+bool FilterBar::isFiltering() const
+{
+    return !m_search->text().isEmpty() || m_type->currentIndex() > 0 || m_nonCompliant->isChecked();
+}
+
+bool FilterBar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_search && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if (key == Qt::Key_Down || key == Qt::Key_Return || key == Qt::Key_Enter) {
+            emit moveIntoResults();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }

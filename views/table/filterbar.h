@@ -21,14 +21,25 @@ class FilterBar final : public QWidget
 public:
     explicit FilterBar(QWidget *parent = nullptr);
 
-    // Applies the bar's current text and type to the new document's table.
+    // Starts the new document unfiltered.
     void setDocument(DirectoryDocument *document);
     void focusSearch();
+    // Back to every row: no text, all types, compliant or not.
+    void reset();
+    // Whether anything narrows the table now.
+    bool isFiltering() const;
 
     QLineEdit *searchEdit() const { return m_search; }
     QComboBox *typeCombo() const { return m_type; }
     QCheckBox *nonCompliantCheck() const { return m_nonCompliant; }
     bool isSearchingContent() const;
+
+signals:
+    // Down or Return in the search field: the rows are where the user goes next.
+    void moveIntoResults();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void applyFilter();

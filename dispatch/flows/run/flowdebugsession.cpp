@@ -53,6 +53,16 @@ void FlowDebugSession::abort()
         m_run->abort();
 }
 
+void FlowDebugSession::reset()
+{
+    if (m_run) {
+        m_run->abort();
+        m_run->deleteLater();
+        m_run = nullptr;
+    }
+    m_breakpoints.clear();
+}
+
 bool FlowDebugSession::rerunFrom(int step)
 {
     if (step < 0 || step >= m_plan.steps.size())

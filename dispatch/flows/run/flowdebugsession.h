@@ -38,6 +38,9 @@ public:
     // With no run going: start one that stops only at breakpoints. Paused: run on.
     void resume();
     void abort();
+    // Aborts any run and forgets it and the breakpoints: run() is null again, as before the
+    // first run. For a debugger that now shows another flow or another directory.
+    void reset();
     // Runs again from `step`, paused before it, the steps before it pinned from the last
     // run. False (nothing starts) when that run did not finish those steps.
     bool rerunFrom(int step);

@@ -318,6 +318,7 @@ void FlowExecutor::absorb(const FlowStepState &step)
 void FlowExecutor::pause()
 {
     m_state = State::Paused;
+    m_pausedSinceNs = clockNs();
     emit paused(m_current);
 }
 
@@ -325,6 +326,7 @@ void FlowExecutor::step()
 {
     if (m_state != State::Paused)
         return;
+    endPause();
     m_pauseBeforeEach = true;
     launch();
 }
@@ -333,8 +335,33 @@ void FlowExecutor::resume()
 {
     if (m_state != State::Paused)
         return;
+    endPause();
     m_pauseBeforeEach = false;
     launch();
+}
+
+void FlowExecutor::endPause()
+{
+    if (m_pausedSinceNs >= 0)
+        m_pausedNs += clockNs() - std::exchange(m_pausedSinceNs, -1);
+}
+
+qint64 FlowExecutor::clockNs() const
+{
+    if (m_finishedAtNs >= 0)
+        return m_finishedAtNs;
+    return m_clock.isValid() ? m_clock.nsecsElapsed() : 0;
+}
+
+qint64 FlowExecutor::pausedUs() const
+{
+    const qint64 open = m_pausedSinceNs >= 0 ? clockNs() - m_pausedSinceNs : 0;
+    return (m_pausedNs + open) / 1000;
+}
+
+qint64 FlowExecutor::elapsedUs() const
+{
+    return clockNs() / 1000 - pausedUs();
 }
 
 void FlowExecutor::abort()
@@ -366,6 +393,8 @@ void FlowExecutor::finish(const QString &output)
 {
     if (m_state == State::Finished)
         return;
+    endPause();
+    m_finishedAtNs = clockNs();
     m_state = State::Finished;
     m_timeout.stop();
     m_cancelPoll.stop();

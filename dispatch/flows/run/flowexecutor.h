@@ -72,8 +72,11 @@ public:
     const FlowPlan &plan() const { return m_plan; }
     int currentStep() const { return m_current; }
     QString output() const { return m_output; }
-    // On the clock the calls' start and finish times are read from.
-    qint64 elapsedUs() const { return m_clock.isValid() ? m_clock.nsecsElapsed() / 1000 : 0; }
+    // Time the run was not paused, on the clock the calls' start and finish times are read
+    // from, so a debugger's timings and timeline leave the pauses out. Both stop at the end.
+    qint64 elapsedUs() const;
+    // Time spent paused before steps, shown apart.
+    qint64 pausedUs() const;
 
 signals:
     void stepPrepared(int index); // steps()[index] holds what the step will run with
@@ -122,7 +125,13 @@ private:
     QHash<int, QPointer<InvocationHandle>> m_inFlight; // by branch
     bool m_launching = false; // launch() is starting the step's calls
 
+    qint64 clockNs() const;
+    void endPause();
+
     QElapsedTimer m_clock; // since the run began
+    qint64 m_pausedNs = 0; // paused spans that ended
+    qint64 m_pausedSinceNs = -1; // on m_clock, while paused
+    qint64 m_finishedAtNs = -1; // on m_clock, once finished
     QElapsedTimer m_runningFor; // since the last resume, for the timeout budget
     qint64 m_budgetMs = 0;
     QTimer m_timeout;

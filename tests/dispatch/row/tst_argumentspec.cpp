@@ -185,6 +185,31 @@ private slots:
         QCOMPARE(spec.joinBody({QString(), QString(), QString()}), QString());
     }
 
+    void emptyArguments_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QStringList>("empty");
+
+        QTest::addRow("all given") << u"$1=a | $2=b"_s << u"1|2"_s << QStringList{};
+        QTest::addRow("empty body names all") << u"$1=a | $2=b"_s << u""_s << QStringList{u"a"_s, u"b"_s};
+        QTest::addRow("missing tail") << u"$1=a | $2=b"_s << u"1"_s << QStringList{u"b"_s};
+        QTest::addRow("empty middle") << u"$1=a | $2=b | $3=c"_s << u"1||3"_s << QStringList{u"b"_s};
+        QTest::addRow("blank counts as empty") << u"$1=a | $2=b"_s << u" |2"_s << QStringList{u"a"_s};
+        QTest::addRow("rest holding pipes is given") << u"$1=key | $2+=json"_s << u"K|a|b"_s << QStringList{};
+        QTest::addRow("no declared args") << u"none"_s << u""_s << QStringList{};
+    }
+    void emptyArguments()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, body);
+        QFETCH(QStringList, empty);
+        QStringList names;
+        for (const ArgumentSlot &slot : ArgumentSpec::fromArgsLine(args).emptyIn(body))
+            names << slot.name;
+        QCOMPARE(names, empty);
+    }
+
     void pipeInPlainArgIsFlagged()
     {
         const ArgumentSpec spec = ArgumentSpec::fromArgsLine(QStringLiteral("$1=a | $2=b"));

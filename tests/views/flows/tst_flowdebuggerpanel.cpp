@@ -3,6 +3,7 @@
 #include "dispatch/invoke/standarddispatcher.h"
 #include "models/directorydocument.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/common/worldeffectgate.h"
 #include "views/flows/flowdebuggerpanel.h"
 #include "views/flows/flowsteplogview.h"
 #include "views/flows/flowtimelineview.h"
@@ -14,7 +15,10 @@
 #include <QHttpServerResponse>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QTcpServer>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -48,6 +52,9 @@ private slots:
     void breakpointRerunAndTimeline();
     void abortStopsTheRun();
     void aParseErrorRunsNothing();
+    void aWorldChangingRunAsksOnceNamingItsSteps();
+    void anotherFlowOrDirectoryStartsOver();
+    void keysWorkWindowWideWhileARunGoes();
 
 private:
     void press(Qt::Key key);
@@ -89,7 +96,8 @@ void TestFlowDebuggerPanel::init()
          makeRow(u"BLOOIO_FINISH"_s, u"flow"_s, {}, {}, blooioFinish),
          makeRow(u"NAP"_s, fn, u"sleep_ms"_s, {}), makeRow(u"SHOUT"_s, fn, u"upper"_s, {}),
          makeRow(u"BOTH_NAPS"_s, u"flow"_s, {}, {}, u"{ NAP: 300 | NAP: 400 } => NAPS > SHOUT: $NAPS"_s),
-         makeRow(u"BROKEN"_s, u"flow"_s, {}, {}, u"SHOUT >"_s)});
+         makeRow(u"BROKEN"_s, u"flow"_s, {}, {}, u"SHOUT >"_s),
+         makeRow(u"QUICK"_s, u"flow"_s, {}, {}, u"SHOUT: $1 > SHOUT: $PREV"_s)});
     QVERIFY(m_store);
     m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);
     m_dispatcher = std::make_unique<StandardDispatcher>(m_store, m_ledger);
@@ -235,6 +243,114 @@ void TestFlowDebuggerPanel::aParseErrorRunsNothing()
     press(Qt::Key_F5);
     QCOMPARE(m_panel->status(), u"Cannot run: line 1, column 7: nothing after '>': expected a step"_s);
     QVERIFY(!m_panel->session()->run());
+}
+
+// BLOOIO_FINISH posts to an upstream: the run asks once, before its first step, naming
+// that step; a refusal runs nothing, and the steps of an agreed run are not asked again.
+void TestFlowDebuggerPanel::aWorldChangingRunAsksOnceNamingItsSteps()
+{
+    FakePrompter prompter;
+    WorldEffectGate gate(prompter);
+    m_panel->setWorldEffectGate(&gate);
+    m_panel->showRow(u"BLOOIO_FINISH"_s);
+    m_panel->setBody(agentText + u'|' + phone);
+
+    press(Qt::Key_F10);
+    QCOMPARE(m_panel->status(), u"Not run: BLOOIO_FINISH was not confirmed."_s);
+    QVERIFY(!m_panel->session()->run());
+    QCOMPARE(prompter.worldEffectsQuestions.size(), 1);
+    QCOMPARE(prompter.worldEffectsQuestions[0],
+             (QStringList{u"BLOOIO_FINISH"_s,
+                          u"SEND_BY_CHANNEL: POST http://127.0.0.1:%1/send/$1"_s.arg(m_port)}));
+
+    prompter.worldEffectsAnswer = true;
+    press(Qt::Key_F10);
+    QTRY_COMPARE(m_panel->status(), u"Paused before step 1: LAST_REPLY_OF"_s);
+    press(Qt::Key_F10);
+    QTRY_COMPARE(m_panel->status(), u"Paused before step 2: SEND_BY_CHANNEL"_s);
+    press(Qt::Key_F5);
+    QTRY_VERIFY(m_panel->status().startsWith(u"Finished in"_s));
+    QCOMPARE(prompter.worldEffectsQuestions.size(), 2);
+    QCOMPARE(m_sent.size(), 1);
+
+    // A flow of pure builtins changes nothing and is not asked about.
+    m_panel->showRow(u"QUICK"_s);
+    press(Qt::Key_F5);
+    QTRY_VERIFY(m_panel->status().startsWith(u"Finished in"_s));
+    QCOMPARE(prompter.worldEffectsQuestions.size(), 2);
+}
+
+// The debugger never shows another flow's run: a new flow, or the directory opened again,
+// clears the status, the step log, the timeline, the variables and the breakpoints.
+void TestFlowDebuggerPanel::anotherFlowOrDirectoryStartsOver()
+{
+    auto expectCleared = [this] {
+        QCOMPARE(m_panel->status(), QString());
+        QVERIFY(!m_panel->session()->run());
+        QCOMPARE(m_panel->stepLog()->topLevelItemCount(), 0);
+        QVERIFY(m_panel->timeline()->bars().isEmpty());
+        QCOMPARE(m_panel->variables()->topLevelItemCount(), 0);
+        QVERIFY(m_panel->session()->breakpoints().isEmpty());
+    };
+    m_panel->showRow(u"QUICK"_s);
+    m_panel->setBody(u"hi"_s);
+    press(Qt::Key_F9);
+    press(Qt::Key_F5);
+    QTRY_COMPARE(m_panel->status(), u"Paused before step 1: SHOUT"_s);
+    press(Qt::Key_F5);
+    QTRY_VERIFY(m_panel->status().endsWith(u": HI"_s));
+    QVERIFY(!m_panel->session()->breakpoints().isEmpty());
+    QCOMPARE(m_panel->stepLog()->topLevelItemCount(), 2);
+
+    m_panel->showRow(u"BOTH_NAPS"_s);
+    expectCleared();
+
+    m_panel->showRow(u"QUICK"_s);
+    press(Qt::Key_F5);
+    QTRY_VERIFY(m_panel->status().endsWith(u": HI"_s));
+    m_panel->setDocument(m_document.get());
+    m_panel->showRow(u"QUICK"_s);
+    expectCleared();
+}
+
+// F5/F10 from outside the debugger do nothing while no run goes (they must not start a
+// real run from the editor), and step the run window-wide once one is going. The time
+// spent paused is shown apart from the run's active time.
+void TestFlowDebuggerPanel::keysWorkWindowWideWhileARunGoes()
+{
+    QWidget window;
+    auto *layout = new QVBoxLayout(&window);
+    auto *elsewhere = new QLineEdit(&window);
+    layout->addWidget(elsewhere);
+    FlowDebuggerPanel *panel = m_panel.release();
+    layout->addWidget(panel);
+    m_panel.reset(panel);
+    window.resize(1100, 760);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+
+    panel->showRow(u"QUICK"_s);
+    panel->setBody(u"hi"_s);
+    elsewhere->setFocus();
+    QTest::keyClick(elsewhere, Qt::Key_F10);
+    QTest::keyClick(elsewhere, Qt::Key_F5);
+    QVERIFY(!panel->session()->run());
+
+    press(Qt::Key_F10);
+    QTRY_COMPARE(panel->status(), u"Paused before step 1: SHOUT"_s);
+    elsewhere->setFocus();
+    QTest::keyClick(elsewhere, Qt::Key_F10);
+    QTRY_COMPARE(panel->status(), u"Paused before step 2: SHOUT"_s);
+    QVERIFY(QTest::qWaitFor([panel] { return panel->session()->run()->pausedUs() >= 150'000; }));
+    QTest::keyClick(elsewhere, Qt::Key_F5);
+    QTRY_VERIFY(panel->status().endsWith(u": HI"_s));
+    static const QRegularExpression finished(uR"(^Finished in \d+ ms \(paused \d+\.\d s\): HI$)"_s);
+    QVERIFY2(finished.match(panel->status()).hasMatch(), qPrintable(panel->status()));
+    QVERIFY(panel->session()->run()->elapsedUs() < panel->session()->run()->pausedUs());
+
+    // cleanup() deletes the panel; the window must not as well.
+    panel->setParent(nullptr);
 }
 
 QTEST_MAIN(TestFlowDebuggerPanel)

@@ -10,9 +10,12 @@
 #include <QElapsedTimer>
 #include <QHttpServer>
 #include <QHttpServerResponse>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableView>
+
+using namespace Qt::StringLiterals;
 
 // The invoke panel against the real dispatcher: fn rows through the real FnRunner, a
 // cancellable sleep, and one http call to a local QHttpServer answering JSON.
@@ -33,6 +36,10 @@ private slots:
     void aRowThatChangesTheWorldAsksFirst();
     void prettyOutput_data();
     void prettyOutput();
+    void theResultNamesItsRowAndTime();
+    void emptyDeclaredArgumentsAreNamedBeforeTheCall_data();
+    void emptyDeclaredArgumentsAreNamedBeforeTheCall();
+    void eachDirectoryKeepsItsOwnHistory();
 
 private:
     QPushButton *button(const char *name) const
@@ -77,6 +84,8 @@ void TestInvokePanel::init()
                 QStringLiteral("# ARGS: $1=text\n")),
         makeRow(QStringLiteral("WAIT"), QStringLiteral("fn"), QStringLiteral("sleep_ms"), QString(),
                 QStringLiteral("# ARGS: $1=milliseconds\n")),
+        makeRow(QStringLiteral("POINT"), QStringLiteral("fn"), QStringLiteral("echo"), QString(),
+                QStringLiteral("# ARGS: $1=latitude | $2=longitude\n")),
         makeRow(QStringLiteral("THINGS"), QStringLiteral("http"),
                 QStringLiteral("GET http://127.0.0.1:%1/v1/things").arg(m_port), QString()),
         makeRow(QStringLiteral("THING_DELETE"), QStringLiteral("http"),
@@ -89,7 +98,7 @@ void TestInvokePanel::init()
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
     m_panel = std::make_unique<InvokePanel>(*m_dispatcher);
-    m_panel->setDocument(m_document.get());
+    m_panel->setDocument(m_document.get(), m_dir->filePath(QStringLiteral("d.db")));
     m_panel->resize(700, 500);
     m_panel->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
@@ -237,6 +246,81 @@ void TestInvokePanel::aRowThatChangesTheWorldAsksFirst()
     // Counted at the panel's history too: a refused call leaves no entry.
     QCOMPARE(m_panel->history()->rowCount(), 1 + deletes);
     m_panel->setWorldEffectGate(nullptr);
+}
+
+// The result says whose it is and when; after another row is selected it says so, and
+// opening the directory again clears it (the rows may be another directory's).
+void TestInvokePanel::theResultNamesItsRowAndTime()
+{
+    QCOMPARE(m_panel->resultCaption(), QString());
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("hello"));
+    invokeAndWait();
+    const QString when =
+        QLocale().toString(m_panel->history()->entryAt(0)->time.toLocalTime().time(), QLocale::ShortFormat);
+    QCOMPARE(m_panel->resultCaption(), QStringLiteral("Last result: SHOUT (%1)").arg(when));
+
+    m_panel->showRow(QStringLiteral("WAIT"));
+    QCOMPARE(m_panel->resultCaption(), QStringLiteral("Last result: SHOUT (%1), not WAIT").arg(when));
+    QCOMPARE(m_panel->resultView()->outputText(), QStringLiteral("HELLO"));
+
+    m_panel->setDocument(m_document.get(), m_dir->filePath(QStringLiteral("d.db")));
+    QCOMPARE(m_panel->resultCaption(), QString());
+    QCOMPARE(m_panel->resultView()->outputText(), QString());
+}
+
+void TestInvokePanel::emptyDeclaredArgumentsAreNamedBeforeTheCall_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<QString>("warning");
+
+    QTest::addRow("none given") << u"POINT"_s << u""_s
+                                << u"No value for latitude, longitude: the call runs with them empty."_s;
+    QTest::addRow("one missing") << u"POINT"_s << u"37.7"_s
+                                 << u"No value for longitude: the call runs with it empty."_s;
+    QTest::addRow("all given") << u"POINT"_s << u"37.7|-122.4"_s << u""_s;
+    QTest::addRow("nothing declared") << u"THINGS"_s << u""_s << u""_s;
+}
+
+// A warning, not a block: the call still runs and is recorded.
+void TestInvokePanel::emptyDeclaredArgumentsAreNamedBeforeTheCall()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, body);
+    QFETCH(QString, warning);
+    m_panel->showRow(key);
+    m_panel->setBody(body);
+    QCOMPARE(m_panel->missingArgumentsWarning(), warning);
+    if (key == QStringLiteral("POINT")) {
+        invokeAndWait();
+        QCOMPARE(m_panel->history()->entryAt(0)->body, body);
+    }
+}
+
+// Invoke histories are per directory: another directory starts with its own (empty)
+// history, and coming back brings the first one back.
+void TestInvokePanel::eachDirectoryKeepsItsOwnHistory()
+{
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("here"));
+    invokeAndWait();
+    QCOMPARE(m_panel->history()->rowCount(), 1);
+
+    const QString here = m_dir->filePath(QStringLiteral("d.db"));
+    const QString elsewhere = QStringLiteral("http://127.0.0.1:1/elsewhere");
+    m_panel->setDocument(m_document.get(), elsewhere);
+    QCOMPARE(m_panel->history()->rowCount(), 0);
+    m_panel->showRow(QStringLiteral("SHOUT"));
+    m_panel->setBody(QStringLiteral("there"));
+    invokeAndWait();
+
+    m_panel->setDocument(m_document.get(), here);
+    QCOMPARE(m_panel->history()->rowCount(), 1);
+    QCOMPARE(m_panel->history()->entryAt(0)->body, QStringLiteral("here"));
+    m_panel->setDocument(m_document.get(), elsewhere);
+    QCOMPARE(m_panel->history()->rowCount(), 1);
+    QCOMPARE(m_panel->history()->entryAt(0)->body, QStringLiteral("there"));
 }
 
 QTEST_MAIN(TestInvokePanel)

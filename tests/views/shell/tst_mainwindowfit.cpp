@@ -1,10 +1,19 @@
 #include "dispatch/directory/localdirectory.h"
+#include "models/lintcontroller.h"
+#include "models/lintstate.h"
 #include "tests/views/viewtestsupport.h"
 #include "views/common/directorysession.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/lint/rowfindingsview.h"
 #include "views/shell/mainwindow.h"
+#include "views/table/directorytableview.h"
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
@@ -22,6 +31,7 @@ private slots:
     void cleanup();
     void firstStartFitsTheScreen();
     void aGeometrySavedOnALargerScreenIsCut();
+    void theEditorKeepsFieldsAndContentBesideFindings();
 
 private:
     void openWindow();
@@ -105,6 +115,35 @@ void TestMainWindowFit::aGeometrySavedOnALargerScreenIsCut()
     m_window.reset();
     openWindow();
     verifyEverythingIsOnScreen();
+}
+
+// At 1280×800, with lint findings showing, the content editor keeps at least 8 lines and
+// the form at least 4 fields; a row selected after scrolling the form starts at its top.
+void TestMainWindowFit::theEditorKeepsFieldsAndContentBesideFindings()
+{
+    openWindow();
+    RowEditorPanel *editor = m_window->editorPanel();
+    QVERIFY(m_window->tableView()->selectKey(QStringLiteral("TRIAGE")));
+    QTRY_VERIFY(editor->findingsView()->isVisible());
+    QVERIFY(editor->findingsView()->count() > 0);
+
+    auto *content = editor->findChild<QPlainTextEdit *>(QStringLiteral("content"));
+    QVERIFY(content);
+    QCOMPARE(content->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+    const int lines = content->viewport()->height() / content->fontMetrics().lineSpacing();
+    QVERIFY2(lines >= RowEditorPanel::minimumContentLines, qPrintable(QString::number(lines)));
+
+    QScrollArea *form = editor->formArea();
+    const int fieldHeight = editor->findChild<QLineEdit *>(QStringLiteral("key"))->height();
+    const int fields = form->viewport()->height() / fieldHeight;
+    QVERIFY2(fields >= 4, qPrintable(QStringLiteral("%1 px of form, fields of %2 px")
+                                         .arg(form->viewport()->height())
+                                         .arg(fieldHeight)));
+
+    QVERIFY(form->verticalScrollBar()->maximum() > 0);
+    form->verticalScrollBar()->setValue(form->verticalScrollBar()->maximum());
+    QVERIFY(m_window->tableView()->selectKey(QStringLiteral("NOW")));
+    QCOMPARE(form->verticalScrollBar()->value(), 0);
 }
 
 int main(int argc, char **argv)

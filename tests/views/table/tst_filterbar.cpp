@@ -25,7 +25,9 @@ private slots:
     void typeComboNarrowsByType();
     void escapeClearsTheSearch();
     void nonCompliantCheckShowsRowsWithErrors();
-    void filterCarriesOverToAnotherDocument();
+    void anotherDocumentStartsUnfiltered();
+    void downOrReturnMovesIntoTheRows_data();
+    void downOrReturnMovesIntoTheRows();
 
 private:
     QStringList visibleKeys() const;
@@ -143,20 +145,46 @@ void TestFilterBar::nonCompliantCheckShowsRowsWithErrors()
     QCOMPARE(model->rowCount(), 5);
 }
 
-void TestFilterBar::filterCarriesOverToAnotherDocument()
+// Another document (a reopen, or a server connected) starts unfiltered: a filter carried
+// over would show "0 of 891 rows" on a directory that has them all.
+void TestFilterBar::anotherDocumentStartsUnfiltered()
 {
     QTest::keyClicks(m_bar->searchEdit(), QStringLiteral("weather"));
     m_bar->typeCombo()->setCurrentIndex(m_bar->typeCombo()->findData(QStringLiteral("http")));
+    QTest::mouseClick(m_bar->nonCompliantCheck(), Qt::LeftButton);
+    QVERIFY(m_bar->isFiltering());
 
     auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("other.db")), sampleRows());
     QVERIFY(store);
     auto other = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!other->load().isError());
     m_bar->setDocument(other.get());
-    QCOMPARE(other->tableModel()->filter().text, QStringLiteral("weather"));
-    QCOMPARE(other->tableModel()->filter().type, QStringLiteral("http"));
-    QCOMPARE(other->tableModel()->rowCount(), 1);
+    QVERIFY(!m_bar->isFiltering());
+    QCOMPARE(m_bar->searchEdit()->text(), QString());
+    QCOMPARE(other->tableModel()->filter().text, QString());
+    QCOMPARE(other->tableModel()->filter().type, QString());
+    QCOMPARE(other->tableModel()->rowCount(), int(sampleRows().size()));
     m_bar->setDocument(nullptr);
+}
+
+// Down or Return in the search field asks to move into the rows.
+void TestFilterBar::downOrReturnMovesIntoTheRows_data()
+{
+    QTest::addColumn<int>("key");
+    QTest::addRow("Down") << int(Qt::Key_Down);
+    QTest::addRow("Return") << int(Qt::Key_Return);
+    QTest::addRow("Enter") << int(Qt::Key_Enter);
+}
+
+void TestFilterBar::downOrReturnMovesIntoTheRows()
+{
+    QFETCH(int, key);
+    QSignalSpy moved(m_bar.get(), &FilterBar::moveIntoResults);
+    QTest::keyClicks(m_bar->searchEdit(), QStringLiteral("no"));
+    QTest::keyClick(m_bar->searchEdit(), Qt::Key(key));
+    QCOMPARE(moved.size(), 1);
+    QTest::keyClick(m_bar->searchEdit(), Qt::Key_Up);
+    QCOMPARE(moved.size(), 1);
 }
 
 QTEST_MAIN(TestFilterBar)

@@ -33,6 +33,7 @@ private slots:
     void rerunFromPinsEarlierOutputs();
     void rerunNeedsTheEarlierStepsDone();
     void aRunsStepsShareOneTrace();
+    void timingsLeaveThePausesOut();
 
 private:
     // Waits for the session's run to pause or finish; "paused N" or "finished OUTPUT".
@@ -195,6 +196,34 @@ void TestFlowDebugSession::aRunsStepsShareOneTrace()
         QCOMPARE(receipt.trace, receipts[0].trace);
         QVERIFY(receipt.parent.isNull());
     }
+}
+
+// A 3-step echo flow paused for at least 300 ms before a step: the pause is counted apart,
+// and neither the run's active time nor any call's start on its clock includes it.
+void TestFlowDebugSession::timingsLeaveThePausesOut()
+{
+    m_session->toggleBreakpoint(1);
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"paused 1"_s);
+    FlowExecutor *run = m_session->run();
+    const qint64 activeAtPause = run->elapsedUs();
+    QVERIFY(QTest::qWaitFor([run] { return run->pausedUs() >= 300'000; }, 5000));
+    // Whole microseconds on two readings: equal but for rounding.
+    QVERIFY(qAbs(run->elapsedUs() - activeAtPause) <= 1);
+    m_session->resume();
+    QCOMPARE(waitForStop(), u"finished A/a"_s);
+
+    const qint64 paused = run->pausedUs();
+    QVERIFY2(paused >= 300'000, qPrintable(QString::number(paused)));
+    QVERIFY2(run->elapsedUs() < paused,
+             qPrintable(u"active %1 us, paused %2 us"_s.arg(run->elapsedUs()).arg(paused)));
+    const qint64 step2Start = run->steps()[1].calls[0].startedAtUs;
+    QVERIFY2(step2Start >= activeAtPause && step2Start < activeAtPause + paused,
+             qPrintable(u"step 2 started at %1 us, paused at %2 us"_s.arg(step2Start).arg(activeAtPause)));
+    const qint64 ended = run->elapsedUs();
+    QTest::qWait(0);
+    QCOMPARE(run->elapsedUs(), ended);
+    QCOMPARE(run->pausedUs(), paused);
 }
 
 QTEST_GUILESS_MAIN(TestFlowDebugSession)

@@ -1,0 +1,66 @@
+#include "models/fuzzymatch.h"
+
+#include <algorithm>
+
+namespace {
+
+constexpr int matchPoints = 1;
+constexpr int runPoints = 5;
+constexpr int wordStartPoints = 8;
+constexpr int prefixPoints = 20;
+constexpr int wholePoints = 10;
+constexpr int maxGapPenalty = 3;
+
+bool isWordStart(QStringView text, qsizetype at)
+{
+    if (at == 0)
+        return true;
+    const QChar before = text[at - 1];
+    if (before == u'_' || before == u' ' || before == u'-' || before == u'.' || before == u'/')
+        return true;
+    return before.isLower() && text[at].isUpper();
+}
+
+} // namespace
+
+int FuzzyMatch::score(QStringView query, QStringView text)
+{
+    if (query.isEmpty())
+        return 0;
+    int total = 0;
+    qsizetype from = 0;
+    qsizetype previous = -2;
+    for (const QChar wanted : query) {
+        const QChar folded = wanted.toCaseFolded();
+        qsizetype at = from;
+        // Prefer the next word start holding the character over an earlier mid-word one,
+        // unless the earlier one continues a run.
+        qsizetype first = -1;
+        qsizetype wordStart = -1;
+        for (; at < text.size(); ++at) {
+            if (text[at].toCaseFolded() != folded)
+                continue;
+            if (first < 0)
+                first = at;
+            if (at == previous + 1 || isWordStart(text, at)) {
+                wordStart = at;
+                break;
+            }
+        }
+        if (first < 0)
+            return noMatch;
+        const qsizetype chosen = (first == previous + 1 || wordStart < 0) ? first : wordStart;
+        total += matchPoints;
+        if (chosen == previous + 1)
+            total += runPoints;
+        else if (isWordStart(text, chosen))
+            total += wordStartPoints;
+        if (previous >= 0 && chosen > previous + 1)
+            total -= std::min<qsizetype>(chosen - previous - 1, maxGapPenalty);
+        previous = chosen;
+        from = chosen + 1;
+    }
+    if (text.startsWith(query, Qt::CaseInsensitive))
+        total += query.size() == text.size() ? prefixPoints + wholePoints : prefixPoints;
+    return std::max(total, 1);
+}

@@ -1,0 +1,257 @@
+#include "dispatch/directory/localdirectory.h"
+#include "dispatch/invoke/directoryledger.h"
+#include "models/callhistorymodel.h"
+#include "models/directorydocument.h"
+#include "models/directorytablemodel.h"
+#include "tests/views/viewtestsupport.h"
+#include "views/common/directorysession.h"
+#include "views/editor/roweditorpanel.h"
+#include "views/invoke/callpanel.h"
+#include "views/invoke/invokepanel.h"
+#include "views/shell/commandpalette.h"
+#include "views/shell/editactions.h"
+#include "views/shell/mainwindow.h"
+#include "views/shell/runactions.h"
+#include "views/shell/shortcutsdialog.h"
+#include "views/table/directorytableview.h"
+#include "views/table/filterbar.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStatusBar>
+
+using namespace Qt::StringLiterals;
+
+// The window's keyboard: Ctrl+Return runs a row only where its arguments are in view, the
+// command palette reaches every command and row, the shortcut list names every key, and
+// mnemonics are unique. And the rows the window shows: a new row or the row an undo
+// changed is brought into the table, filters lifted with a note; Down leaves the filter.
+class TestRunActions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+
+    void ctrlReturnRunsOnlyWhereTheArgumentsAreInView();
+    void paletteGoesToARowByAFuzzyKey();
+    void paletteRunsACommandAndShowsItsKeys();
+    void shortcutListNamesTheRunMenuKeys_data();
+    void shortcutListNamesTheRunMenuKeys();
+    void mnemonicsAreUnique();
+    void aNewRowHiddenByTheFilterLiftsItWithANote();
+    void undoSelectsTheRowItChanges();
+    void downFromTheFilterMovesIntoTheRows();
+
+private:
+    QList<Receipt> receiptsOf(const QString &key) const;
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    FakePrompter *m_prompter = nullptr;
+    std::unique_ptr<DirectorySession> m_session;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestRunActions::init()
+{
+    QSettings().clear();
+    m_dir = std::make_unique<QTemporaryDir>();
+    auto store = openStoreWithRows(m_dir->filePath(u"directory.db"_s), sampleRows());
+    QVERIFY(store);
+    m_session = std::make_unique<DirectorySession>();
+    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
+    auto fake = std::make_unique<FakePrompter>();
+    m_prompter = fake.get();
+    m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));
+    m_window->show();
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+}
+
+void TestRunActions::cleanup()
+{
+    m_prompter->unsavedAnswer = Prompter::UnsavedChoice::Discard;
+    m_window.reset();
+    m_session.reset();
+    m_dir.reset();
+}
+
+QList<Receipt> TestRunActions::receiptsOf(const QString &key) const
+{
+    ReceiptLog::Query query;
+    query.key = key;
+    return m_session->ledger()->receipts().list(query).value();
+}
+
+// Typing in the content editor with the Flow dock in front, Ctrl+Return sends nothing: it
+// brings Shape and invoke forward. Only the second press runs, once, at the dispatcher
+// and in the receipts.
+void TestRunActions::ctrlReturnRunsOnlyWhereTheArgumentsAreInView()
+{
+    QStringList called; // keys of real calls (not shape previews) the session's dispatcher finished
+    QObject listening;
+    connect(m_session.get(), &DirectorySession::invocationFinished, &listening,
+            [&called](const InvocationRequest &request) {
+                if (!request.shape)
+                    called << request.key;
+            });
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    m_window->flowDock()->raise();
+    // A dock behind another's tab stays "visible" to Qt; what shows is its region.
+    auto callDockShows = [this] { return !m_window->callDock()->visibleRegion().isEmpty(); };
+    QTRY_VERIFY(!callDockShows());
+    auto *content = m_window->editorPanel()->findChild<QPlainTextEdit *>(u"content"_s);
+    QVERIFY(content);
+    content->setFocus();
+    QTRY_VERIFY(content->hasFocus());
+
+    QTest::keyClick(content, Qt::Key_Return, Qt::ControlModifier);
+    QTRY_VERIFY(callDockShows());
+    QVERIFY(m_window->statusBar()->currentMessage().contains(u"then press"_s));
+    // A call started by that press would be running or done by now.
+    InvokePanel *invoke = m_window->callPanel()->invokePanel();
+    QVERIFY(!invoke->isBusy());
+    QCOMPARE(invoke->history()->rowCount(), 0);
+
+    QTest::keyClick(content, Qt::Key_Return, Qt::ControlModifier);
+    QTRY_COMPARE(called, QStringList{u"NOW"_s});
+    QCOMPARE(receiptsOf(u"NOW"_s).size(), 1);
+    QTRY_COMPARE(invoke->history()->rowCount(), 1);
+    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+}
+
+void TestRunActions::paletteGoesToARowByAFuzzyKey()
+{
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    QTest::keyClick(m_window->tableView(), Qt::Key_K, Qt::ControlModifier);
+    CommandPalette *palette = m_window->commandPalette();
+    QTRY_VERIFY(palette->isVisible());
+    QTest::keyClicks(palette->queryEdit(), u"wthr"_s);
+    QVERIFY(palette->results()->count() >= 1);
+    QVERIFY(palette->results()->item(0)->text().startsWith(u"WEATHER_NOW"_s));
+    QTest::keyClick(palette->queryEdit(), Qt::Key_Return);
+    QVERIFY(!palette->isVisible());
+    QCOMPARE(m_window->tableView()->currentKey(), u"WEATHER_NOW"_s);
+    QCOMPARE(m_window->editorPanel()->key(), u"WEATHER_NOW"_s);
+}
+
+// Ctrl+Shift+P opens on commands only; the entry shows its keys and Return runs it.
+void TestRunActions::paletteRunsACommandAndShowsItsKeys()
+{
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    const int rows = m_session->document()->tableModel()->rowCount();
+    QTest::keyClick(m_window->tableView(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    CommandPalette *palette = m_window->commandPalette();
+    QTRY_VERIFY(palette->isVisible());
+    QCOMPARE(palette->queryEdit()->text(), u">"_s);
+    QTest::keyClicks(palette->queryEdit(), u"duplic"_s);
+    QVERIFY(palette->results()->count() >= 1);
+    const QString duplicateKeys = QKeySequence(Qt::CTRL | Qt::Key_D).toString(QKeySequence::NativeText);
+    QCOMPARE(palette->results()->item(0)->text(), u"Edit › Duplicate    "_s + duplicateKeys);
+    QTest::keyClick(palette->queryEdit(), Qt::Key_Return);
+    QCOMPARE(m_session->document()->tableModel()->rowCount(), rows + 1);
+}
+
+void TestRunActions::shortcutListNamesTheRunMenuKeys_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QKeySequence>("keys");
+
+    QTest::addRow("invoke") << u"Run › Invoke"_s << QKeySequence(Qt::CTRL | Qt::Key_Return);
+    QTest::addRow("step") << u"Run › Step"_s << QKeySequence(Qt::Key_F10);
+    QTest::addRow("continue") << u"Run › Continue"_s << QKeySequence(Qt::Key_F5);
+    QTest::addRow("breakpoint") << u"Run › Breakpoint"_s << QKeySequence(Qt::Key_F9);
+    QTest::addRow("abort") << u"Run › Abort"_s << QKeySequence(Qt::SHIFT | Qt::Key_F5);
+    QTest::addRow("palette") << u"View › Command Palette"_s << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P);
+    QTest::addRow("go to") << u"View › Go to Row or Command"_s << QKeySequence(Qt::CTRL | Qt::Key_K);
+}
+
+void TestRunActions::shortcutListNamesTheRunMenuKeys()
+{
+    QFETCH(QString, command);
+    QFETCH(QKeySequence, keys);
+    ShortcutsDialog dialog(m_window->menuBar());
+    QVERIFY(dialog.keysOf(command).startsWith(keys.toString(QKeySequence::NativeText)));
+}
+
+// Every mnemonic of the window, menus and panels alike (docks included, shown or not),
+// is taken once: Alt+letter always goes to one place.
+void TestRunActions::mnemonicsAreUnique()
+{
+    QHash<QChar, QStringList> owners;
+    auto note = [&owners](const QString &text) {
+        const qsizetype at = text.indexOf(u'&');
+        if (at >= 0 && at + 1 < text.size() && text[at + 1] != u'&')
+            owners[text[at + 1].toLower()] << text;
+    };
+    for (QAction *menu : m_window->menuBar()->actions())
+        note(menu->text());
+    for (const QAbstractButton *button : m_window->findChildren<QAbstractButton *>())
+        note(button->text());
+    for (const QLabel *label : m_window->findChildren<QLabel *>()) {
+        if (label->buddy())
+            note(label->text());
+    }
+    QStringList clashes;
+    for (auto it = owners.cbegin(); it != owners.cend(); ++it) {
+        if (it.value().size() > 1)
+            clashes << u"Alt+%1: %2"_s.arg(it.key().toUpper(), it.value().join(u", "_s));
+    }
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(u"; "_s)));
+    QVERIFY(owners.size() >= 15);
+}
+
+void TestRunActions::aNewRowHiddenByTheFilterLiftsItWithANote()
+{
+    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
+    QCOMPARE(m_session->document()->tableModel()->rowCount(), 1);
+    m_window->editActions()->createRow(u"fn"_s);
+    const QString created = m_window->editorPanel()->key();
+    QVERIFY(!created.isEmpty());
+    QCOMPARE(m_window->tableView()->currentKey(), created);
+    QCOMPARE(m_window->filterBar()->searchEdit()->text(), QString());
+    QCOMPARE(m_window->statusBar()->currentMessage(), u"Filters cleared to show %1."_s.arg(created));
+}
+
+// Undo of an edit to a row the filter hides: the row comes back into the table and the
+// editor, so the change is seen, not made behind another row shown as saved.
+void TestRunActions::undoSelectsTheRowItChanges()
+{
+    DirectoryDocument *document = m_session->document();
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    document->setField(u"NOW"_s, u"target"_s, u"uuid"_s);
+    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"triage"_s);
+    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
+    QCOMPARE(m_window->editorPanel()->key(), u"TRIAGE"_s);
+
+    m_window->editActions()->undoAction()->trigger();
+    QCOMPARE(document->row(u"NOW"_s)->target, u"now"_s);
+    QCOMPARE(m_window->tableView()->currentKey(), u"NOW"_s);
+    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+
+    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
+    m_window->editActions()->redoAction()->trigger();
+    QCOMPARE(document->row(u"NOW"_s)->target, u"uuid"_s);
+    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+}
+
+void TestRunActions::downFromTheFilterMovesIntoTheRows()
+{
+    QLineEdit *search = m_window->filterBar()->searchEdit();
+    search->setFocus();
+    QTest::keyClicks(search, u"tri"_s);
+    QTest::keyClick(search, Qt::Key_Down);
+    QVERIFY(m_window->tableView()->hasFocus());
+    QCOMPARE(m_window->tableView()->currentKey(), u"TRIAGE"_s);
+}
+
+QTEST_MAIN(TestRunActions)
+#include "tst_runactions.moc"
