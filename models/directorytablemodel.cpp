@@ -2,6 +2,7 @@
 
 #include "models/guithreadinbox.h"
 #include "models/networkpool.h"
+#include "models/shorttime.h"
 
 #include <QFont>
 #include <QFutureWatcher>
@@ -521,6 +522,9 @@ QVariant DirectoryTableModel::data(const QModelIndex &index, int role) const
         return lintData(i, role);
     switch (role) {
     case Qt::DisplayRole:
+        if (index.column() == UpdatedColumn)
+            return ShortTime::of(m_table.updatedAt(i));
+        [[fallthrough]];
     case Qt::ToolTipRole:
         switch (index.column()) {
         case KeyColumn:

@@ -113,7 +113,8 @@ QString CurlCommand::fromShape(const QJsonObject &request, const QString &auth)
         comment = QStringLiteral("# The auth of this row names no secret by a shell variable name, so its "
                                  "credential is left as the preview shows it.\n");
     }
-    QStringList parts{QStringLiteral("curl -sS")};
+    // -g: brackets and braces in a URL are data, not curl's globs.
+    QStringList parts{QStringLiteral("curl -sS -g")};
     // HEAD needs -I: with -X HEAD curl would wait for a body that never comes.
     if (method == QLatin1String("HEAD"))
         parts << QStringLiteral("-I");

@@ -1,5 +1,7 @@
 #include "views/editor/contenthighlighter.h"
 
+#include "views/common/themecolors.h"
+
 #include <QColor>
 #include <QFont>
 
@@ -104,32 +106,32 @@ QTextCharFormat ContentHighlighter::format(Kind kind)
     QTextCharFormat format;
     switch (kind) {
     case Kind::DocLine:
-        format.setForeground(QColor(0x5f, 0x73, 0x68));
+        format.setForeground(ThemeColors::text(QColor(0x5f, 0x73, 0x68)));
         format.setFontItalic(true);
         break;
     case Kind::DocTag:
-        format.setForeground(QColor(0x2e, 0x6b, 0x4a));
+        format.setForeground(ThemeColors::text(QColor(0x2e, 0x6b, 0x4a)));
         format.setFontItalic(true);
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::Arg:
-        format.setForeground(QColor(0x1f, 0x5f, 0xc8));
+        format.setForeground(ThemeColors::text(QColor(0x1f, 0x5f, 0xc8)));
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::ArgRest:
-        format.setForeground(QColor(0x82, 0x50, 0xdf));
+        format.setForeground(ThemeColors::text(QColor(0x82, 0x50, 0xdf)));
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::Unescaped:
-        format.setForeground(QColor(0xbc, 0x4c, 0x00));
+        format.setForeground(ThemeColors::text(QColor(0xbc, 0x4c, 0x00)));
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::Prev:
-        format.setForeground(QColor(0x0a, 0x7e, 0x74));
+        format.setForeground(ThemeColors::text(QColor(0x0a, 0x7e, 0x74)));
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::Name:
-        format.setForeground(QColor(0xc0, 0x26, 0x4f));
+        format.setForeground(ThemeColors::text(QColor(0xc0, 0x26, 0x4f)));
         format.setFontWeight(QFont::Bold);
         break;
     }

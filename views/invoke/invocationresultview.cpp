@@ -1,5 +1,7 @@
 #include "views/invoke/invocationresultview.h"
 
+#include "views/common/themecolors.h"
+
 #include <QFontDatabase>
 #include <QJsonDocument>
 #include <QLabel>
@@ -68,7 +70,7 @@ void InvocationResultView::showResponse(const QString &key, const QJsonObject &r
     if (const int http = httpStatus(output))
         status += tr(" · HTTP %1").arg(http);
     m_status->setText(tr("<b>%1</b> · %2 · %3 ms").arg(status, key.toHtmlEscaped()).arg(durationMs));
-    m_status->setStyleSheet(ok ? QStringLiteral("color: #1b7a2f;") : QStringLiteral("color: #b01c1c;"));
+    m_status->setStyleSheet(ThemeColors::css(ok ? QColor(0x1b, 0x7a, 0x2f) : QColor(0xb0, 0x1c, 0x1c)));
 
     const QJsonObject proof = response.value(QStringLiteral("proof")).toObject();
     QStringList details;

@@ -3,6 +3,7 @@
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/row/argumentspec.h"
 #include "models/directorydocument.h"
+#include "views/common/themecolors.h"
 #include "views/common/worldeffectgate.h"
 #include "views/invoke/invocationresultview.h"
 #include "views/invoke/invocationwatch.h"
@@ -31,7 +32,7 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_target->setMinimumWidth(80);
     m_missing->setObjectName(QStringLiteral("missingArguments"));
     m_missing->setWordWrap(true);
-    m_missing->setStyleSheet(QStringLiteral("color: #9a6700;"));
+    m_missing->setStyleSheet(ThemeColors::css(QColor(0x9a, 0x67, 0x00)));
     m_missing->hide();
     m_caption->setObjectName(QStringLiteral("resultCaption"));
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);

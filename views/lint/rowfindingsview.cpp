@@ -1,5 +1,7 @@
 #include "views/lint/rowfindingsview.h"
 
+#include "views/common/themecolors.h"
+
 #include <QLabel>
 #include <QResizeEvent>
 #include <QStyle>
@@ -99,7 +101,7 @@ void RowFindingsView::showFindings(const QList<LintFinding> &findings)
         QPalette palette = mark.palette;
         if (!mark.severity.isEmpty())
             palette.setColor(QPalette::WindowText,
-                             mark.severity == QLatin1String("error") ? kError : kWarning);
+                             ThemeColors::text(mark.severity == QLatin1String("error") ? kError : kWarning));
         mark.label->setPalette(palette);
         const QStringList lines = messages.value(it.key());
         mark.label->setToolTip(lines.isEmpty() ? mark.toolTip : lines.join(u'\n'));

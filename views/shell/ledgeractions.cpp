@@ -32,6 +32,12 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
     };
     connect(&m_session, &DirectorySession::documentChanged, this, follow);
     connect(&m_session, &DirectorySession::documentChanged, this, &LedgerActions::checkSigningKey);
+    // The first real call makes the key: the status then says where it went.
+    connect(&m_session, &DirectorySession::invocationFinished, this,
+            [this](const InvocationRequest &request) {
+                if (m_keyPending && !request.shape)
+                    checkSigningKey();
+            });
     follow();
 }
 
@@ -88,12 +94,13 @@ void LedgerActions::savePublicKey(DirectoryLedger &ledger)
 void LedgerActions::checkSigningKey()
 {
     const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
+    m_keyPending = ledger && ledger->publicKeys().isEmpty();
     if (!ledger) {
         emit signingKeyStatusChanged(QString(), QString());
         return;
     }
     // The pair is made on the first real call; until then there is nothing to unlock.
-    if (ledger->publicKeys().isEmpty()) {
+    if (m_keyPending) {
         emit signingKeyStatusChanged(tr("Receipt key: made on the first call"), QString());
         return;
     }

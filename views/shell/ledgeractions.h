@@ -40,4 +40,5 @@ private:
     QWidget *m_dialogParent;
     QAction *m_tokens;
     QAction *m_exportKey;
+    bool m_keyPending = false; // the open directory has no signing key until its first call
 };

@@ -21,6 +21,7 @@
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
 #include "views/shell/ledgeractions.h"
+#include "views/shell/messagelog.h"
 #include "views/shell/runactions.h"
 #include "views/shell/secretactions.h"
 #include "views/shell/shortcutsdialog.h"
@@ -78,7 +79,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
           this, [this] { return m_editActions->save(); }, this)),
       m_recovery(new ConnectionRecovery(
           *m_monitor, *m_banner, [this] { return m_editActions->save(); }, this)),
-      m_revealer(m_filterBar, m_categories, m_table)
+      m_messages(new MessageLog(this)), m_revealer(m_filterBar, m_categories, m_table)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(TypeIcons::application());
@@ -146,6 +147,7 @@ void MainWindow::buildStatusBar()
     connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
     connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
     connect(m_runActions, &RunActions::statusMessage, this, showMessage);
+    connect(statusBar(), &QStatusBar::messageChanged, m_messages, &MessageLog::add);
     statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
     auto *cancelSave = new QToolButton(this);
     cancelSave->setObjectName(QStringLiteral("cancelSaveButton"));
@@ -278,6 +280,13 @@ void MainWindow::buildMenus()
     view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(),
                       m_receiptDock->toggleViewAction(), m_lintDock->toggleViewAction()});
     view->addSeparator();
+    auto *messages = view->addAction(tr("&Messages"));
+    messages->setObjectName(QStringLiteral("messagesAction"));
+    messages->setStatusTip(tr("Every message the status bar showed, in full"));
+    connect(messages, &QAction::triggered, this, [this] {
+        m_messages->show();
+        m_messages->raise();
+    });
     auto *reload = view->addAction(QIcon::fromTheme(QStringLiteral("view-refresh")), tr("&Reload"));
     reload->setObjectName(QStringLiteral("reloadAction"));
     reload->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));

@@ -26,6 +26,7 @@ class FlowPane;
 class LedgerActions;
 class LintController;
 class LintPanel;
+class MessageLog;
 class OfflineBanner;
 class QDockWidget;
 class QSplitter;
@@ -71,6 +72,7 @@ public:
     ConnectionRecovery *connectionRecovery() const { return m_recovery; }
     RunActions *runActions() const { return m_runActions; }
     CommandPalette *commandPalette() const { return m_palette; }
+    MessageLog *messageLog() const { return m_messages; }
     QDockWidget *callDock() const { return m_callDock; }
     QDockWidget *flowDock() const { return m_flowDock; }
 
@@ -123,6 +125,7 @@ private:
     ConnectionRecovery *m_recovery;
     RunActions *m_runActions = nullptr;
     CommandPalette *m_palette = nullptr;
+    MessageLog *m_messages;
     RowRevealer m_revealer;
     bool m_fittedWithFrame = false;
 };

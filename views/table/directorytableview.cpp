@@ -17,7 +17,8 @@ DirectoryTableView::DirectoryTableView(QWidget *parent) : QTableView(parent)
     setWordWrap(false);
     setAlternatingRowColors(true);
     setShowGrid(false);
-    setTextElideMode(Qt::ElideRight);
+    // Keys and URLs differ at both ends; the full value is in the tooltip.
+    setTextElideMode(Qt::ElideMiddle);
     setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
 

@@ -65,61 +65,61 @@ void TestCurlCommand::fromShape_data()
 
     QTest::addRow("get, no body, no headers, no auth")
         << get(u"http://127.0.0.1:9/v1/f?a=1&b=2"_s) << QString()
-        << u"curl -sS -X GET 'http://127.0.0.1:9/v1/f?a=1&b=2'"_s;
+        << u"curl -sS -g -X GET 'http://127.0.0.1:9/v1/f?a=1&b=2'"_s;
     QTest::addRow("bearer: the redacted header becomes $NAME")
         << get(u"https://api.x.ai/v1/models"_s, redactedAuthorization) << u"bearer:XAI_API_KEY"_s
-        << u"curl -sS -X GET 'https://api.x.ai/v1/models' -H \"Authorization: Bearer $XAI_API_KEY\""_s;
+        << u"curl -sS -g -X GET 'https://api.x.ai/v1/models' -H \"Authorization: Bearer $XAI_API_KEY\""_s;
     QTest::addRow("bearer missing from the shape is referenced all the same")
         << get(u"https://api.x.ai/v1/models"_s) << u"bearer:XAI_API_KEY"_s
-        << u"curl -sS -X GET 'https://api.x.ai/v1/models' -H \"Authorization: Bearer $XAI_API_KEY\""_s;
+        << u"curl -sS -g -X GET 'https://api.x.ai/v1/models' -H \"Authorization: Bearer $XAI_API_KEY\""_s;
     QTest::addRow("bearer comes after the other headers")
         << post(
                u"https://h/x"_s,
                QJsonObject{{u"Authorization"_s, u"[redacted]"_s}, {u"Content-Type"_s, u"application/json"_s}},
                u"{\"a\":1}"_s)
         << u"bearer:GITHUB_TOKEN"_s
-        << u"curl -sS -X POST 'https://h/x' -H 'Content-Type: application/json' "
+        << u"curl -sS -g -X POST 'https://h/x' -H 'Content-Type: application/json' "
            "-H \"Authorization: Bearer $GITHUB_TOKEN\" --data-raw '{\"a\":1}'"_s;
     QTest::addRow("basic: curl -u with the user:password variable")
         << get(u"https://h/x"_s, redactedAuthorization) << u"basic:GH_LOGIN"_s
-        << u"curl -sS -X GET 'https://h/x' -u \"$GH_LOGIN\""_s;
+        << u"curl -sS -g -X GET 'https://h/x' -u \"$GH_LOGIN\""_s;
     QTest::addRow("query: the redacted key becomes $NAME")
         << get(u"https://h/x?q=1&key=[redacted]"_s) << u"query:MAPS_KEY"_s
-        << u"curl -sS -X GET \"https://h/x?q=1&key=$MAPS_KEY\""_s;
+        << u"curl -sS -g -X GET \"https://h/x?q=1&key=$MAPS_KEY\""_s;
     QTest::addRow("query missing from the shape is added")
         << get(u"https://h/x?q=1"_s) << u"query:MAPS_KEY"_s
-        << u"curl -sS -X GET \"https://h/x?q=1&key=$MAPS_KEY\""_s;
-    QTest::addRow("query on a URL without one")
-        << get(u"https://h/x"_s) << u"query:MAPS_KEY"_s << u"curl -sS -X GET \"https://h/x?key=$MAPS_KEY\""_s;
+        << u"curl -sS -g -X GET \"https://h/x?q=1&key=$MAPS_KEY\""_s;
+    QTest::addRow("query on a URL without one") << get(u"https://h/x"_s) << u"query:MAPS_KEY"_s
+                                                << u"curl -sS -g -X GET \"https://h/x?key=$MAPS_KEY\""_s;
     QTest::addRow("query:PARAM=NAME names the parameter")
         << get(u"https://h/x?api_key=[redacted]"_s) << u"query:api_key=GOOGLE_KEY"_s
-        << u"curl -sS -X GET \"https://h/x?api_key=$GOOGLE_KEY\""_s;
+        << u"curl -sS -g -X GET \"https://h/x?api_key=$GOOGLE_KEY\""_s;
     QTest::addRow("query: only the last masked parameter is the credential")
         << get(u"https://h/x?key=[redacted]&b=2&key=[redacted]"_s) << u"query:K"_s
-        << u"curl -sS -X GET \"https://h/x?key=[redacted]&b=2&key=$K\""_s;
+        << u"curl -sS -g -X GET \"https://h/x?key=[redacted]&b=2&key=$K\""_s;
     QTest::addRow("query goes before the fragment")
         << get(u"https://h/x?q=1&key=[redacted]#top"_s) << u"query:K"_s
-        << u"curl -sS -X GET \"https://h/x?q=1&key=$K#top\""_s;
+        << u"curl -sS -g -X GET \"https://h/x?q=1&key=$K#top\""_s;
     QTest::addRow("shell characters around a reference: only the reference is double-quoted")
         << get(u"https://h/a$b!c'd`e`\"f\\g?key=[redacted]"_s) << u"query:K"_s
-        << u"curl -sS -X GET 'https://h/a$b!c'\\''d`e`\"f\\g?key='\"$K\""_s;
+        << u"curl -sS -g -X GET 'https://h/a$b!c'\\''d`e`\"f\\g?key='\"$K\""_s;
     QTest::addRow("shell characters elsewhere stay literal")
         << post(u"https://h/x"_s, redactedAuthorization, u"$HOME `id` \"q\" \\ !x"_s) << u"bearer:T"_s
-        << u"curl -sS -X POST 'https://h/x' -H \"Authorization: Bearer $T\" --data-raw '$HOME `id` \"q\" \\ !x'"_s;
+        << u"curl -sS -g -X POST 'https://h/x' -H \"Authorization: Bearer $T\" --data-raw '$HOME `id` \"q\" \\ !x'"_s;
     QTest::addRow("auth that names no shell variable: said, and left as shown")
         << get(u"https://h/x"_s, redactedAuthorization) << u"bearer:MY-TOKEN"_s
         << u"# The auth of this row names no secret by a shell variable name, so its credential is left as "
-           "the preview shows it.\ncurl -sS -X GET 'https://h/x' -H 'Authorization: [redacted]'"_s;
+           "the preview shows it.\ncurl -sS -g -X GET 'https://h/x' -H 'Authorization: [redacted]'"_s;
     QTest::addRow("post with quote in body")
         << post(u"https://h/x"_s, QJsonObject{{u"Content-Type"_s, u"application/json"_s}},
                 u"{\"t\":\"it's\"}"_s)
         << QString()
-        << u"curl -sS -X POST 'https://h/x' -H 'Content-Type: application/json' --data-raw '{\"t\":\"it'\\''s\"}'"_s;
+        << u"curl -sS -g -X POST 'https://h/x' -H 'Content-Type: application/json' --data-raw '{\"t\":\"it'\\''s\"}'"_s;
     QTest::addRow("agent body object compacted")
         << post(u"https://api.x.ai/v1/chat/completions"_s, QJsonObject{},
                 QJsonObject{{u"model"_s, u"grok-4"_s}, {u"messages"_s, QJsonArray{}}})
         << u"bearer:XAI_API_KEY"_s
-        << u"curl -sS -X POST 'https://api.x.ai/v1/chat/completions' -H \"Authorization: Bearer "
+        << u"curl -sS -g -X POST 'https://api.x.ai/v1/chat/completions' -H \"Authorization: Bearer "
            u"$XAI_API_KEY\" "
            "--data-raw '{\"messages\":[],\"model\":\"grok-4\"}'"_s;
     QTest::addRow("empty string body is still sent")
@@ -127,9 +127,9 @@ void TestCurlCommand::fromShape_data()
                        {u"url"_s, u"https://h/"_s},
                        {u"headers"_s, QJsonObject{}},
                        {u"body"_s, u""_s}}
-        << QString() << u"curl -sS -X PUT 'https://h/' --data-raw ''"_s;
+        << QString() << u"curl -sS -g -X PUT 'https://h/' --data-raw ''"_s;
     QTest::addRow("head uses -I") << QJsonObject{{u"method"_s, u"HEAD"_s}, {u"url"_s, u"https://h/"_s}}
-                                  << QString() << u"curl -sS -I 'https://h/'"_s;
+                                  << QString() << u"curl -sS -g -I 'https://h/'"_s;
     QTest::addRow("fn shape is no http request")
         << QJsonObject{{u"fn"_s, u"echo"_s}, {u"args"_s, QJsonArray{u"a"_s}}} << u"bearer:T"_s << u""_s;
 }
@@ -168,20 +168,25 @@ void TestCurlCommand::argumentsAsBashSplitsThem_data()
 
     QTest::addRow("bearer") << post(u"https://h/x"_s, redactedAuthorization, u"$HOME `id` \"q\" \\ !x 'y'"_s)
                             << u"bearer:TOKEN"_s << kNastyValue
-                            << QStringList{u"-sS"_s,        u"-X"_s,
-                                           u"POST"_s,       u"https://h/x"_s,
-                                           u"-H"_s,         u"Authorization: Bearer "_s + kNastyValue,
-                                           u"--data-raw"_s, u"$HOME `id` \"q\" \\ !x 'y'"_s};
-    QTest::addRow("basic") << get(u"https://h/x"_s, redactedAuthorization) << u"basic:LOGIN"_s
-                           << u"user:pa$s \"w'rd"_s
-                           << QStringList{u"-sS"_s,         u"-X"_s, u"GET"_s,
-                                          u"https://h/x"_s, u"-u"_s, u"user:pa$s \"w'rd"_s};
+                            << QStringList{u"-sS"_s,
+                                           u"-g"_s,
+                                           u"-X"_s,
+                                           u"POST"_s,
+                                           u"https://h/x"_s,
+                                           u"-H"_s,
+                                           u"Authorization: Bearer "_s + kNastyValue,
+                                           u"--data-raw"_s,
+                                           u"$HOME `id` \"q\" \\ !x 'y'"_s};
+    QTest::addRow("basic")
+        << get(u"https://h/x"_s, redactedAuthorization) << u"basic:LOGIN"_s << u"user:pa$s \"w'rd"_s
+        << QStringList{
+               u"-sS"_s, u"-g"_s, u"-X"_s, u"GET"_s, u"https://h/x"_s, u"-u"_s, u"user:pa$s \"w'rd"_s};
     QTest::addRow("query, double-quoted word")
         << get(u"https://h/x?q=1&key=[redacted]"_s) << u"query:KEY"_s << u"k-1_2.3"_s
-        << QStringList{u"-sS"_s, u"-X"_s, u"GET"_s, u"https://h/x?q=1&key=k-1_2.3"_s};
+        << QStringList{u"-sS"_s, u"-g"_s, u"-X"_s, u"GET"_s, u"https://h/x?q=1&key=k-1_2.3"_s};
     QTest::addRow("query, shell characters in the URL")
         << get(u"https://h/a$b!c'd`e`\"f\\g?key=[redacted]#top"_s) << u"query:p=KEY"_s << u"k$HOME"_s
-        << QStringList{u"-sS"_s, u"-X"_s, u"GET"_s,
+        << QStringList{u"-sS"_s, u"-g"_s, u"-X"_s, u"GET"_s,
                        u"https://h/a$b!c'd`e`\"f\\g?key=[redacted]&p=k$HOME#top"_s};
 }
 
@@ -220,6 +225,10 @@ void TestCurlCommand::curlSendsTheSecretFromTheEnvironment_data()
                            << u"k-1_2.3~x"_s << QString() << u"key"_s;
     QTest::addRow("query:PARAM=NAME") << u"query:api_key=CURL_TST_KEY"_s << u"http://127.0.0.1:%1/echo"_s
                                       << u"k-9"_s << QString() << u"api_key"_s;
+    // Without -g, curl reads the brackets as a glob range and refuses the URL.
+    QTest::addRow("brackets in the URL")
+        << u"bearer:CURL_TST_TOKEN"_s << u"http://127.0.0.1:%1/echo?ids[]=1&f={a}"_s << u"t-1"_s
+        << u"Bearer t-1"_s << QString();
 }
 
 void TestCurlCommand::curlSendsTheSecretFromTheEnvironment()

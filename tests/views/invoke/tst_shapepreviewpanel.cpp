@@ -152,7 +152,7 @@ void TestShapePreviewPanel::unsavedEditRerendersAndNeverShowsTheSecret()
     QTest::mouseClick(copy, Qt::LeftButton);
     const QString clip = QGuiApplication::clipboard()->text();
     // The credential as the shell variable the secret is named by, never its value.
-    QCOMPARE(clip, QStringLiteral("curl -sS -X GET 'http://127.0.0.1:9/v2/forecast?lat=1&lon=2' "
+    QCOMPARE(clip, QStringLiteral("curl -sS -g -X GET 'http://127.0.0.1:9/v2/forecast?lat=1&lon=2' "
                                   "-H \"Authorization: Bearer $CAPDESK_TEST_TOKEN\""));
     QVERIFY(!clip.contains(secret()));
 }

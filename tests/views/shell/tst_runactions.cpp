@@ -11,6 +11,7 @@
 #include "views/shell/commandpalette.h"
 #include "views/shell/editactions.h"
 #include "views/shell/mainwindow.h"
+#include "views/shell/messagelog.h"
 #include "views/shell/runactions.h"
 #include "views/shell/shortcutsdialog.h"
 #include "views/table/directorytableview.h"
@@ -50,6 +51,8 @@ private slots:
     void aNewRowHiddenByTheFilterLiftsItWithANote();
     void undoSelectsTheRowItChanges();
     void downFromTheFilterMovesIntoTheRows();
+    void theReceiptKeyStatusFollowsTheFirstCall();
+    void longMessagesAreKeptWhole();
 
 private:
     QList<Receipt> receiptsOf(const QString &key) const;
@@ -251,6 +254,30 @@ void TestRunActions::downFromTheFilterMovesIntoTheRows()
     QTest::keyClick(search, Qt::Key_Down);
     QVERIFY(m_window->tableView()->hasFocus());
     QCOMPARE(m_window->tableView()->currentKey(), u"TRIAGE"_s);
+}
+
+// "made on the first call" is true only until that call: then the status says where the
+// key went.
+void TestRunActions::theReceiptKeyStatusFollowsTheFirstCall()
+{
+    auto *status = m_window->statusBar()->findChild<QLabel *>(u"signingKeyStatus"_s);
+    QVERIFY(status);
+    QCOMPARE(status->text(), u"Receipt key: made on the first call"_s);
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    m_window->runActions()->invoke();
+    QTRY_COMPARE(m_window->callPanel()->invokePanel()->history()->rowCount(), 1);
+    QTRY_VERIFY(status->text() != u"Receipt key: made on the first call"_s);
+    QVERIFY(!status->text().contains(u"first call"_s));
+}
+
+// The status bar cuts a long message at the window's edge; View → Messages has it whole.
+void TestRunActions::longMessagesAreKeptWhole()
+{
+    const QString message = u"Cannot read the directory: "_s + QString(400, u'x') + u" (end)"_s;
+    m_window->statusBar()->showMessage(message);
+    m_window->findChild<QAction *>(u"messagesAction"_s)->trigger();
+    QVERIFY(m_window->messageLog()->isVisible());
+    QVERIFY(m_window->messageLog()->text().endsWith(message));
 }
 
 QTEST_MAIN(TestRunActions)
