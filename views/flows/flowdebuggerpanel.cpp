@@ -101,6 +101,7 @@ FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
 
     connect(m_session, &FlowDebugSession::runStarted, this, &FlowDebuggerPanel::watch);
     connect(m_visualizer, &FlowVisualizerView::keyActivated, this, &FlowDebuggerPanel::keyActivated);
+    connect(m_log, &FlowStepLogView::receiptRequested, this, &FlowDebuggerPanel::receiptRequested);
     connect(m_visualizer, &FlowVisualizerView::stepActivated, this, [this](int step) {
         m_chosenStep = step;
         showVariables(step);

@@ -61,6 +61,8 @@ public:
 signals:
     // A node was clicked: select this row in the table.
     void keyActivated(const QString &key);
+    // A step's receipt id was activated: show that receipt.
+    void receiptRequested(const QString &invocationId);
 
 private:
     QAction *addToolAction(const QString &text, const QKeySequence &shortcut,

@@ -18,6 +18,7 @@ FlowPane::FlowPane(Dispatcher &dispatcher, QWidget *parent)
     layout->addWidget(m_tabs);
     connect(m_visualizer, &FlowVisualizerView::keyActivated, this, &FlowPane::keyActivated);
     connect(m_debugger, &FlowDebuggerPanel::keyActivated, this, &FlowPane::keyActivated);
+    connect(m_debugger, &FlowDebuggerPanel::receiptRequested, this, &FlowPane::receiptRequested);
 }
 
 void FlowPane::setDocument(DirectoryDocument *document)

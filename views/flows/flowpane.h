@@ -30,6 +30,7 @@ public slots:
 
 signals:
     void keyActivated(const QString &key);
+    void receiptRequested(const QString &invocationId);
 
 private:
     QTabWidget *m_tabs;

@@ -1,5 +1,7 @@
 #include "views/flows/flowsteplogview.h"
 
+#include "views/flows/stepoutputdialog.h"
+
 #include <QHeaderView>
 
 using namespace Qt::StringLiterals;
@@ -33,6 +35,28 @@ FlowStepLogView::FlowStepLogView(QWidget *parent) : QTreeWidget(parent)
     for (const Column column : {StepColumn, KeyColumn, DurationColumn, ReceiptColumn})
         header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     header()->setSectionResizeMode(OutputColumn, QHeaderView::Stretch);
+    connect(this, &QTreeWidget::itemActivated, this, &FlowStepLogView::activate);
+}
+
+void FlowStepLogView::activate(QTreeWidgetItem *item, int column)
+{
+    const QString receipt = item->text(ReceiptColumn);
+    if (column == ReceiptColumn && !receipt.isEmpty())
+        emit receiptRequested(receipt);
+    else
+        openOutput(indexOfTopLevelItem(item));
+}
+
+QDialog *FlowStepLogView::openOutput(int row)
+{
+    const QTreeWidgetItem *item = topLevelItem(row);
+    if (!item)
+        return nullptr;
+    auto *dialog = new StepOutputDialog(tr("Step %1 — %2").arg(item->text(StepColumn), item->text(KeyColumn)),
+                                        item->data(OutputColumn, Qt::UserRole).toString(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
 }
 
 void FlowStepLogView::setSteps(const QList<FlowStepState> &steps)
@@ -48,11 +72,16 @@ void FlowStepLogView::setSteps(const QList<FlowStepState> &steps)
             item->setText(StepColumn, stepLabel(step, b));
             item->setText(KeyColumn, call.key);
             item->setText(OutputColumn, QString(output).replace(u'\n', u'⏎'));
-            item->setToolTip(OutputColumn, output);
+            item->setToolTip(OutputColumn, tr("Double-click for the whole output"));
+            item->setData(OutputColumn, Qt::UserRole, output);
             const bool ran =
                 call.phase == FlowStepState::Phase::Done || call.phase == FlowStepState::Phase::Failed;
             item->setText(DurationColumn, ran && !step.pinned ? tr("%1 ms").arg(call.durationMs) : QString());
             item->setText(ReceiptColumn, call.invocationId);
+            if (!call.invocationId.isEmpty()) {
+                item->setForeground(ReceiptColumn, palette().brush(QPalette::Link));
+                item->setToolTip(ReceiptColumn, tr("Double-click to open this receipt in the Receipts dock"));
+            }
         }
     }
 }

@@ -7,8 +7,12 @@
 #include <QFontDatabase>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QKeyEvent>
 #include <QMouseEvent>
+#include <QWheelEvent>
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -218,8 +222,65 @@ void FlowVisualizerView::setBreakpoints(const QSet<int> &steps)
 
 void FlowVisualizerView::setCurrentStep(int step)
 {
+    const bool moved = step != m_currentStep;
     m_currentStep = step;
     applyMarks();
+    if (moved && step >= 0) {
+        if (const FlowNodeItem *current = node(step, 0))
+            ensureVisible(current->sceneBoundingRect(), 40, 40);
+    }
+}
+
+void FlowVisualizerView::zoomBy(qreal factor)
+{
+    const qreal target = std::clamp(zoom() * factor, minZoom, maxZoom);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    scale(target / zoom(), target / zoom());
+}
+
+void FlowVisualizerView::fitFlow()
+{
+    if (!scene() || scene()->itemsBoundingRect().isEmpty())
+        return;
+    fitInView(scene()->itemsBoundingRect().adjusted(-12, -12, 12, 12), Qt::KeepAspectRatio);
+    // A small flow stays at its natural size rather than blown up.
+    if (zoom() > 1.0)
+        setTransform(QTransform());
+    else if (zoom() < minZoom)
+        setTransform(QTransform::fromScale(minZoom, minZoom));
+}
+
+void FlowVisualizerView::wheelEvent(QWheelEvent *event)
+{
+    if (!(event->modifiers() & Qt::ControlModifier)) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    const int steps = event->angleDelta().y() / 120;
+    if (steps != 0)
+        zoomBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void FlowVisualizerView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        switch (event->key()) {
+        case Qt::Key_0:
+            fitFlow();
+            return;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomBy(1.25);
+            return;
+        case Qt::Key_Minus:
+            zoomBy(0.8);
+            return;
+        default:
+            break;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
 }
 
 void FlowVisualizerView::clearRunState()

@@ -19,7 +19,8 @@ class QGraphicsScene;
 // row it names) is edited, with a parse error shown at its line and column over the last
 // graph that parsed. Clicking a node activates its key; clicking its +/− box expands a
 // nested flow in place. The debugger paints run state onto the nodes; the marks survive
-// redraws.
+// redraws. The paused step is kept in view, and the graph zooms (Ctrl+wheel) and fits
+// (Ctrl+0).
 class FlowVisualizerView final : public QGraphicsView
 {
     Q_OBJECT
@@ -50,8 +51,17 @@ public:
     // The debugger's marks on the flow's own nodes.
     void setNodeState(int step, int branch, FlowNodeItem::State state, const QString &note = {});
     void setBreakpoints(const QSet<int> &steps);
-    void setCurrentStep(int step); // -1: none
+    // -1: none. The paused step is scrolled into view as the run moves on.
+    void setCurrentStep(int step);
     void clearRunState();
+
+    // Ctrl+wheel and Ctrl+plus/minus zoom, between minZoom and maxZoom; Ctrl+0 fits the
+    // whole flow in the view (never larger than 1:1).
+    static constexpr qreal minZoom = 0.2;
+    static constexpr qreal maxZoom = 4.0;
+    qreal zoom() const { return transform().m11(); }
+    void zoomBy(qreal factor);
+    void fitFlow();
 
 signals:
     void keyActivated(const QString &key);
@@ -60,6 +70,8 @@ signals:
 protected:
     void mousePressEvent(QMouseEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     // Drawing looks up every step's row; from a server each is a request, so a view no

@@ -97,6 +97,11 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     connect(m_table, &DirectoryTableView::currentKeyChanged, m_flows, &FlowPane::showRow);
     connect(m_editor, &RowEditorPanel::shownKeyChanged, m_flows, &FlowPane::showRow);
     connect(m_flows, &FlowPane::keyActivated, this, &MainWindow::showKey);
+    connect(m_flows, &FlowPane::receiptRequested, this, [this](const QString &invocationId) {
+        m_receiptDock->show();
+        m_receiptDock->raise();
+        m_receipts->showInvocation(invocationId);
+    });
     connect(m_receipts, &ReceiptsPane::rowRequested, this, &MainWindow::showKey);
     connect(m_palette, &CommandPalette::rowChosen, this, &MainWindow::showKey);
     connect(m_editActions, &EditActions::undoChangedRow, this, &MainWindow::showKey);

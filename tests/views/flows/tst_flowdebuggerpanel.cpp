@@ -9,6 +9,7 @@
 #include "views/flows/flowtimelineview.h"
 #include "views/flows/flowvariablesview.h"
 #include "views/flows/flowvisualizerview.h"
+#include "views/flows/stepoutputdialog.h"
 
 #include <QAction>
 #include <QHttpServer>
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTcpServer>
 #include <QVBoxLayout>
 
@@ -184,6 +186,17 @@ void TestFlowDebuggerPanel::stepsThroughBlooioFinish()
     QCOMPARE(m_panel->visualizer()->node(1, 0)->state(), FlowNodeItem::State::Done);
     QCOMPARE(m_panel->stepLog()->topLevelItemCount(), 2);
     QCOMPARE(m_panel->stepLog()->topLevelItem(1)->text(FlowStepLogView::ReceiptColumn), receipt);
+
+    // The whole output, JSON indented, in a viewer of its own; the receipt id links out.
+    auto *viewer = qobject_cast<StepOutputDialog *>(m_panel->stepLog()->openOutput(1));
+    QVERIFY(viewer);
+    QCOMPARE(viewer->shownText(), u"HTTP 200:\n{\n    \"id\": \"msg_1\",\n    \"ok\": true\n}"_s);
+    viewer->close();
+    QSignalSpy linked(m_panel.get(), &FlowDebuggerPanel::receiptRequested);
+    emit m_panel->stepLog()->itemActivated(m_panel->stepLog()->topLevelItem(1),
+                                           FlowStepLogView::ReceiptColumn);
+    QCOMPARE(linked.size(), 1);
+    QCOMPARE(linked[0][0].toString(), receipt);
 }
 
 void TestFlowDebuggerPanel::breakpointRerunAndTimeline()

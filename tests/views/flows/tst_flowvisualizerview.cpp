@@ -4,6 +4,7 @@
 
 #include <QGraphicsSimpleTextItem>
 #include <QSignalSpy>
+#include <QWheelEvent>
 
 using namespace Qt::StringLiterals;
 
@@ -48,6 +49,7 @@ private slots:
     void clickingANodeActivatesItsKey();
     void nestedFlowsExpandInPlace();
     void aRowThatIsNotAFlowIsNotParsed();
+    void followsThePausedStepZoomsAndFits();
 
 private:
     void shoot(const QString &name);
@@ -102,6 +104,39 @@ void TestFlowVisualizerView::aRowThatIsNotAFlowIsNotParsed()
     m_view->showRow(u"LAST_REPLY_OF"_s);
     QVERIFY(!m_view->parseError());
     QVERIFY(m_view->nodes().isEmpty());
+}
+
+// A flow taller than the view: the paused step is scrolled into view, Ctrl+wheel zooms
+// within its limits, and Ctrl+0 fits the whole flow.
+void TestFlowVisualizerView::followsThePausedStepZoomsAndFits()
+{
+    QStringList steps;
+    for (int i = 0; i < 14; ++i)
+        steps << u"SHOUT: step %1"_s.arg(i + 1);
+    m_view->setFlowText(steps.join(u" > "_s));
+    QCOMPARE(m_view->nodes().size(), 14);
+    auto inView = [this](const QRectF &scene) {
+        return m_view->viewport()->rect().contains(m_view->mapFromScene(scene).boundingRect());
+    };
+    QVERIFY(!inView(m_view->node(13, 0)->sceneBoundingRect()));
+    m_view->setCurrentStep(13);
+    QVERIFY(inView(m_view->node(13, 0)->sceneBoundingRect()));
+
+    auto wheel = [this](int delta) {
+        QWheelEvent event(QPointF(100, 100), m_view->viewport()->mapToGlobal(QPointF(100, 100)), QPoint(),
+                          QPoint(0, delta), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(m_view->viewport(), &event);
+    };
+    wheel(120);
+    QVERIFY(qAbs(m_view->zoom() - 1.15) < 0.01);
+    for (int i = 0; i < 30; ++i)
+        wheel(120);
+    QCOMPARE(m_view->zoom(), FlowVisualizerView::maxZoom);
+
+    m_view->setFocus();
+    QTest::keyClick(m_view.get(), Qt::Key_0, Qt::ControlModifier);
+    QVERIFY(m_view->zoom() <= 1.0);
+    QVERIFY(inView(m_view->scene()->itemsBoundingRect()));
 }
 
 void TestFlowVisualizerView::drawsTheArticlesFlow()

@@ -6,8 +6,11 @@
 #include "tests/views/viewtestsupport.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/flows/flowpane.h"
 #include "views/invoke/callpanel.h"
 #include "views/invoke/invokepanel.h"
+#include "views/receipts/receiptspane.h"
+#include "views/receipts/receiptviewer.h"
 #include "views/shell/commandpalette.h"
 #include "views/shell/editactions.h"
 #include "views/shell/mainwindow.h"
@@ -53,6 +56,7 @@ private slots:
     void downFromTheFilterMovesIntoTheRows();
     void theReceiptKeyStatusFollowsTheFirstCall();
     void longMessagesAreKeptWhole();
+    void aDebuggerReceiptLinkOpensTheReceiptsDock();
 
 private:
     QList<Receipt> receiptsOf(const QString &key) const;
@@ -278,6 +282,19 @@ void TestRunActions::longMessagesAreKeptWhole()
     m_window->findChild<QAction *>(u"messagesAction"_s)->trigger();
     QVERIFY(m_window->messageLog()->isVisible());
     QVERIFY(m_window->messageLog()->text().endsWith(message));
+}
+
+void TestRunActions::aDebuggerReceiptLinkOpensTheReceiptsDock()
+{
+    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    m_window->runActions()->invoke();
+    InvokePanel *invoke = m_window->callPanel()->invokePanel();
+    QTRY_COMPARE(invoke->history()->rowCount(), 1);
+    const QString id = invoke->history()->entryAt(0)->invocationId();
+    QVERIFY(!id.isEmpty());
+    emit m_window->flowPane()->receiptRequested(id);
+    QTRY_VERIFY(!m_window->receiptsPane()->visibleRegion().isEmpty());
+    QTRY_COMPARE(m_window->receiptsPane()->viewer()->selectedInvocation(), id);
 }
 
 QTEST_MAIN(TestRunActions)
