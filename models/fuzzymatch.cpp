@@ -21,6 +21,20 @@ bool isWordStart(QStringView text, qsizetype at)
     return before.isLower() && text[at].isUpper();
 }
 
+bool isSubsequence(QStringView query, QStringView text)
+{
+    qsizetype at = 0;
+    for (const QChar wanted : query) {
+        const QChar folded = wanted.toCaseFolded();
+        while (at < text.size() && text[at].toCaseFolded() != folded)
+            ++at;
+        if (at == text.size())
+            return false;
+        ++at;
+    }
+    return true;
+}
+
 } // namespace
 
 int FuzzyMatch::score(QStringView query, QStringView text)
@@ -30,8 +44,8 @@ int FuzzyMatch::score(QStringView query, QStringView text)
     int total = 0;
     qsizetype from = 0;
     qsizetype previous = -2;
-    for (const QChar wanted : query) {
-        const QChar folded = wanted.toCaseFolded();
+    for (qsizetype index = 0; index < query.size(); ++index) {
+        const QChar folded = query[index].toCaseFolded();
         qsizetype at = from;
         // Prefer the next word start holding the character over an earlier mid-word one,
         // unless the earlier one continues a run.
@@ -49,7 +63,10 @@ int FuzzyMatch::score(QStringView query, QStringView text)
         }
         if (first < 0)
             return noMatch;
-        const qsizetype chosen = (first == previous + 1 || wordStart < 0) ? first : wordStart;
+        // A later word start only where the rest of the query still fits after it.
+        const bool restFits =
+            wordStart >= 0 && isSubsequence(query.sliced(index + 1), text.sliced(wordStart + 1));
+        const qsizetype chosen = (first == previous + 1 || !restFits) ? first : wordStart;
         total += matchPoints;
         if (chosen == previous + 1)
             total += runPoints;

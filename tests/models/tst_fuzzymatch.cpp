@@ -25,6 +25,9 @@ private slots:
         QTest::addRow("longer than text") << u"NOWW"_s << u"NOW"_s << false;
         QTest::addRow("action text") << u"tog lint"_s << u"Toggle Lint dock"_s << true;
         QTest::addRow("non-ASCII") << u"ÉTÉ"_s << u"météo_été"_s << true;
+        QTest::addRow("a later word start would strand the rest")
+            << u"mail"_s << u"GMAIL_SEND_MESSAGE"_s << true;
+        QTest::addRow("short text, word start after") << u"bc"_s << u"abc_b"_s << true;
     }
     void matches()
     {

@@ -94,13 +94,14 @@ FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
     details->setSizes({300, 200, 140});
     m_visualizer->setMinimumWidth(320);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // It quotes step outputs: an upstream's text, never rich text.
+    m_status->setTextFormat(Qt::PlainText);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(buildToolBar());
     layout->addWidget(split, 1);
     layout->addWidget(m_status);
 
     connect(m_session, &FlowDebugSession::runStarted, this, &FlowDebuggerPanel::watch);
-    connect(m_visualizer, &FlowVisualizerView::keyActivated, this, &FlowDebuggerPanel::keyActivated);
     connect(m_log, &FlowStepLogView::receiptRequested, this, &FlowDebuggerPanel::receiptRequested);
     connect(m_visualizer, &FlowVisualizerView::stepActivated, this, [this](int step) {
         m_chosenStep = step;
@@ -196,14 +197,22 @@ void FlowDebuggerPanel::resetRun()
     m_variables->clear();
     m_log->setSteps({});
     m_timeline->setSteps({}, 0);
+    // The body is the flow's arguments: another flow takes others.
+    m_body->clear();
     setStatus(QString());
+    updateActions();
 }
 
 bool FlowDebuggerPanel::confirmNewRun()
 {
-    const std::optional<Row> row = m_document ? m_document->row(key()) : std::nullopt;
-    if (!m_gate || !row)
+    if (!m_gate)
         return true;
+    const std::optional<Row> row = m_document ? m_document->row(key()) : std::nullopt;
+    // Unread (a server that did not answer): what the run would reach is unknown, so no run.
+    if (!row) {
+        setStatus(tr("Not run: %1 could not be read to see what it would change.").arg(key()));
+        return false;
+    }
     const QList<WorldEffect> effects = WorldEffects::of(
         *row, [this](const QString &name) { return m_document ? m_document->row(name) : std::nullopt; });
     if (m_gate->mayRun(key(), effects))
@@ -313,8 +322,9 @@ void FlowDebuggerPanel::updateActions()
     const FlowExecutor *run = m_session->run();
     const bool paused = run && run->state() == FlowExecutor::State::Paused;
     const bool canStart = !m_session->isActive() || paused;
-    m_step->setEnabled(canStart);
-    m_continue->setEnabled(canStart);
+    const bool isFlow = !m_visualizer->plan().steps.isEmpty();
+    m_step->setEnabled(canStart && isFlow);
+    m_continue->setEnabled(canStart && isFlow);
     m_abort->setEnabled(m_session->isActive());
     // Window-wide only while a run goes, so F5 and F10 never start one from the editor.
     const Qt::ShortcutContext context =

@@ -21,7 +21,8 @@ class WorldEffectGate;
 // error), Step (F10), Continue (F5), Breakpoint (F9) on the chosen step, Abort (Shift+F5)
 // and Rerun from here (the steps above keep their outputs), the variables of the step
 // paused at or clicked, each call's output, duration and receipt, and a timeline of the
-// run. Timings are active time: a pause is shown apart. The keys work inside the Flow dock,
+// run. Clicking a node chooses its step (the Graph tab is where a click goes to the row).
+// Timings are active time: a pause is shown apart. The keys work inside the Flow dock,
 // and window-wide while a run is going (the Run menu holds the same actions).
 //
 // Runs go through the real dispatcher, so steps reach real upstreams and write real
@@ -59,8 +60,6 @@ public:
     QString status() const;
 
 signals:
-    // A node was clicked: select this row in the table.
-    void keyActivated(const QString &key);
     // A step's receipt id was activated: show that receipt.
     void receiptRequested(const QString &invocationId);
 

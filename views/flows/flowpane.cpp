@@ -17,7 +17,6 @@ FlowPane::FlowPane(Dispatcher &dispatcher, QWidget *parent)
     m_tabs->setDocumentMode(true);
     layout->addWidget(m_tabs);
     connect(m_visualizer, &FlowVisualizerView::keyActivated, this, &FlowPane::keyActivated);
-    connect(m_debugger, &FlowDebuggerPanel::keyActivated, this, &FlowPane::keyActivated);
     connect(m_debugger, &FlowDebuggerPanel::receiptRequested, this, &FlowPane::receiptRequested);
 }
 

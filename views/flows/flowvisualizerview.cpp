@@ -256,9 +256,9 @@ void FlowVisualizerView::wheelEvent(QWheelEvent *event)
         QGraphicsView::wheelEvent(event);
         return;
     }
-    const int steps = event->angleDelta().y() / 120;
-    if (steps != 0)
-        zoomBy(std::pow(1.15, steps));
+    // Eighths of a degree, 120 a notch; a touchpad sends fractions of one.
+    if (const int delta = event->angleDelta().y(); delta != 0)
+        zoomBy(std::pow(1.15, delta / 120.0));
     event->accept();
 }
 

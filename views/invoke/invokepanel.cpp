@@ -13,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -30,11 +29,14 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_target->setObjectName(QStringLiteral("invokeTarget"));
     m_target->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_target->setMinimumWidth(80);
+    // Argument names and keys are the rows' text: plain, never rich text.
     m_missing->setObjectName(QStringLiteral("missingArguments"));
+    m_missing->setTextFormat(Qt::PlainText);
     m_missing->setWordWrap(true);
     m_missing->setStyleSheet(ThemeColors::css(QColor(0x9a, 0x67, 0x00)));
     m_missing->hide();
     m_caption->setObjectName(QStringLiteral("resultCaption"));
+    m_caption->setTextFormat(Qt::PlainText);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_caption->hide();
     m_invoke->setObjectName(QStringLiteral("invokeButton"));
@@ -112,7 +114,15 @@ void InvokePanel::setDocument(DirectoryDocument *document, const QString &direct
         m_history->setEntries(m_otherHistories.take(directory));
         m_directory = directory;
     }
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
     m_document = document;
+    // The shown row may go (an undone creation, a delete elsewhere): Invoke follows.
+    if (m_document)
+        connect(m_document, &DirectoryDocument::rowChanged, this, [this](const QString &key) {
+            if (key == m_key)
+                updateActions();
+        });
     m_resultKey.clear();
     m_result->showMessage(tr("No call yet: press Invoke to run the row with these arguments."));
     showRow(QString());
@@ -146,7 +156,7 @@ void InvokePanel::updateCaption()
     m_caption->setVisible(!m_resultKey.isEmpty());
     if (m_resultKey.isEmpty())
         return;
-    const QString when = QLocale().toString(m_resultTime.toLocalTime().time(), QLocale::ShortFormat);
+    const QString when = m_resultTime.toLocalTime().time().toString(QStringLiteral("HH:mm"));
     QString text = tr("Last result: %1 (%2)").arg(m_resultKey, when);
     const bool another = m_resultKey != m_key;
     if (another && !m_key.isEmpty())
@@ -165,10 +175,13 @@ void InvokePanel::updateMissingArguments()
             names << slot.name;
     }
     m_missing->setVisible(!names.isEmpty());
-    m_missing->setText(names.isEmpty() ? QString()
-                                       : tr("No value for %1: the call runs with %2 empty.")
-                                             .arg(names.join(QStringLiteral(", ")),
-                                                  names.size() == 1 ? tr("it") : tr("them")));
+    const QString list = names.join(QStringLiteral(", "));
+    if (names.isEmpty())
+        m_missing->clear();
+    else if (names.size() == 1)
+        m_missing->setText(tr("No value for %1: the call runs with it empty.").arg(list));
+    else
+        m_missing->setText(tr("No value for %1: the call runs with them empty.").arg(list));
 }
 
 void InvokePanel::invoke()
@@ -193,8 +206,11 @@ void InvokePanel::invoke()
     m_running = handle;
     setBusy(true);
     watchInvocation(handle, this, [this, key, body, handle](const InvocationOutcome &outcome) {
-        if (m_running == handle)
-            m_running = nullptr;
+        // A call given up when another directory opened reports into nothing: its entry
+        // belongs to no history shown now, and the busy bar may be another call's.
+        if (m_running != handle)
+            return;
+        m_running = nullptr;
         finished(key, body, outcome);
     });
 }

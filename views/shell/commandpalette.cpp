@@ -3,6 +3,7 @@
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "models/fuzzymatch.h"
+#include "models/summarytable.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,7 +49,8 @@ CommandPalette::CommandPalette(QMenuBar *menus, QWidget *window)
     layout->addWidget(m_query);
     layout->addWidget(m_results);
     connect(m_query, &QLineEdit::textChanged, this, &CommandPalette::refill);
-    connect(m_results, &QListWidget::itemActivated, this, &CommandPalette::activate);
+    // A click runs the entry; Return is the query field's (eventFilter). itemActivated too
+    // would run it twice where a click also activates.
     connect(m_results, &QListWidget::itemClicked, this, &CommandPalette::activate);
 }
 
@@ -64,7 +67,10 @@ void CommandPalette::open(const QString &query)
     const int height = std::min(420, window->height() * 2 / 3);
     resize(width, height);
     move(window->mapToGlobal(QPoint((window->width() - width) / 2, window->height() / 12)));
-    m_query->setText(query);
+    {
+        const QSignalBlocker typing(m_query);
+        m_query->setText(query);
+    }
     refill(query);
     show();
     raise();
@@ -86,22 +92,25 @@ void CommandPalette::refill(const QString &typed)
                            command.action,
                            {}});
     }
-    // Every row when asked for; with nothing typed the list would be the whole directory.
-    const DirectoryTableModel *rows = m_document ? m_document->tableModel() : nullptr;
+    // Every row, the ones the filters hide too (going to one lifts them); with nothing
+    // typed the list would be the whole directory.
+    const SummaryTable *rows = m_document ? &m_document->tableModel()->summaries() : nullptr;
     if (rows && !commandsOnly && !query.isEmpty()) {
-        for (int i = 0, n = rows->rowCount(); i < n; ++i) {
-            const QString key = rows->keyAt(i);
+        for (int i = 0, n = rows->size(); i < n; ++i) {
+            const QString key = rows->key(i);
             const int score = FuzzyMatch::score(query, key);
             if (score != FuzzyMatch::noMatch)
                 ranked.append({score, key, tr("go to row"), nullptr, key});
         }
     }
     const auto end = ranked.size() > maxResults ? ranked.begin() + maxResults : ranked.end();
-    std::partial_sort(ranked.begin(), end, ranked.end(), [](const Ranked &a, const Ranked &b) {
-        if (a.score != b.score)
-            return a.score > b.score;
-        return a.text.size() != b.text.size() ? a.text.size() < b.text.size() : a.text < b.text;
-    });
+    // Nothing typed: the commands in menu order, as the menus list them.
+    if (!query.isEmpty())
+        std::partial_sort(ranked.begin(), end, ranked.end(), [](const Ranked &a, const Ranked &b) {
+            if (a.score != b.score)
+                return a.score > b.score;
+            return a.text.size() != b.text.size() ? a.text.size() < b.text.size() : a.text < b.text;
+        });
     ranked.erase(end, ranked.end());
 
     m_results->clear();

@@ -40,6 +40,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShowEvent>
 #include <QSplitter>
@@ -130,10 +131,17 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
 
 MainWindow::~MainWindow() = default;
 
+// Menu hints pass through the status bar too; only these messages reach View → Messages.
+void MainWindow::showStatus(const QString &message, int timeoutMs)
+{
+    statusBar()->showMessage(message, timeoutMs);
+    m_messages->add(message);
+}
+
 void MainWindow::showKey(const QString &key)
 {
     if (m_revealer.reveal(key) == RowRevealer::Outcome::FiltersCleared)
-        statusBar()->showMessage(tr("Filters cleared to show %1.").arg(key), 8000);
+        showStatus(tr("Filters cleared to show %1.").arg(key), 8000);
     m_editor->showRow(key);
 }
 
@@ -146,13 +154,12 @@ void MainWindow::wireServer()
 
 void MainWindow::buildStatusBar()
 {
-    auto showMessage = [this](const QString &message) { statusBar()->showMessage(message, 8000); };
+    auto showMessage = [this](const QString &message) { showStatus(message, 8000); };
     connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
     connect(m_editActions, &EditActions::statusMessage, this, showMessage);
     connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
     connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
     connect(m_runActions, &RunActions::statusMessage, this, showMessage);
-    connect(statusBar(), &QStatusBar::messageChanged, m_messages, &MessageLog::add);
     statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
     auto *cancelSave = new QToolButton(this);
     cancelSave->setObjectName(QStringLiteral("cancelSaveButton"));
@@ -192,7 +199,14 @@ QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name
     dock->setObjectName(name);
     // Not floatable: a drag that meant to resize the dock area would tear the dock out.
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
-    dock->setWidget(content);
+    // Squeezed below what its panel needs (a laptop screen, the editor's findings showing),
+    // a dock scrolls: otherwise its minimum would push the window past the screen.
+    auto *scroll = new QScrollArea(dock);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(dockMinimumHeight);
+    dock->setWidget(scroll);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     return dock;
 }
@@ -266,7 +280,7 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(find);
 
-    // As in VS Code: Ctrl+Shift+P opens on commands, Ctrl+K on rows and commands alike.
+    // Ctrl+Shift+P opens on commands, as in VS Code; Ctrl+K on rows and commands alike.
     m_palette = new CommandPalette(menuBar(), this);
     auto *palette = new QAction(tr("&Command Palette…"), this);
     palette->setObjectName(QStringLiteral("commandPaletteAction"));
@@ -299,7 +313,7 @@ void MainWindow::buildMenus()
     connect(reload, &QAction::triggered, this, [this] {
         if (DirectoryDocument *document = m_session.document()) {
             if (const StoreError error = document->reload(); error.isError())
-                statusBar()->showMessage(tr("Cannot read the directory: %1").arg(error.message));
+                showStatus(tr("Cannot read the directory: %1").arg(error.message));
         }
     });
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
@@ -345,9 +359,12 @@ void MainWindow::buildRunAndHelpMenus()
     keys->setObjectName(QStringLiteral("keyboardShortcutsAction"));
     keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
     connect(keys, &QAction::triggered, this, [this] {
-        auto *dialog = new ShortcutsDialog(menuBar(), this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
+        // One list at a time, built when asked so it names the menus as they are now.
+        if (m_shortcuts)
+            m_shortcuts->close();
+        m_shortcuts = new ShortcutsDialog(menuBar(), this);
+        m_shortcuts->setAttribute(Qt::WA_DeleteOnClose);
+        m_shortcuts->show();
     });
     QAction *about = help->addAction(tr("&About Capdesk"));
     about->setObjectName(QStringLiteral("aboutAction"));
@@ -388,10 +405,10 @@ void MainWindow::showDocument(DirectoryDocument *document)
         connect(document, &DirectoryDocument::changedElsewhere, this, [this](const QStringList &keys) {
             const QString shown = QLocale().createSeparatedList(keys.mid(0, 3))
                                   + (keys.size() > 3 ? QStringLiteral(", …") : QString());
-            statusBar()->showMessage(tr("Changed elsewhere, now shown: %1").arg(shown), 8000);
+            showStatus(tr("Changed elsewhere, now shown: %1").arg(shown), 8000);
         });
         connect(document, &DirectoryDocument::readFailed, this, [this](const QString &message) {
-            statusBar()->showMessage(tr("Cannot read the directory: %1").arg(message));
+            showStatus(tr("Cannot read the directory: %1").arg(message));
         });
     }
 }

@@ -6,6 +6,7 @@
 #include "views/table/rowrevealer.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -35,6 +36,7 @@ class ReceiptsPane;
 class RowEditorPanel;
 class RunActions;
 class SecretActions;
+class ShortcutsDialog;
 
 // The window: category list, filter bar and table, and the row editor side by side.
 // It only builds and wires; what the actions do lives in FileActions, EditActions and
@@ -87,6 +89,8 @@ private:
     // Selects `key` in the table, lifting the filters when they hide it (and saying so),
     // and shows it in the editor.
     void showKey(const QString &key);
+    // On the status bar (for `timeoutMs`, 0: until the next) and in View → Messages.
+    void showStatus(const QString &message, int timeoutMs = 0);
     void buildStatusBar();
     QDockWidget *addBottomDock(const QString &title, const QString &name, QWidget *content);
     void showDocument(DirectoryDocument *document);
@@ -94,6 +98,8 @@ private:
     void restoreSettings();
     void fitToScreen();
     void saveSettings() const;
+
+    static constexpr int dockMinimumHeight = 120;
 
     DirectorySession &m_session;
     std::unique_ptr<Prompter> m_prompter;
@@ -126,6 +132,7 @@ private:
     RunActions *m_runActions = nullptr;
     CommandPalette *m_palette = nullptr;
     MessageLog *m_messages;
+    QPointer<ShortcutsDialog> m_shortcuts;
     RowRevealer m_revealer;
     bool m_fittedWithFrame = false;
 };

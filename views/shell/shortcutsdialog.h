@@ -14,9 +14,8 @@ class ShortcutsDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(ShortcutsDialog)
 
 public:
-    ShortcutsDialog(const QMenuBar *menus, QWidget *parent = nullptr);
+    explicit ShortcutsDialog(const QMenuBar *menus, QWidget *parent = nullptr);
 
-    QTreeWidget *list() const { return m_list; }
     // The keys shown for `command` ("Edit › Undo"); empty when it has none or is not listed.
     QString keysOf(const QString &command) const;
 

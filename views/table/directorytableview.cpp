@@ -145,6 +145,15 @@ bool DirectoryTableView::selectKey(const QString &key)
 void DirectoryTableView::focusRows()
 {
     setFocus(Qt::OtherFocusReason);
-    if (m_model && !currentIndex().isValid() && m_model->rowCount() > 0)
+    // Selected, not only current, so the row the editor shows is highlighted at once.
+    const QString key = currentKey();
+    if (!key.isEmpty())
+        selectKey(key);
+    else if (m_model && m_model->rowCount() > 0)
         selectKey(m_model->keyAt(0));
+}
+
+bool DirectoryTableView::holdsKey(const QString &key) const
+{
+    return m_model && m_model->summary(key).has_value();
 }

@@ -26,6 +26,8 @@ public:
     // Makes `key` current and the only selection, scrolled into view; false when the
     // current filter hides it.
     bool selectKey(const QString &key);
+    // Whether the directory has `key`, shown or filtered out.
+    bool holdsKey(const QString &key) const;
     // Keyboard focus into the rows, on the current row or else the first one.
     void focusRows();
 

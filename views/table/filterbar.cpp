@@ -131,8 +131,10 @@ bool FilterBar::isFiltering() const
 bool FilterBar::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_search && event->type() == QEvent::KeyPress) {
-        const int key = static_cast<QKeyEvent *>(event)->key();
-        if (key == Qt::Key_Down || key == Qt::Key_Return || key == Qt::Key_Enter) {
+        const auto *press = static_cast<QKeyEvent *>(event);
+        const int key = press->key();
+        const bool plain = (press->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
+        if (plain && (key == Qt::Key_Down || key == Qt::Key_Return || key == Qt::Key_Enter)) {
             emit moveIntoResults();
             return true;
         }

@@ -8,7 +8,8 @@ RowRevealer::Outcome RowRevealer::reveal(const QString &key)
 {
     if (m_table->selectKey(key))
         return Outcome::Shown;
-    if (!m_filters->isFiltering() && !m_categories->isFiltering())
+    // A row the directory does not have (a receipt's deleted row) leaves the filters be.
+    if (!m_table->holdsKey(key) || (!m_filters->isFiltering() && !m_categories->isFiltering()))
         return Outcome::NotInTable;
     m_filters->reset();
     m_categories->showAll();

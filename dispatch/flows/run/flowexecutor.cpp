@@ -361,7 +361,8 @@ qint64 FlowExecutor::pausedUs() const
 
 qint64 FlowExecutor::elapsedUs() const
 {
-    return clockNs() / 1000 - pausedUs();
+    const qint64 open = m_pausedSinceNs >= 0 ? clockNs() - m_pausedSinceNs : 0;
+    return (clockNs() - m_pausedNs - open) / 1000;
 }
 
 void FlowExecutor::abort()

@@ -5,6 +5,7 @@
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
 #include "views/lint/rowfindingsview.h"
+#include "views/shell/editactions.h"
 #include "views/shell/mainwindow.h"
 #include "views/table/directorytableview.h"
 
@@ -144,6 +145,17 @@ void TestMainWindowFit::theEditorKeepsFieldsAndContentBesideFindings()
     form->verticalScrollBar()->setValue(form->verticalScrollBar()->maximum());
     QVERIFY(m_window->tableView()->selectKey(QStringLiteral("NOW")));
     QCOMPARE(form->verticalScrollBar()->value(), 0);
+
+    // The findings' room came from the docks, not from a window grown past the screen.
+    QVERIFY(m_window->tableView()->selectKey(QStringLiteral("TRIAGE")));
+    QTRY_VERIFY(editor->findingsView()->isVisible());
+    QCoreApplication::processEvents();
+    verifyEverythingIsOnScreen();
+    // A new row shows the most findings, and problems under its key and type.
+    m_window->editActions()->createRow(QStringLiteral("fn"));
+    QTRY_VERIFY(editor->findingsView()->isVisible());
+    QCoreApplication::processEvents();
+    verifyEverythingIsOnScreen();
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "views/receipts/receiptviewer.h"
 #include "views/shell/commandpalette.h"
 #include "views/shell/editactions.h"
+#include "views/shell/fileactions.h"
 #include "views/shell/mainwindow.h"
 #include "views/shell/messagelog.h"
 #include "views/shell/runactions.h"
@@ -135,9 +136,11 @@ void TestRunActions::ctrlReturnRunsOnlyWhereTheArgumentsAreInView()
     QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
 }
 
+// Every row, the ones the filter hides too: going to one lifts the filter.
 void TestRunActions::paletteGoesToARowByAFuzzyKey()
 {
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"triage"_s);
+    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
     QTest::keyClick(m_window->tableView(), Qt::Key_K, Qt::ControlModifier);
     CommandPalette *palette = m_window->commandPalette();
     QTRY_VERIFY(palette->isVisible());
@@ -148,6 +151,7 @@ void TestRunActions::paletteGoesToARowByAFuzzyKey()
     QVERIFY(!palette->isVisible());
     QCOMPARE(m_window->tableView()->currentKey(), u"WEATHER_NOW"_s);
     QCOMPARE(m_window->editorPanel()->key(), u"WEATHER_NOW"_s);
+    QCOMPARE(m_window->filterBar()->searchEdit()->text(), QString());
 }
 
 // Ctrl+Shift+P opens on commands only; the entry shows its keys and Return runs it.
@@ -199,8 +203,19 @@ void TestRunActions::mnemonicsAreUnique()
         if (at >= 0 && at + 1 < text.size() && text[at + 1] != u'&')
             owners[text[at + 1].toLower()] << text;
     };
-    for (QAction *menu : m_window->menuBar()->actions())
+    for (QAction *menu : m_window->menuBar()->actions()) {
         note(menu->text());
+        // Inside a menu, its own items' letters must differ from each other.
+        QHash<QChar, QStringList> items;
+        for (const QAction *item : menu->menu()->actions()) {
+            const qsizetype at = item->text().indexOf(u'&');
+            if (at >= 0 && at + 1 < item->text().size())
+                items[item->text()[at + 1].toLower()] << item->text();
+        }
+        for (auto it = items.cbegin(); it != items.cend(); ++it) {
+            QVERIFY2(it.value().size() == 1, qPrintable(menu->text() + u": "_s + it.value().join(u", "_s)));
+        }
+    }
     for (const QAbstractButton *button : m_window->findChildren<QAbstractButton *>())
         note(button->text());
     for (const QLabel *label : m_window->findChildren<QLabel *>()) {
@@ -218,6 +233,12 @@ void TestRunActions::mnemonicsAreUnique()
 
 void TestRunActions::aNewRowHiddenByTheFilterLiftsItWithANote()
 {
+    // A row the directory does not have (a deleted row a receipt names) leaves the filter be.
+    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
+    emit m_window->receiptsPane()->rowRequested(u"GONE_LONG_AGO"_s);
+    QCOMPARE(m_window->filterBar()->searchEdit()->text(), u"weather"_s);
+    m_window->filterBar()->searchEdit()->clear();
+
     QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
     QCOMPARE(m_session->document()->tableModel()->rowCount(), 1);
     m_window->editActions()->createRow(u"fn"_s);
@@ -270,18 +291,23 @@ void TestRunActions::theReceiptKeyStatusFollowsTheFirstCall()
     QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
     m_window->runActions()->invoke();
     QTRY_COMPARE(m_window->callPanel()->invokePanel()->history()->rowCount(), 1);
-    QTRY_VERIFY(status->text() != u"Receipt key: made on the first call"_s);
-    QVERIFY(!status->text().contains(u"first call"_s));
+    // Where the key went depends on whether a keychain answers here; either is named.
+    QTRY_VERIFY2(status->text() == u"Receipt key: keychain"_s || status->text() == u"Receipt key: file"_s,
+                 qPrintable(status->text()));
 }
 
 // The status bar cuts a long message at the window's edge; View → Messages has it whole.
 void TestRunActions::longMessagesAreKeptWhole()
 {
     const QString message = u"Cannot read the directory: "_s + QString(400, u'x') + u" (end)"_s;
-    m_window->statusBar()->showMessage(message);
+    emit m_window->fileActions()->statusMessage(message);
+    QCOMPARE(m_window->statusBar()->currentMessage(), message);
+    // A menu's hint passes through the status bar but is no message.
+    m_window->statusBar()->showMessage(u"a status tip"_s);
     m_window->findChild<QAction *>(u"messagesAction"_s)->trigger();
     QVERIFY(m_window->messageLog()->isVisible());
     QVERIFY(m_window->messageLog()->text().endsWith(message));
+    QVERIFY(!m_window->messageLog()->text().contains(u"a status tip"_s));
 }
 
 void TestRunActions::aDebuggerReceiptLinkOpensTheReceiptsDock()
