@@ -361,8 +361,10 @@ qint64 FlowExecutor::pausedUs() const
 
 qint64 FlowExecutor::elapsedUs() const
 {
-    const qint64 open = m_pausedSinceNs >= 0 ? clockNs() - m_pausedSinceNs : 0;
-    return (clockNs() - m_pausedNs - open) / 1000;
+    // One reading of the clock: while paused this is the same number however late it is read.
+    const qint64 now = clockNs();
+    const qint64 open = m_pausedSinceNs >= 0 ? now - m_pausedSinceNs : 0;
+    return (now - m_pausedNs - open) / 1000;
 }
 
 void FlowExecutor::abort()
