@@ -5,6 +5,7 @@
 #include <QSet>
 #include <QString>
 
+class DirectoryDocument;
 class Prompter;
 
 // The one place that asks before a call changes the world (WorldEffects), shared by the
@@ -18,6 +19,11 @@ public:
     // True when the call may run: it changes nothing, the owner agreed now, or the owner
     // turned the question off for `key` earlier in this session.
     bool mayRun(const QString &key, const QList<WorldEffect> &effects);
+    // The same for `row` as `document` has it, a flow's steps read from it too, drafts
+    // included.
+    bool mayRun(const Row &row, const DirectoryDocument &document);
+    // What a panel says when the owner did not agree.
+    static QString notConfirmed(const QString &key);
 
 private:
     Prompter &m_prompter;

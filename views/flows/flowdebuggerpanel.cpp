@@ -1,7 +1,6 @@
 #include "views/flows/flowdebuggerpanel.h"
 
 #include "dispatch/flows/run/flowdebugsession.h"
-#include "dispatch/invoke/worldeffects.h"
 #include "models/directorydocument.h"
 #include "views/common/worldeffectgate.h"
 #include "views/flows/flowsteplogview.h"
@@ -213,11 +212,9 @@ bool FlowDebuggerPanel::confirmNewRun()
         setStatus(tr("Not run: %1 could not be read to see what it would change.").arg(key()));
         return false;
     }
-    const QList<WorldEffect> effects = WorldEffects::of(
-        *row, [this](const QString &name) { return m_document ? m_document->row(name) : std::nullopt; });
-    if (m_gate->mayRun(key(), effects))
+    if (m_gate->mayRun(*row, *m_document))
         return true;
-    setStatus(tr("Not run: %1 was not confirmed.").arg(key()));
+    setStatus(WorldEffectGate::notConfirmed(key()));
     return false;
 }
 

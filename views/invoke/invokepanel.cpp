@@ -191,10 +191,8 @@ void InvokePanel::invoke()
         return;
     const QString key = m_key;
     const QString body = m_body;
-    if (m_gate && !m_gate->mayRun(key, WorldEffects::of(*row, [this](const QString &name) {
-                                      return m_document ? m_document->row(name) : std::nullopt;
-                                  }))) {
-        m_result->showMessage(tr("Not run: %1 was not confirmed.").arg(key));
+    if (m_gate && !m_gate->mayRun(*row, *m_document)) {
+        m_result->showMessage(WorldEffectGate::notConfirmed(key));
         m_resultKey.clear();
         updateCaption();
         return;

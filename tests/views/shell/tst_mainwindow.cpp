@@ -1,6 +1,7 @@
 #include "dispatch/directory/localdirectory.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
+#include "tests/views/shell/samplewindow.h"
 #include "tests/views/viewtestsupport.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
@@ -47,138 +48,121 @@ private slots:
     void geometryIsRememberedOnClose();
 
 private:
-    FakePrompter &prompter() { return *m_prompter; }
+    FakePrompter &prompter() { return *m_sample->prompter; }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    QString m_path;
-    FakePrompter *m_prompter = nullptr;
-    std::unique_ptr<DirectorySession> m_session;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<SampleWindow> m_sample;
 };
 
 void TestMainWindow::init()
 {
-    QSettings().clear();
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_path = m_dir->filePath(QStringLiteral("directory.db"));
-    auto store = openStoreWithRows(m_path, sampleRows());
-    QVERIFY(store);
-    m_session = std::make_unique<DirectorySession>();
-    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
-    auto fake = std::make_unique<FakePrompter>();
-    m_prompter = fake.get();
-    m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_sample = std::make_unique<SampleWindow>();
+    QVERIFY(m_sample->open());
 }
 
 void TestMainWindow::cleanup()
 {
-    // Tests leave edits behind on purpose; let the window go without asking.
-    prompter().unsavedAnswer = Prompter::UnsavedChoice::Discard;
-    m_window.reset();
-    m_session.reset();
-    m_dir.reset();
+    m_sample.reset();
 }
 
 void TestMainWindow::titleNamesTheFileAndMarksUnsavedEdits()
 {
-    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("Capdesk — directory.db")));
-    QCOMPARE(m_window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db"));
-    m_session->document()->setField(QStringLiteral("NOW"), QStringLiteral("target"), QStringLiteral("uuid"));
-    QVERIFY(m_window->isWindowModified());
-    QCOMPARE(m_window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db*"));
-    m_session->document()->undoStack()->undo();
-    QCOMPARE(m_window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db"));
+    QVERIFY(m_sample->window->windowTitle().startsWith(QStringLiteral("Capdesk — directory.db")));
+    QCOMPARE(m_sample->window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db"));
+    m_sample->session->document()->setField(QStringLiteral("NOW"), QStringLiteral("target"),
+                                            QStringLiteral("uuid"));
+    QVERIFY(m_sample->window->isWindowModified());
+    QCOMPARE(m_sample->window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db*"));
+    m_sample->session->document()->undoStack()->undo();
+    QCOMPARE(m_sample->window->windowHandle()->title(), QStringLiteral("Capdesk — directory.db"));
 }
 
 void TestMainWindow::statusBarCountsRows()
 {
-    auto *count = m_window->statusBar()->findChild<QLabel *>(QStringLiteral("rowCount"));
+    auto *count = m_sample->window->statusBar()->findChild<QLabel *>(QStringLiteral("rowCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("5 of 5 rows"));
-    QTest::keyClicks(m_window->filterBar()->searchEdit(), QStringLiteral("weather"));
+    QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), QStringLiteral("weather"));
     QCOMPARE(count->text(), QStringLiteral("1 of 5 rows"));
 }
 
 void TestMainWindow::findFocusesTheSearchBox()
 {
-    m_window->tableView()->setFocus();
-    QTest::keySequence(m_window.get(), QKeySequence::Find);
-    QVERIFY(m_window->filterBar()->searchEdit()->hasFocus());
+    m_sample->window->tableView()->setFocus();
+    QTest::keySequence(m_sample->window.get(), QKeySequence::Find);
+    QVERIFY(m_sample->window->filterBar()->searchEdit()->hasFocus());
 }
 
 void TestMainWindow::tableSelectionDrivesTheEditorAndBack()
 {
     // The first row is shown on open.
-    QCOMPARE(m_window->editorPanel()->key(), QStringLiteral("ECHO_BACK"));
-    QVERIFY(m_window->tableView()->selectKey(QStringLiteral("TRIAGE")));
-    QCOMPARE(m_window->editorPanel()->key(), QStringLiteral("TRIAGE"));
+    QCOMPARE(m_sample->window->editorPanel()->key(), QStringLiteral("ECHO_BACK"));
+    QVERIFY(m_sample->window->tableView()->selectKey(QStringLiteral("TRIAGE")));
+    QCOMPARE(m_sample->window->editorPanel()->key(), QStringLiteral("TRIAGE"));
 
     // Renaming a new row in the editor moves the table's selection with it.
-    m_window->editActions()->createRow(QStringLiteral("agent"));
-    auto *key = m_window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
+    m_sample->window->editActions()->createRow(QStringLiteral("agent"));
+    auto *key = m_sample->window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
     QTest::keyClicks(key, QStringLiteral("HELPER"));
     QTest::keyClick(key, Qt::Key_Return);
-    QCOMPARE(m_window->tableView()->currentKey(), QStringLiteral("HELPER"));
+    QCOMPARE(m_sample->window->tableView()->currentKey(), QStringLiteral("HELPER"));
 }
 
 void TestMainWindow::newRowIsSelectedWithItsKeyReadyToType()
 {
-    m_window->editActions()->createRow(QStringLiteral("flow"));
-    const QString key = m_window->editorPanel()->key();
+    m_sample->window->editActions()->createRow(QStringLiteral("flow"));
+    const QString key = m_sample->window->editorPanel()->key();
     QVERIFY(key.startsWith(QStringLiteral("NEW_FLOW")));
-    QCOMPARE(m_window->tableView()->currentKey(), key);
-    auto *keyEdit = m_window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
+    QCOMPARE(m_sample->window->tableView()->currentKey(), key);
+    auto *keyEdit = m_sample->window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
     QVERIFY(keyEdit->hasFocus());
     QCOMPARE(keyEdit->selectedText(), key);
 }
 
 void TestMainWindow::saveIncludesAKeyStillBeingTyped()
 {
-    m_window->editActions()->createRow(QStringLiteral("fn"));
+    m_sample->window->editActions()->createRow(QStringLiteral("fn"));
     // A new row must pass the hygiene gate to be saved: give it what the template leaves out.
-    const QString created = m_window->editorPanel()->key();
-    DirectoryDocument *document = m_session->document();
+    const QString created = m_sample->window->editorPanel()->key();
+    DirectoryDocument *document = m_sample->session->document();
     document->setField(created, QStringLiteral("target"), QStringLiteral("echo"));
     document->setField(created, QStringLiteral("content"),
                        QStringLiteral("# WHAT: Echoes its text.\n# WHEN_TO_USE: a test saves a new row.\n"
                                       "# ARGS: $1=text\n# EX: [%1]a[/%1]\n# OUTPUT: the text.\n")
                            .arg(created));
-    auto *key = m_window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
+    auto *key = m_sample->window->editorPanel()->findChild<QLineEdit *>(QStringLiteral("key"));
     key->setFocus();
     key->selectAll();
     QTest::keyClicks(key, QStringLiteral("TYPED_KEY")); // no Return yet
-    QTest::keySequence(m_window.get(), QKeySequence::Save);
-    QVERIFY(!m_session->document()->isModified());
-    auto fresh = SqliteDirectoryStore::open(m_path);
+    QTest::keySequence(m_sample->window.get(), QKeySequence::Save);
+    QVERIFY(!m_sample->session->document()->isModified());
+    auto fresh = SqliteDirectoryStore::open(m_sample->path);
     QVERIFY(fresh.ok());
     QVERIFY(fresh.value()->row(QStringLiteral("TYPED_KEY")).ok());
-    QCOMPARE(m_window->editorPanel()->key(), QStringLiteral("TYPED_KEY"));
+    QCOMPARE(m_sample->window->editorPanel()->key(), QStringLiteral("TYPED_KEY"));
 }
 
 void TestMainWindow::closingWithUnsavedEditsAsks()
 {
-    m_session->document()->setField(QStringLiteral("NOW"), QStringLiteral("target"), QStringLiteral("uuid"));
+    m_sample->session->document()->setField(QStringLiteral("NOW"), QStringLiteral("target"),
+                                            QStringLiteral("uuid"));
 
     prompter().unsavedAnswer = Prompter::UnsavedChoice::Cancel;
-    QVERIFY(!m_window->close());
-    QVERIFY(m_window->isVisible());
+    QVERIFY(!m_sample->window->close());
+    QVERIFY(m_sample->window->isVisible());
     QCOMPARE(prompter().unsavedQuestions.size(), 1);
 
     prompter().unsavedAnswer = Prompter::UnsavedChoice::Save;
-    QVERIFY(m_window->close());
-    auto fresh = SqliteDirectoryStore::open(m_path);
+    QVERIFY(m_sample->window->close());
+    auto fresh = SqliteDirectoryStore::open(m_sample->path);
     QVERIFY(fresh.ok());
     QCOMPARE(fresh.value()->row(QStringLiteral("NOW")).value().target, QStringLiteral("uuid"));
 }
 
 void TestMainWindow::openFailureKeepsTheCurrentDirectory()
 {
-    DirectoryDocument *before = m_session->document();
+    DirectoryDocument *before = m_sample->session->document();
     before->setField(QStringLiteral("NOW"), QStringLiteral("target"), QStringLiteral("uuid"));
-    const QString notes = m_dir->filePath(QStringLiteral("notes.db"));
+    const QString notes = m_sample->dir->filePath(QStringLiteral("notes.db"));
     QFile file(notes);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("not a database");
@@ -186,36 +170,36 @@ void TestMainWindow::openFailureKeepsTheCurrentDirectory()
 
     prompter().openPath = notes;
     prompter().unsavedAnswer = Prompter::UnsavedChoice::Discard;
-    m_window->fileActions()->openAction()->trigger();
+    m_sample->window->fileActions()->openAction()->trigger();
     QCOMPARE(prompter().errors.size(), 1);
     QVERIFY2(prompter().errors.first().contains(QStringLiteral("not a SQLite database")),
              qPrintable(prompter().errors.first()));
-    QCOMPARE(m_session->document(), before);
+    QCOMPARE(m_sample->session->document(), before);
     QCOMPARE(before->row(QStringLiteral("NOW"))->target, QStringLiteral("uuid"));
-    QVERIFY(m_window->windowTitle().contains(QStringLiteral("directory.db")));
+    QVERIFY(m_sample->window->windowTitle().contains(QStringLiteral("directory.db")));
 }
 
 void TestMainWindow::openingAnotherFileSwapsTheDocument()
 {
-    const QString other = m_dir->filePath(QStringLiteral("other.db"));
+    const QString other = m_sample->dir->filePath(QStringLiteral("other.db"));
     QVERIFY(openStoreWithRows(other, {makeRow(QStringLiteral("ELSEWHERE"), QStringLiteral("fn"),
                                               QStringLiteral("uuid"), QStringLiteral("misc"))}));
-    QPointer<DirectoryDocument> before = m_session->document();
+    QPointer<DirectoryDocument> before = m_sample->session->document();
     prompter().openPath = other;
-    m_window->fileActions()->openAction()->trigger();
+    m_sample->window->fileActions()->openAction()->trigger();
     QVERIFY(prompter().errors.isEmpty());
     QVERIFY(before.isNull()); // the old document is gone, its views rewired
-    QCOMPARE(m_window->tableView()->model(), m_session->document()->tableModel());
-    QCOMPARE(m_session->document()->tableModel()->totalRows(), 1);
-    QCOMPARE(m_window->editorPanel()->key(), QStringLiteral("ELSEWHERE"));
-    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("Capdesk — other.db")));
+    QCOMPARE(m_sample->window->tableView()->model(), m_sample->session->document()->tableModel());
+    QCOMPARE(m_sample->session->document()->tableModel()->totalRows(), 1);
+    QCOMPARE(m_sample->window->editorPanel()->key(), QStringLiteral("ELSEWHERE"));
+    QVERIFY(m_sample->window->windowTitle().startsWith(QStringLiteral("Capdesk — other.db")));
     QCOMPARE(RecentFiles::list().value(0), QFileInfo(other).absoluteFilePath());
 
     // Undo belongs to the new document now.
-    m_session->document()->setField(QStringLiteral("ELSEWHERE"), QStringLiteral("target"),
-                                    QStringLiteral("now"));
-    m_window->editActions()->undoAction()->trigger();
-    QCOMPARE(m_session->document()->row(QStringLiteral("ELSEWHERE"))->target, QStringLiteral("uuid"));
+    m_sample->session->document()->setField(QStringLiteral("ELSEWHERE"), QStringLiteral("target"),
+                                            QStringLiteral("now"));
+    m_sample->window->editActions()->undoAction()->trigger();
+    QCOMPARE(m_sample->session->document()->row(QStringLiteral("ELSEWHERE"))->target, QStringLiteral("uuid"));
 }
 
 void TestMainWindow::importReportsTheRowCountAndReloads()
@@ -227,7 +211,7 @@ void TestMainWindow::importReportsTheRowCountAndReloads()
     rows.append(
         makeRow(QStringLiteral("IMPORTED_TWO"), QStringLiteral("fn"), QStringLiteral("now"), QString())
             .toJson());
-    const QString json = m_dir->filePath(QStringLiteral("rows.json"));
+    const QString json = m_sample->dir->filePath(QStringLiteral("rows.json"));
     QFile file(json);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QJsonDocument(rows).toJson());
@@ -236,7 +220,7 @@ void TestMainWindow::importReportsTheRowCountAndReloads()
     // The rows have no doc lines: the import asks, as --allow-noncompliant would let them in.
     prompter().importPath = json;
     prompter().importNoncompliantAnswer = true;
-    m_window->fileActions()->importAction()->trigger();
+    m_sample->window->fileActions()->importAction()->trigger();
     QVERIFY2(prompter().errors.isEmpty(), qPrintable(prompter().errors.join(u'\n')));
     QCOMPARE(prompter().importNoncompliantQuestions.size(), 1);
     QVERIFY2(prompter().importNoncompliantQuestions.first().contains(
@@ -247,8 +231,8 @@ void TestMainWindow::importReportsTheRowCountAndReloads()
              qPrintable(prompter().infos.first()));
     QVERIFY2(prompter().infos.first().contains(QStringLiteral("IMPORTED_TWO: H010 doc_what")),
              qPrintable(prompter().infos.first()));
-    QCOMPARE(m_session->document()->tableModel()->totalRows(), 7);
-    QVERIFY(m_session->document()->contains(QStringLiteral("IMPORTED_TWO")));
+    QCOMPARE(m_sample->session->document()->tableModel()->totalRows(), 7);
+    QVERIFY(m_sample->session->document()->contains(QStringLiteral("IMPORTED_TWO")));
 }
 
 void TestMainWindow::importFailureShowsTheNamedError()
@@ -256,19 +240,19 @@ void TestMainWindow::importFailureShowsTheNamedError()
     QJsonArray rows;
     rows.append(
         makeRow(QStringLiteral("NOW"), QStringLiteral("fn"), QStringLiteral("now"), QString()).toJson());
-    const QString json = m_dir->filePath(QStringLiteral("clash.json"));
+    const QString json = m_sample->dir->filePath(QStringLiteral("clash.json"));
     QFile file(json);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QJsonDocument(rows).toJson());
     file.close();
 
     prompter().importPath = json;
-    m_window->fileActions()->importAction()->trigger();
+    m_sample->window->fileActions()->importAction()->trigger();
     QCOMPARE(prompter().errors.size(), 1);
     QVERIFY2(prompter().errors.first().contains(QStringLiteral("NOW")),
              qPrintable(prompter().errors.first()));
     QVERIFY(prompter().infos.isEmpty());
-    QCOMPARE(m_session->document()->tableModel()->totalRows(), 5);
+    QCOMPARE(m_sample->session->document()->tableModel()->totalRows(), 5);
 }
 
 void TestMainWindow::importOfNoncompliantRowsCanBeDeclined()
@@ -276,7 +260,7 @@ void TestMainWindow::importOfNoncompliantRowsCanBeDeclined()
     QJsonArray rows;
     rows.append(makeRow(QStringLiteral("BARE_ROW"), QStringLiteral("fn"), QStringLiteral("uuid"), QString())
                     .toJson());
-    const QString json = m_dir->filePath(QStringLiteral("bare.json"));
+    const QString json = m_sample->dir->filePath(QStringLiteral("bare.json"));
     QFile file(json);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QJsonDocument(rows).toJson());
@@ -284,29 +268,29 @@ void TestMainWindow::importOfNoncompliantRowsCanBeDeclined()
 
     prompter().importPath = json;
     prompter().importNoncompliantAnswer = false;
-    m_window->fileActions()->importAction()->trigger();
+    m_sample->window->fileActions()->importAction()->trigger();
     QCOMPARE(prompter().importNoncompliantQuestions.size(), 1);
     QCOMPARE(prompter().errors.size(), 1);
     QVERIFY2(prompter().errors.first().contains(QStringLiteral("BARE_ROW: H010 doc_what")),
              qPrintable(prompter().errors.first()));
     QVERIFY(prompter().infos.isEmpty());
-    QCOMPARE(m_session->document()->tableModel()->totalRows(), 5);
-    QVERIFY(!m_session->document()->contains(QStringLiteral("BARE_ROW")));
+    QCOMPARE(m_sample->session->document()->tableModel()->totalRows(), 5);
+    QVERIFY(!m_sample->session->document()->contains(QStringLiteral("BARE_ROW")));
 }
 
 void TestMainWindow::exportWritesTheChosenFormat()
 {
-    const QString json = m_dir->filePath(QStringLiteral("out.json"));
+    const QString json = m_sample->dir->filePath(QStringLiteral("out.json"));
     prompter().exportTarget = {json, Prompter::ExportFormat::Json};
-    m_window->fileActions()->exportAction()->trigger();
+    m_sample->window->fileActions()->exportAction()->trigger();
     QVERIFY(prompter().errors.isEmpty());
     QFile jsonFile(json);
     QVERIFY(jsonFile.open(QIODevice::ReadOnly));
     QCOMPARE(QJsonDocument::fromJson(jsonFile.readAll()).array().size(), 5);
 
-    const QString sql = m_dir->filePath(QStringLiteral("out.sql"));
+    const QString sql = m_sample->dir->filePath(QStringLiteral("out.sql"));
     prompter().exportTarget = {sql, Prompter::ExportFormat::Sql};
-    m_window->fileActions()->exportAction()->trigger();
+    m_sample->window->fileActions()->exportAction()->trigger();
     QFile sqlFile(sql);
     QVERIFY(sqlFile.open(QIODevice::ReadOnly));
     const QByteArray dump = sqlFile.readAll();
@@ -316,23 +300,23 @@ void TestMainWindow::exportWritesTheChosenFormat()
 
 void TestMainWindow::newDirectoryOffersTheSampleRows()
 {
-    prompter().newPath = m_dir->filePath(QStringLiteral("fresh/new.db"));
+    prompter().newPath = m_sample->dir->filePath(QStringLiteral("fresh/new.db"));
     prompter().samplesAnswer = true;
-    m_window->fileActions()->newAction()->trigger();
+    m_sample->window->fileActions()->newAction()->trigger();
     QVERIFY2(prompter().errors.isEmpty(), qPrintable(prompter().errors.join(u'\n')));
-    QVERIFY(m_session->document()->tableModel()->totalRows() >= 10);
-    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("Capdesk — new.db")));
+    QVERIFY(m_sample->session->document()->tableModel()->totalRows() >= 10);
+    QVERIFY(m_sample->window->windowTitle().startsWith(QStringLiteral("Capdesk — new.db")));
 
     // The same name again is refused rather than overwritten.
-    m_window->fileActions()->newAction()->trigger();
+    m_sample->window->fileActions()->newAction()->trigger();
     QCOMPARE(prompter().errors.size(), 1);
     QVERIFY(prompter().errors.first().contains(QStringLiteral("already exists")));
 }
 
 void TestMainWindow::geometryIsRememberedOnClose()
 {
-    m_window->resize(1000, 700);
-    QVERIFY(m_window->close());
+    m_sample->window->resize(1000, 700);
+    QVERIFY(m_sample->window->close());
     QSettings settings;
     QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
     QVERIFY(!settings.value(QStringLiteral("mainWindow/splitter")).toByteArray().isEmpty());

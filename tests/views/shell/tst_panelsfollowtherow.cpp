@@ -1,6 +1,7 @@
 #include "dispatch/directory/localdirectory.h"
 #include "models/callhistorymodel.h"
 #include "models/directorydocument.h"
+#include "tests/views/shell/samplewindow.h"
 #include "tests/views/viewtestsupport.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
@@ -40,43 +41,26 @@ private:
     void transition(const QString &name);
     void invokeAndWait(const QString &key);
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    QString m_path;
-    FakePrompter *m_prompter = nullptr;
-    std::unique_ptr<DirectorySession> m_session;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<SampleWindow> m_sample;
 };
 
 void TestPanelsFollowTheRow::init()
 {
-    QSettings().clear();
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_path = m_dir->filePath(u"directory.db"_s);
-    auto store = openStoreWithRows(m_path, sampleRows());
-    QVERIFY(store);
-    m_session = std::make_unique<DirectorySession>();
-    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
-    auto fake = std::make_unique<FakePrompter>();
-    m_prompter = fake.get();
-    m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_sample = std::make_unique<SampleWindow>();
+    QVERIFY(m_sample->open());
 }
 
 void TestPanelsFollowTheRow::cleanup()
 {
-    m_prompter->unsavedAnswer = Prompter::UnsavedChoice::Discard;
-    m_window.reset();
-    m_session.reset();
-    m_dir.reset();
+    m_sample.reset();
 }
 
 void TestPanelsFollowTheRow::invokeAndWait(const QString &key)
 {
-    InvokePanel *invoke = m_window->callPanel()->invokePanel();
+    InvokePanel *invoke = m_sample->window->callPanel()->invokePanel();
     const int before = invoke->history()->rowCount();
-    QVERIFY(m_window->tableView()->selectKey(key));
-    m_window->runActions()->invoke();
+    QVERIFY(m_sample->window->tableView()->selectKey(key));
+    m_sample->window->runActions()->invoke();
     QTRY_COMPARE(invoke->history()->rowCount(), before + 1);
 }
 
@@ -85,29 +69,29 @@ void TestPanelsFollowTheRow::invokeAndWait(const QString &key)
 void TestPanelsFollowTheRow::transition(const QString &name)
 {
     invokeAndWait(u"NOW"_s);
-    QVERIFY(m_window->tableView()->selectKey(u"MORNING"_s));
-    m_window->flowPane()->debugger()->continueAction()->trigger();
-    QTRY_VERIFY(m_window->flowPane()->debugger()->status().startsWith(u"Finished in"_s));
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    QVERIFY(m_sample->window->tableView()->selectKey(u"MORNING"_s));
+    m_sample->window->flowPane()->debugger()->continueAction()->trigger();
+    QTRY_VERIFY(m_sample->window->flowPane()->debugger()->status().startsWith(u"Finished in"_s));
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
 
-    DirectoryDocument *document = m_session->document();
+    DirectoryDocument *document = m_sample->session->document();
     if (name == u"select") {
-        QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
+        QVERIFY(m_sample->window->tableView()->selectKey(u"TRIAGE"_s));
     } else if (name == u"filter hides the row") {
-        QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
+        QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"weather"_s);
     } else if (name == u"reopen") {
-        auto store = openStoreWithRows(m_path, {});
+        auto store = openStoreWithRows(m_sample->path, {});
         QVERIFY(store);
-        QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
+        QVERIFY(!m_sample->session->open(LocalDirectory::over(store)).isError());
     } else if (name == u"undo another row's edit") {
         document->setField(u"MORNING"_s, u"category"_s, u"later"_s);
-        QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
-        QTest::keyClicks(m_window->filterBar()->searchEdit(), u"triage"_s);
-        m_window->editActions()->undoAction()->trigger();
-        QCOMPARE(m_window->editorPanel()->key(), u"MORNING"_s);
+        QVERIFY(m_sample->window->tableView()->selectKey(u"TRIAGE"_s));
+        QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"triage"_s);
+        m_sample->window->editActions()->undoAction()->trigger();
+        QCOMPARE(m_sample->window->editorPanel()->key(), u"MORNING"_s);
     } else if (name == u"new row under a filter") {
-        QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
-        m_window->editActions()->createRow(u"fn"_s);
+        QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"weather"_s);
+        m_sample->window->editActions()->createRow(u"fn"_s);
     } else {
         QFAIL("unknown transition");
     }
@@ -131,19 +115,19 @@ void TestPanelsFollowTheRow::panelShowsTheEditorsRow()
     this->transition(transition);
     if (QTest::currentTestFailed())
         return;
-    const QString shown = m_window->editorPanel()->key();
+    const QString shown = m_sample->window->editorPanel()->key();
 
     if (panel == u"table") {
         // The table selects the editor's row, or, where the filter hides it, none at all.
-        const QString current = m_window->tableView()->currentKey();
+        const QString current = m_sample->window->tableView()->currentKey();
         QVERIFY2(current == shown || (current.isEmpty() && transition == u"filter hides the row"),
                  qPrintable(u"table on %1, editor on %2"_s.arg(current, shown)));
     } else if (panel == u"shape") {
-        QCOMPARE(m_window->callPanel()->shapePanel()->key(), shown);
+        QCOMPARE(m_sample->window->callPanel()->shapePanel()->key(), shown);
     } else if (panel == u"invoke") {
         // NOW's result: named as NOW's, and as not the shown row's when another is shown;
         // gone after a reopen.
-        const QString caption = m_window->callPanel()->invokePanel()->resultCaption();
+        const QString caption = m_sample->window->callPanel()->invokePanel()->resultCaption();
         if (transition == u"reopen") {
             QCOMPARE(caption, QString());
         } else {
@@ -151,13 +135,13 @@ void TestPanelsFollowTheRow::panelShowsTheEditorsRow()
             QCOMPARE(caption.endsWith(u", not "_s + shown), shown != u"NOW"_s && !shown.isEmpty());
         }
     } else if (panel == u"flow") {
-        FlowDebuggerPanel *debugger = m_window->flowPane()->debugger();
+        FlowDebuggerPanel *debugger = m_sample->window->flowPane()->debugger();
         QCOMPARE(debugger->key(), shown);
         // MORNING's finished run shows only while MORNING is the row.
         if (shown != u"MORNING"_s)
             QCOMPARE(debugger->status(), QString());
     } else if (panel == u"history") {
-        const QString history = m_window->editorPanel()->historyPanel()->key();
+        const QString history = m_sample->window->editorPanel()->historyPanel()->key();
         QVERIFY2(history == shown || history.isEmpty(), qPrintable(history));
     }
 }

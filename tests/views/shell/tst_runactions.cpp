@@ -3,6 +3,7 @@
 #include "models/callhistorymodel.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
+#include "tests/views/shell/samplewindow.h"
 #include "tests/views/viewtestsupport.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
@@ -62,41 +63,25 @@ private slots:
 private:
     QList<Receipt> receiptsOf(const QString &key) const;
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    FakePrompter *m_prompter = nullptr;
-    std::unique_ptr<DirectorySession> m_session;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<SampleWindow> m_sample;
 };
 
 void TestRunActions::init()
 {
-    QSettings().clear();
-    m_dir = std::make_unique<QTemporaryDir>();
-    auto store = openStoreWithRows(m_dir->filePath(u"directory.db"_s), sampleRows());
-    QVERIFY(store);
-    m_session = std::make_unique<DirectorySession>();
-    QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
-    auto fake = std::make_unique<FakePrompter>();
-    m_prompter = fake.get();
-    m_window = std::make_unique<MainWindow>(*m_session, std::move(fake));
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_sample = std::make_unique<SampleWindow>();
+    QVERIFY(m_sample->open());
 }
 
 void TestRunActions::cleanup()
 {
-    m_prompter->unsavedAnswer = Prompter::UnsavedChoice::Discard;
-    m_window.reset();
-    m_session.reset();
-    m_dir.reset();
+    m_sample.reset();
 }
 
 QList<Receipt> TestRunActions::receiptsOf(const QString &key) const
 {
     ReceiptLog::Query query;
     query.key = key;
-    return m_session->ledger()->receipts().list(query).value();
+    return m_sample->session->ledger()->receipts().list(query).value();
 }
 
 // Typing in the content editor with the Flow dock in front, Ctrl+Return sends nothing: it
@@ -106,26 +91,26 @@ void TestRunActions::ctrlReturnRunsOnlyWhereTheArgumentsAreInView()
 {
     QStringList called; // keys of real calls (not shape previews) the session's dispatcher finished
     QObject listening;
-    connect(m_session.get(), &DirectorySession::invocationFinished, &listening,
+    connect(m_sample->session.get(), &DirectorySession::invocationFinished, &listening,
             [&called](const InvocationRequest &request) {
                 if (!request.shape)
                     called << request.key;
             });
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
-    m_window->flowDock()->raise();
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    m_sample->window->flowDock()->raise();
     // A dock behind another's tab stays "visible" to Qt; what shows is its region.
-    auto callDockShows = [this] { return !m_window->callDock()->visibleRegion().isEmpty(); };
+    auto callDockShows = [this] { return !m_sample->window->callDock()->visibleRegion().isEmpty(); };
     QTRY_VERIFY(!callDockShows());
-    auto *content = m_window->editorPanel()->findChild<QPlainTextEdit *>(u"content"_s);
+    auto *content = m_sample->window->editorPanel()->findChild<QPlainTextEdit *>(u"content"_s);
     QVERIFY(content);
     content->setFocus();
     QTRY_VERIFY(content->hasFocus());
 
     QTest::keyClick(content, Qt::Key_Return, Qt::ControlModifier);
     QTRY_VERIFY(callDockShows());
-    QVERIFY(m_window->statusBar()->currentMessage().contains(u"then press"_s));
+    QVERIFY(m_sample->window->statusBar()->currentMessage().contains(u"then press"_s));
     // A call started by that press would be running or done by now.
-    InvokePanel *invoke = m_window->callPanel()->invokePanel();
+    InvokePanel *invoke = m_sample->window->callPanel()->invokePanel();
     QVERIFY(!invoke->isBusy());
     QCOMPARE(invoke->history()->rowCount(), 0);
 
@@ -133,34 +118,34 @@ void TestRunActions::ctrlReturnRunsOnlyWhereTheArgumentsAreInView()
     QTRY_COMPARE(called, QStringList{u"NOW"_s});
     QCOMPARE(receiptsOf(u"NOW"_s).size(), 1);
     QTRY_COMPARE(invoke->history()->rowCount(), 1);
-    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+    QCOMPARE(m_sample->window->editorPanel()->key(), u"NOW"_s);
 }
 
 // Every row, the ones the filter hides too: going to one lifts the filter.
 void TestRunActions::paletteGoesToARowByAFuzzyKey()
 {
-    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"triage"_s);
-    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
-    QTest::keyClick(m_window->tableView(), Qt::Key_K, Qt::ControlModifier);
-    CommandPalette *palette = m_window->commandPalette();
+    QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"triage"_s);
+    QVERIFY(m_sample->window->tableView()->selectKey(u"TRIAGE"_s));
+    QTest::keyClick(m_sample->window->tableView(), Qt::Key_K, Qt::ControlModifier);
+    CommandPalette *palette = m_sample->window->commandPalette();
     QTRY_VERIFY(palette->isVisible());
     QTest::keyClicks(palette->queryEdit(), u"wthr"_s);
     QVERIFY(palette->results()->count() >= 1);
     QVERIFY(palette->results()->item(0)->text().startsWith(u"WEATHER_NOW"_s));
     QTest::keyClick(palette->queryEdit(), Qt::Key_Return);
     QVERIFY(!palette->isVisible());
-    QCOMPARE(m_window->tableView()->currentKey(), u"WEATHER_NOW"_s);
-    QCOMPARE(m_window->editorPanel()->key(), u"WEATHER_NOW"_s);
-    QCOMPARE(m_window->filterBar()->searchEdit()->text(), QString());
+    QCOMPARE(m_sample->window->tableView()->currentKey(), u"WEATHER_NOW"_s);
+    QCOMPARE(m_sample->window->editorPanel()->key(), u"WEATHER_NOW"_s);
+    QCOMPARE(m_sample->window->filterBar()->searchEdit()->text(), QString());
 }
 
 // Ctrl+Shift+P opens on commands only; the entry shows its keys and Return runs it.
 void TestRunActions::paletteRunsACommandAndShowsItsKeys()
 {
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
-    const int rows = m_session->document()->tableModel()->rowCount();
-    QTest::keyClick(m_window->tableView(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
-    CommandPalette *palette = m_window->commandPalette();
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    const int rows = m_sample->session->document()->tableModel()->rowCount();
+    QTest::keyClick(m_sample->window->tableView(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    CommandPalette *palette = m_sample->window->commandPalette();
     QTRY_VERIFY(palette->isVisible());
     QCOMPARE(palette->queryEdit()->text(), u">"_s);
     QTest::keyClicks(palette->queryEdit(), u"duplic"_s);
@@ -168,7 +153,7 @@ void TestRunActions::paletteRunsACommandAndShowsItsKeys()
     const QString duplicateKeys = QKeySequence(Qt::CTRL | Qt::Key_D).toString(QKeySequence::NativeText);
     QCOMPARE(palette->results()->item(0)->text(), u"Edit › Duplicate    "_s + duplicateKeys);
     QTest::keyClick(palette->queryEdit(), Qt::Key_Return);
-    QCOMPARE(m_session->document()->tableModel()->rowCount(), rows + 1);
+    QCOMPARE(m_sample->session->document()->tableModel()->rowCount(), rows + 1);
 }
 
 void TestRunActions::shortcutListNamesTheRunMenuKeys_data()
@@ -189,7 +174,7 @@ void TestRunActions::shortcutListNamesTheRunMenuKeys()
 {
     QFETCH(QString, command);
     QFETCH(QKeySequence, keys);
-    ShortcutsDialog dialog(m_window->menuBar());
+    ShortcutsDialog dialog(m_sample->window->menuBar());
     QVERIFY(dialog.keysOf(command).startsWith(keys.toString(QKeySequence::NativeText)));
 }
 
@@ -203,7 +188,7 @@ void TestRunActions::mnemonicsAreUnique()
         if (at >= 0 && at + 1 < text.size() && text[at + 1] != u'&')
             owners[text[at + 1].toLower()] << text;
     };
-    for (QAction *menu : m_window->menuBar()->actions()) {
+    for (QAction *menu : m_sample->window->menuBar()->actions()) {
         note(menu->text());
         // Inside a menu, its own items' letters must differ from each other.
         QHash<QChar, QStringList> items;
@@ -216,9 +201,9 @@ void TestRunActions::mnemonicsAreUnique()
             QVERIFY2(it.value().size() == 1, qPrintable(menu->text() + u": "_s + it.value().join(u", "_s)));
         }
     }
-    for (const QAbstractButton *button : m_window->findChildren<QAbstractButton *>())
+    for (const QAbstractButton *button : m_sample->window->findChildren<QAbstractButton *>())
         note(button->text());
-    for (const QLabel *label : m_window->findChildren<QLabel *>()) {
+    for (const QLabel *label : m_sample->window->findChildren<QLabel *>()) {
         if (label->buddy())
             note(label->text());
     }
@@ -234,63 +219,63 @@ void TestRunActions::mnemonicsAreUnique()
 void TestRunActions::aNewRowHiddenByTheFilterLiftsItWithANote()
 {
     // A row the directory does not have (a deleted row a receipt names) leaves the filter be.
-    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
-    emit m_window->receiptsPane()->rowRequested(u"GONE_LONG_AGO"_s);
-    QCOMPARE(m_window->filterBar()->searchEdit()->text(), u"weather"_s);
-    m_window->filterBar()->searchEdit()->clear();
+    QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"weather"_s);
+    emit m_sample->window->receiptsPane()->rowRequested(u"GONE_LONG_AGO"_s);
+    QCOMPARE(m_sample->window->filterBar()->searchEdit()->text(), u"weather"_s);
+    m_sample->window->filterBar()->searchEdit()->clear();
 
-    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"weather"_s);
-    QCOMPARE(m_session->document()->tableModel()->rowCount(), 1);
-    m_window->editActions()->createRow(u"fn"_s);
-    const QString created = m_window->editorPanel()->key();
+    QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"weather"_s);
+    QCOMPARE(m_sample->session->document()->tableModel()->rowCount(), 1);
+    m_sample->window->editActions()->createRow(u"fn"_s);
+    const QString created = m_sample->window->editorPanel()->key();
     QVERIFY(!created.isEmpty());
-    QCOMPARE(m_window->tableView()->currentKey(), created);
-    QCOMPARE(m_window->filterBar()->searchEdit()->text(), QString());
-    QCOMPARE(m_window->statusBar()->currentMessage(), u"Filters cleared to show %1."_s.arg(created));
+    QCOMPARE(m_sample->window->tableView()->currentKey(), created);
+    QCOMPARE(m_sample->window->filterBar()->searchEdit()->text(), QString());
+    QCOMPARE(m_sample->window->statusBar()->currentMessage(), u"Filters cleared to show %1."_s.arg(created));
 }
 
 // Undo of an edit to a row the filter hides: the row comes back into the table and the
 // editor, so the change is seen, not made behind another row shown as saved.
 void TestRunActions::undoSelectsTheRowItChanges()
 {
-    DirectoryDocument *document = m_session->document();
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
+    DirectoryDocument *document = m_sample->session->document();
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
     document->setField(u"NOW"_s, u"target"_s, u"uuid"_s);
-    QTest::keyClicks(m_window->filterBar()->searchEdit(), u"triage"_s);
-    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
-    QCOMPARE(m_window->editorPanel()->key(), u"TRIAGE"_s);
+    QTest::keyClicks(m_sample->window->filterBar()->searchEdit(), u"triage"_s);
+    QVERIFY(m_sample->window->tableView()->selectKey(u"TRIAGE"_s));
+    QCOMPARE(m_sample->window->editorPanel()->key(), u"TRIAGE"_s);
 
-    m_window->editActions()->undoAction()->trigger();
+    m_sample->window->editActions()->undoAction()->trigger();
     QCOMPARE(document->row(u"NOW"_s)->target, u"now"_s);
-    QCOMPARE(m_window->tableView()->currentKey(), u"NOW"_s);
-    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+    QCOMPARE(m_sample->window->tableView()->currentKey(), u"NOW"_s);
+    QCOMPARE(m_sample->window->editorPanel()->key(), u"NOW"_s);
 
-    QVERIFY(m_window->tableView()->selectKey(u"TRIAGE"_s));
-    m_window->editActions()->redoAction()->trigger();
+    QVERIFY(m_sample->window->tableView()->selectKey(u"TRIAGE"_s));
+    m_sample->window->editActions()->redoAction()->trigger();
     QCOMPARE(document->row(u"NOW"_s)->target, u"uuid"_s);
-    QCOMPARE(m_window->editorPanel()->key(), u"NOW"_s);
+    QCOMPARE(m_sample->window->editorPanel()->key(), u"NOW"_s);
 }
 
 void TestRunActions::downFromTheFilterMovesIntoTheRows()
 {
-    QLineEdit *search = m_window->filterBar()->searchEdit();
+    QLineEdit *search = m_sample->window->filterBar()->searchEdit();
     search->setFocus();
     QTest::keyClicks(search, u"tri"_s);
     QTest::keyClick(search, Qt::Key_Down);
-    QVERIFY(m_window->tableView()->hasFocus());
-    QCOMPARE(m_window->tableView()->currentKey(), u"TRIAGE"_s);
+    QVERIFY(m_sample->window->tableView()->hasFocus());
+    QCOMPARE(m_sample->window->tableView()->currentKey(), u"TRIAGE"_s);
 }
 
 // "made on the first call" is true only until that call: then the status says where the
 // key went.
 void TestRunActions::theReceiptKeyStatusFollowsTheFirstCall()
 {
-    auto *status = m_window->statusBar()->findChild<QLabel *>(u"signingKeyStatus"_s);
+    auto *status = m_sample->window->statusBar()->findChild<QLabel *>(u"signingKeyStatus"_s);
     QVERIFY(status);
     QCOMPARE(status->text(), u"Receipt key: made on the first call"_s);
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
-    m_window->runActions()->invoke();
-    QTRY_COMPARE(m_window->callPanel()->invokePanel()->history()->rowCount(), 1);
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    m_sample->window->runActions()->invoke();
+    QTRY_COMPARE(m_sample->window->callPanel()->invokePanel()->history()->rowCount(), 1);
     // Where the key went depends on whether a keychain answers here; either is named.
     QTRY_VERIFY2(status->text() == u"Receipt key: keychain"_s || status->text() == u"Receipt key: file"_s,
                  qPrintable(status->text()));
@@ -300,27 +285,27 @@ void TestRunActions::theReceiptKeyStatusFollowsTheFirstCall()
 void TestRunActions::longMessagesAreKeptWhole()
 {
     const QString message = u"Cannot read the directory: "_s + QString(400, u'x') + u" (end)"_s;
-    emit m_window->fileActions()->statusMessage(message);
-    QCOMPARE(m_window->statusBar()->currentMessage(), message);
+    emit m_sample->window->fileActions()->statusMessage(message);
+    QCOMPARE(m_sample->window->statusBar()->currentMessage(), message);
     // A menu's hint passes through the status bar but is no message.
-    m_window->statusBar()->showMessage(u"a status tip"_s);
-    m_window->findChild<QAction *>(u"messagesAction"_s)->trigger();
-    QVERIFY(m_window->messageLog()->isVisible());
-    QVERIFY(m_window->messageLog()->text().endsWith(message));
-    QVERIFY(!m_window->messageLog()->text().contains(u"a status tip"_s));
+    m_sample->window->statusBar()->showMessage(u"a status tip"_s);
+    m_sample->window->findChild<QAction *>(u"messagesAction"_s)->trigger();
+    QVERIFY(m_sample->window->messageLog()->isVisible());
+    QVERIFY(m_sample->window->messageLog()->text().endsWith(message));
+    QVERIFY(!m_sample->window->messageLog()->text().contains(u"a status tip"_s));
 }
 
 void TestRunActions::aDebuggerReceiptLinkOpensTheReceiptsDock()
 {
-    QVERIFY(m_window->tableView()->selectKey(u"NOW"_s));
-    m_window->runActions()->invoke();
-    InvokePanel *invoke = m_window->callPanel()->invokePanel();
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    m_sample->window->runActions()->invoke();
+    InvokePanel *invoke = m_sample->window->callPanel()->invokePanel();
     QTRY_COMPARE(invoke->history()->rowCount(), 1);
     const QString id = invoke->history()->entryAt(0)->invocationId();
     QVERIFY(!id.isEmpty());
-    emit m_window->flowPane()->receiptRequested(id);
-    QTRY_VERIFY(!m_window->receiptsPane()->visibleRegion().isEmpty());
-    QTRY_COMPARE(m_window->receiptsPane()->viewer()->selectedInvocation(), id);
+    emit m_sample->window->flowPane()->receiptRequested(id);
+    QTRY_VERIFY(!m_sample->window->receiptsPane()->visibleRegion().isEmpty());
+    QTRY_COMPARE(m_sample->window->receiptsPane()->viewer()->selectedInvocation(), id);
 }
 
 QTEST_MAIN(TestRunActions)
