@@ -1,6 +1,7 @@
 #include "models/directorydocument.h"
 
 #include "dispatch/lint/saveexplainer.h"
+#include "dispatch/store/rowrestore.h"
 
 #include "models/categorycountmodel.h"
 #include "models/changefeedpoller.h"
@@ -369,6 +370,19 @@ void DirectoryDocument::setField(const QString &key, const QString &column, cons
     pushChange(key, after, tr("Edit %1 of %2").arg(column, key), key + u'\x1f' + column);
 }
 
+bool DirectoryDocument::restoreVersion(const Row &version, qint64 versionSeq)
+{
+    const std::optional<Row> current = row(version.key);
+    if (!current)
+        return false;
+    const Row after = RowRestore::onto(*current, version);
+    if (after == *current)
+        return false;
+    m_restores.insert(version.key, {versionSeq, after});
+    pushChange(version.key, after, tr("Restore %1 to version #%2").arg(version.key).arg(versionSeq));
+    return true;
+}
+
 QString DirectoryDocument::createRow(const QString &type)
 {
     Row row;
@@ -502,9 +516,15 @@ ChangeSet DirectoryDocument::pendingChanges() const
             changes.append(RowChange::remove(it.key(), it->stored->updatedAt));
     }
     for (auto it = m_drafts.cbegin(); it != m_drafts.cend(); ++it) {
-        if (it->current)
-            changes.append(it->stored ? RowChange::replace(*it->current, it->stored->updatedAt)
-                                      : RowChange::create(*it->current));
+        if (!it->current)
+            continue;
+        const auto restore = m_restores.constFind(it.key());
+        if (!it->stored)
+            changes.append(RowChange::create(*it->current));
+        else if (restore != m_restores.cend() && sameContent(restore->row, it->current))
+            changes.append(RowChange::restore(*it->current, it->stored->updatedAt, restore->versionSeq));
+        else
+            changes.append(RowChange::replace(*it->current, it->stored->updatedAt));
     }
     return changes;
 }
@@ -550,6 +570,7 @@ void DirectoryDocument::finishLocalSave()
 {
     const QStringList keys = m_drafts.keys();
     m_drafts.clear();
+    m_restores.clear();
     QList<DirectoryTableModel::Update> updates;
     for (const QString &key : keys) {
         const std::optional<Row> saved = storedRow(key);
@@ -584,6 +605,7 @@ void DirectoryDocument::finishRemoteSave(const QMap<QString, Draft> &sent, const
         } else {
             m_reader->forget(outcome.key);
         }
+        m_restores.remove(outcome.key);
         const auto draft = m_drafts.find(outcome.key);
         bool modified = false;
         std::optional<Row> shown = stored;

@@ -3,6 +3,7 @@
 #include "dispatch/store/directorychanges.h"
 #include "dispatch/store/directorystore.h"
 
+#include <QHash>
 #include <QMap>
 #include <QObject>
 #include <QSet>
@@ -86,6 +87,11 @@ public:
     void renameRow(const QString &key, const QString &newKey); // unsaved new rows only
     void deleteRows(const QStringList &keys);
     void setEnabled(const QStringList &keys, bool enabled);
+    // Puts a saved version of a row (the `after` of event-log entry `versionSeq`) back as
+    // the row's draft: one undoable edit, gated on save like any other and logged there as
+    // a `restore` of that version while the draft still holds it. False when the row is
+    // not here or already holds those values.
+    bool restoreVersion(const Row &version, qint64 versionSeq);
 
     // Writes every draft, all or nothing (a server: in order, stopping at the first
     // failure). On failure the drafts and the undo history stay. On a server the result is
@@ -164,6 +170,12 @@ private:
     QUndoStack *m_undo;
     ChangeFeedPoller *m_feed;
     QMap<QString, Draft> m_drafts;
+    struct Restore
+    {
+        qint64 versionSeq = 0;
+        Row row; // the draft the restore made
+    };
+    QHash<QString, Restore> m_restores; // by key: the last version restored
     // Only for a store with round trips.
     RowReader *m_reader = nullptr;
     StoreWriter *m_writer = nullptr;

@@ -44,6 +44,12 @@ public:
                 table.idOf(Field::Status, std::string_view(status.constData(), std::size_t(status.size())));
             m_anyStatus = false;
         }
+        if (!filter.actor.isEmpty()) {
+            const QByteArray actor = filter.actor.toUtf8();
+            m_actor =
+                table.idOf(Field::Actor, std::string_view(actor.constData(), std::size_t(actor.size())));
+            m_anyActor = false;
+        }
         if (!filter.search.isEmpty())
             m_idHits = table.idsContaining(lowercaseUtf8(filter.search));
     }
@@ -53,6 +59,7 @@ public:
         const qint64 started = m_table.startedMsecs(index);
         return started >= m_from && started <= m_to
                && (m_anyStatus || qint64(m_table.textId(index, Field::Status)) == m_status)
+               && (m_anyActor || qint64(m_table.textId(index, Field::Actor)) == m_actor)
                && (m_keyHits.empty() || m_keyHits[m_table.textId(index, Field::Key)])
                && (m_idHits.empty() || m_idHits[std::size_t(index)]);
     }
@@ -63,6 +70,8 @@ private:
     qint64 m_to;
     bool m_anyStatus = true;
     qint64 m_status = -1; // -1: no receipt has the wanted status
+    bool m_anyActor = true;
+    qint64 m_actor = -1; // -1: no receipt has the wanted actor
     std::vector<char> m_keyHits; // per key id; empty: every key
     std::vector<char> m_idHits; // per receipt; empty: no search
 };
@@ -176,7 +185,7 @@ void ReceiptTableModel::install(ReceiptSummaryTable &&table)
         m_table = std::move(table);
         m_visible = filtered(m_filter);
     });
-    emit statusesChanged();
+    emit choicesChanged();
 }
 
 void ReceiptTableModel::appendNewer(const ReceiptSummaryTable &newer)
@@ -185,6 +194,7 @@ void ReceiptTableModel::appendNewer(const ReceiptSummaryTable &newer)
         return;
     const int first = m_table.size();
     const int statusesBefore = m_table.distinctCount(Field::Status);
+    const int actorsBefore = m_table.distinctCount(Field::Actor);
     m_table.appendAll(newer);
     const PreparedFilter filter(m_table, m_filter);
     std::vector<int> shown;
@@ -199,8 +209,9 @@ void ReceiptTableModel::appendNewer(const ReceiptSummaryTable &newer)
         endInsertRows();
     }
     emit countsChanged(rowCount(), totalReceipts());
-    if (m_table.distinctCount(Field::Status) != statusesBefore)
-        emit statusesChanged();
+    if (m_table.distinctCount(Field::Status) != statusesBefore
+        || m_table.distinctCount(Field::Actor) != actorsBefore)
+        emit choicesChanged();
 }
 
 void ReceiptTableModel::setFilter(const ReceiptFilter &filter)
@@ -269,13 +280,23 @@ void ReceiptTableModel::relayout(const std::function<void()> &change)
     emit countsChanged(rowCount(), totalReceipts());
 }
 
-QStringList ReceiptTableModel::statuses() const
+QStringList ReceiptTableModel::distinctTexts(Field field) const
 {
     QStringList names;
-    for (int id = 0; id < m_table.distinctCount(Field::Status); ++id)
-        names.append(QString::fromStdString(m_table.text(Field::Status, std::uint32_t(id))));
+    for (int id = 0; id < m_table.distinctCount(field); ++id)
+        names.append(QString::fromStdString(m_table.text(field, std::uint32_t(id))));
     names.sort();
     return names;
+}
+
+QStringList ReceiptTableModel::statuses() const
+{
+    return distinctTexts(Field::Status);
+}
+
+QStringList ReceiptTableModel::actors() const
+{
+    return distinctTexts(Field::Actor);
 }
 
 QString ReceiptTableModel::invocationIdAt(int row) const

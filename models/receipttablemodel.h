@@ -61,6 +61,8 @@ public:
     const ReceiptSummaryTable &summaries() const { return m_table; }
     // Every status some receipt has, sorted.
     QStringList statuses() const;
+    // Every caller some receipt names (owner:local, mcp:NAME, token:ID…), sorted.
+    QStringList actors() const;
     QString invocationIdAt(int row) const;
     int rowOfInvocation(const QString &invocationId) const; // visible row, or -1
     // Every receipt of `key`, filtered or not, oldest first: x is the start (UTC ms since
@@ -81,13 +83,15 @@ public:
 signals:
     // Visible and total receipt counts, after every change that can move them.
     void countsChanged(int visible, int total);
-    // A receipt with a status not seen before arrived, or the table was replaced.
-    void statusesChanged();
+    // A receipt with a status or a caller not seen before arrived, or the table was replaced.
+    void choicesChanged();
     // A background read completed; `error` is empty on success.
     void loadFinished(const QString &error);
 
 private:
     struct Chunk;
+
+    QStringList distinctTexts(ReceiptSummaryTable::Field field) const;
 
     void discardRead();
     void startRead(qint64 afterSeq);

@@ -61,6 +61,8 @@ QVariant RowHistoryModel::data(const QModelIndex &index, int role) const
     case TimeColumn:
         return event.at;
     case ActionColumn:
+        if (event.action == QLatin1String("restore") && event.detail.contains(QStringLiteral("restores_seq")))
+            return tr("restore of #%1").arg(event.detail.value(QStringLiteral("restores_seq")).toInteger());
         return event.action;
     case ActorColumn:
         return event.actor;

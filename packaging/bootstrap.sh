@@ -14,6 +14,12 @@ packages=(
     curl bash
     python3
 )
+# The official MCP clients the tests drive run on Node.js (tests/mcp). A node that is there
+# already (from any source) is kept: Debian's npm package would conflict with a node that
+# bundles its own npm.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

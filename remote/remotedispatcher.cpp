@@ -1,5 +1,6 @@
 #include "remote/remotedispatcher.h"
 
+#include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
 #include "remote/serverconnection.h"
 #include "remote/servererrors.h"
@@ -9,11 +10,9 @@
 #include <QPointer>
 #include <QUrl>
 
-namespace {
-
 // One call in flight. The relay lives on the caller's thread, so answers read on the
 // network thread are handed to the handle there; the handle may be gone by then.
-struct Pending
+struct RemoteDispatcher::Pending
 {
     QPointer<InvocationHandle> handle;
     std::shared_ptr<QObject> relay;
@@ -21,6 +20,10 @@ struct Pending
     InvocationRequest request;
     QString location;
 };
+
+namespace {
+
+using Pending = RemoteDispatcher::Pending;
 
 void onCallerThread(const std::shared_ptr<Pending> &pending, std::function<void()> work)
 {
@@ -41,10 +44,20 @@ ServerRequest RemoteDispatcher::requestFor(const InvocationRequest &request)
     QJsonObject call{{QStringLiteral("key"), request.key}, {QStringLiteral("body"), request.body}};
     if (request.shape)
         call.insert(QStringLiteral("shape"), true);
+    // A debugged flow's steps, linked under the flow's receipt by our server and ignored by
+    // a plain one, whose receipts then show no parent.
+    if (!request.parentInvocationId.isEmpty()) {
+        call.insert(QStringLiteral("parent"), request.parentInvocationId);
+        call.insert(QStringLiteral("trace"), request.trace);
+    }
     ServerRequest sent;
     sent.method = QByteArrayLiteral("POST");
     sent.pathAndQuery = QStringLiteral("/api/dispatch");
     sent.body = QJsonDocument(call).toJson(QJsonDocument::Compact);
+    // An MCP client the owner bridges is named to our server, which records the call as
+    // that client's; a plain server ignores the header and records its own actor.
+    if (request.token.isEmpty() && request.actor.startsWith(QLatin1String("mcp:")))
+        sent.headers.append({QByteArrayLiteral("Capdesk-Actor"), request.actor.toUtf8()});
     if (!request.token.isEmpty()) {
         // A server refuses a token beside a wrong key; the key goes along only when the
         // owner is present to satisfy a token's owner gate.
@@ -145,11 +158,10 @@ InvocationOutcome RemoteDispatcher::outcomeOf(const ServerResponse &response,
     return outcome;
 }
 
-InvocationHandle *RemoteDispatcher::invoke(const InvocationRequest &request)
+std::shared_ptr<Pending> RemoteDispatcher::pendingFor(const InvocationRequest &request) const
 {
-    auto *handle = new InvocationHandle;
     auto pending = std::make_shared<Pending>();
-    pending->handle = handle;
+    pending->handle = new InvocationHandle;
     // While the application tears down its event queues, posting a deferred delete would
     // wait on the very lock the teardown holds.
     pending->relay = std::shared_ptr<QObject>(new QObject, [](QObject *relay) {
@@ -161,18 +173,70 @@ InvocationHandle *RemoteDispatcher::invoke(const InvocationRequest &request)
     pending->connection = m_connection;
     pending->request = request;
     pending->location = m_connection->location();
+    return pending;
+}
+
+InvocationHandle *RemoteDispatcher::invoke(const InvocationRequest &request)
+{
+    const std::shared_ptr<Pending> pending = pendingFor(request);
     if (request.draft) {
         InvocationOutcome outcome;
         outcome.refusal =
             QStringLiteral("%1 has unsaved edits; a server runs stored rows only, so save first")
                 .arg(request.key);
         onCallerThread(pending, [pending, outcome] { finish(pending, outcome); });
-        return handle;
+        return pending->handle;
     }
-    m_connection->sendAsync(requestFor(request), [pending](const ServerResponse &response) {
+    send(m_connection, requestFor(request), pending);
+    return pending->handle;
+}
+
+InvocationHandle *RemoteDispatcher::recordFlowRun(const FlowRunRecord &run)
+{
+    InvocationRequest request;
+    request.key = run.key;
+    request.body = run.body;
+    const std::shared_ptr<Pending> pending = pendingFor(request);
+    if (run.draft) {
+        InvocationOutcome outcome;
+        outcome.refusal =
+            QStringLiteral("%1 has unsaved edits; a server records runs of stored flows only").arg(run.key);
+        onCallerThread(pending, [pending, outcome] { finish(pending, outcome); });
+        return pending->handle;
+    }
+    ServerRequest sent;
+    sent.method = QByteArrayLiteral("POST");
+    sent.pathAndQuery = QStringLiteral("/api/flow-runs");
+    sent.body = QJsonDocument(run.toJson()).toJson(QJsonDocument::Compact);
+    send(m_connection, sent, pending);
+    return pending->handle;
+}
+
+// A server that reads SPEC §10's body strictly (capdeskctl serve before it knew debugged
+// flows) refuses a step's parent: the step is sent again without it, and runs unlinked.
+bool RemoteDispatcher::refusedParent(const ServerResponse &response, const InvocationRequest &request)
+{
+    if (response.status != 400 || request.parentInvocationId.isEmpty())
+        return false;
+    const QJsonObject answer = QJsonDocument::fromJson(response.body).object();
+    const QString field = answer.value(QStringLiteral("field")).toString();
+    return field == QLatin1String("parent") || field == QLatin1String("trace")
+           || answer.value(QStringLiteral("error")).toString().contains(QLatin1String("'parent'"));
+}
+
+void RemoteDispatcher::send(const std::shared_ptr<ServerConnection> &connection, const ServerRequest &sent,
+                            const std::shared_ptr<Pending> &pending)
+{
+    connection->sendAsync(sent, [pending](const ServerResponse &response) {
         onCallerThread(pending, [pending, response] {
-            InvocationOutcome outcome = outcomeOf(response, pending->request, pending->location);
             const std::shared_ptr<ServerConnection> connection = pending->connection.lock();
+            if (connection && refusedParent(response, pending->request)) {
+                pending->request.parentInvocationId.clear();
+                pending->request.trace.clear();
+                send(connection, requestFor(pending->request), pending);
+                return;
+            }
+            InvocationOutcome outcome = outcomeOf(response, pending->request, pending->location);
             if (!outcome.ran || outcome.shape || outcome.invocationId.isEmpty() || !connection) {
                 finish(pending, outcome);
                 return;
@@ -195,5 +259,4 @@ InvocationHandle *RemoteDispatcher::invoke(const InvocationRequest &request)
             });
         });
     });
-    return handle;
 }

@@ -26,6 +26,9 @@ public:
     ~RemoteDispatcher() override;
 
     InvocationHandle *invoke(const InvocationRequest &request) override;
+    // POST /api/flow-runs, our server's owner-only route; a plain SPEC §10 server has none
+    // and answers 404, which the outcome's refusal says.
+    InvocationHandle *recordFlowRun(const FlowRunRecord &run) override;
 
     // The POST /api/dispatch a request becomes.
     static ServerRequest requestFor(const InvocationRequest &request);
@@ -33,6 +36,15 @@ public:
     static InvocationOutcome outcomeOf(const ServerResponse &response, const InvocationRequest &request,
                                        const QString &location);
 
+    struct Pending;
+
 private:
+    std::shared_ptr<Pending> pendingFor(const InvocationRequest &request) const;
+    // Sends a dispatch-shaped request and finishes the pending call with its outcome and,
+    // for a real call, the receipt fetched by the keyless confirm.
+    static void send(const std::shared_ptr<ServerConnection> &connection, const ServerRequest &sent,
+                     const std::shared_ptr<Pending> &pending);
+    static bool refusedParent(const ServerResponse &response, const InvocationRequest &request);
+
     std::shared_ptr<ServerConnection> m_connection;
 };

@@ -89,10 +89,13 @@ QString bearerTokenOf(const QHttpServerRequest &request)
 
 DirectoryServer::DirectoryServer(ServeOptions options, OwnerKey ownerKey,
                                  const std::shared_ptr<SqliteDirectoryStore> &store,
-                                 std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
+                                 const std::shared_ptr<DirectoryLedger> &ledger, Dispatcher &dispatcher,
                                  QObject *parent)
     : QAbstractHttpServer(parent), m_options(std::move(options)), m_ownerKey(std::move(ownerKey)),
-      m_directory(store), m_dispatch(store, std::move(ledger), dispatcher, m_options.baseUrl())
+      m_directory(store), m_dispatch(store, ledger, dispatcher, m_options.baseUrl()),
+      m_mcp(store, ledger, dispatcher,
+            {m_options.mcpProjection, m_options.allowedOrigins, m_options.limits.maxUnsentBytes,
+             std::max(1000, m_options.limits.idleTimeoutMs / 2), m_options.dispatchTimeoutMs})
 {
     m_clock.start();
 }
@@ -114,6 +117,7 @@ bool DirectoryServer::start(QString *error)
     }
     m_options.port = tcp->serverPort();
     m_dispatch.setBaseUrl(m_options.baseUrl());
+    m_mcp.setBaseUrl(m_options.baseUrl(), m_options.port);
     bind(tcp);
     return true;
 }
@@ -123,6 +127,7 @@ void DirectoryServer::shutdown()
     m_draining = true;
     for (QTcpServer *tcp : servers())
         tcp->close();
+    m_mcp.closeStreams();
     checkDrained();
 }
 
@@ -151,6 +156,10 @@ DirectoryServer::Target DirectoryServer::resolve(const QString &path)
         return {Route::Directory, {}};
     if (clean == QLatin1String("/api/dispatch"))
         return {Route::Dispatch, {}};
+    if (clean == QLatin1String("/api/flow-runs"))
+        return {Route::FlowRuns, {}};
+    if (clean == QLatin1String("/mcp"))
+        return {Route::Mcp, {}};
     for (const auto &[prefix, route] : {std::pair{QStringLiteral("/api/directory/"), Route::DirectoryRow},
                                         std::pair{QStringLiteral("/receipt/"), Route::Receipt}}) {
         const QString rest = clean.mid(prefix.size());
@@ -169,8 +178,12 @@ QList<Method> DirectoryServer::methodsOf(Route route)
         return {Method::Get, Method::Head, Method::Put, Method::Patch, Method::Delete, Method::Options};
     case Route::Dispatch:
         return {Method::Get, Method::Head, Method::Post, Method::Options};
+    case Route::FlowRuns:
+        return {Method::Post, Method::Options};
     case Route::Receipt:
         return {Method::Get, Method::Head, Method::Options};
+    case Route::Mcp:
+        return {Method::Get, Method::Post, Method::Options};
     case Route::None:
         break;
     }
@@ -187,6 +200,12 @@ DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &
 
 std::optional<ServerReply> DirectoryServer::refusalOnHead(const RequestHead &head)
 {
+    const Route route = resolve(QUrl::fromEncoded(head.target).path(QUrl::FullyDecoded)).route;
+    // A foreign page is refused before anything about the caller is told.
+    if (route == Route::Mcp) {
+        if (std::optional<ServerReply> refused = m_mcp.refusalOfOrigin(head.value("origin")))
+            return refused;
+    }
     const bool reads = head.method == "GET" || head.method == "HEAD" || head.method == "OPTIONS";
     if (reads && head.contentLength == 0)
         return std::nullopt;
@@ -195,10 +214,8 @@ std::optional<ServerReply> DirectoryServer::refusalOnHead(const RequestHead &hea
     if (owner)
         return std::nullopt;
     const QByteArray authorization = head.value("authorization");
-    const bool tokenCall =
-        head.method == "POST"
-        && resolve(QUrl::fromEncoded(head.target).path(QUrl::FullyDecoded)).route == Route::Dispatch
-        && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
+    const bool tokenCall = head.method == "POST" && (route == Route::Dispatch || route == Route::Mcp)
+                           && authorization.toLower().startsWith("bearer ") && authorization.size() > 7;
     // A wrong key is refused even beside a capability token: it is someone guessing.
     if (presentedKey.isEmpty() && tokenCall)
         return m_dispatch.refusalOfToken(QString::fromUtf8(authorization.mid(7).trimmed()));
@@ -232,18 +249,38 @@ bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocke
         send(responder, exchange, reply);
         return true;
     }
+    // A foreign page is refused before anything about the caller is told.
+    if (target.route == Route::Mcp) {
+        if (std::optional<ServerReply> refused = m_mcp.refusalOf(request)) {
+            send(responder, exchange, *refused);
+            return true;
+        }
+    }
     const QByteArray presentedKey = request.value(QByteArrayLiteral("x-terminal-key"));
     const bool owner = m_ownerKey.matches(presentedKey);
     const bool mutating = request.method() != Method::Get && request.method() != Method::Head;
     // A wrong key is refused even beside a capability token: it is someone guessing.
     const bool wrongKey = !presentedKey.isEmpty() && !owner;
-    const bool tokenCall = target.route == Route::Dispatch && !bearerTokenOf(request).isEmpty();
-    if (mutating && (wrongKey || (!owner && !tokenCall))) {
+    const bool tokenRoute = target.route == Route::Dispatch || target.route == Route::Mcp;
+    const bool tokenCall = tokenRoute && !bearerTokenOf(request).isEmpty();
+    // Everything on /mcp, reading the list included, is the owner's or a token holder's.
+    const bool guarded = mutating || target.route == Route::Mcp;
+    if (guarded && (wrongKey || (!owner && !tokenCall))) {
         send(responder, exchange, ServerReply::error(401, QStringLiteral("unauthorized")));
+        return true;
+    }
+    if (target.route == Route::Mcp) {
+        handleMcp(request, socket,
+                  {owner, owner ? QString() : bearerTokenOf(request),
+                   QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience")))});
         return true;
     }
     if (target.route == Route::Dispatch && request.method() == Method::Post) {
         startDispatch(request, socket, owner);
+        return true;
+    }
+    if (target.route == Route::FlowRuns) {
+        answerInvocation(request, socket, m_dispatch.recordFlowRun(request.body()));
         return true;
     }
     send(responder, exchange, handleSync(request, target));
@@ -276,6 +313,8 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
         return m_dispatch.query(request.query());
     case Route::Receipt:
         return m_dispatch.receiptPage(target.argument);
+    case Route::FlowRuns:
+    case Route::Mcp:
     case Route::None:
         break;
     }
@@ -284,12 +323,47 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
 
 void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner)
 {
-    const Exchange exchange = exchangeOf(request, socket);
     const DispatchApi::Caller caller{
         owner, bearerTokenOf(request),
         QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience"))),
-        request.value(QByteArrayLiteral("capdesk-call-budget"))};
-    auto started = m_dispatch.start(request.body(), caller);
+        request.value(QByteArrayLiteral("capdesk-call-budget")),
+        QString::fromUtf8(request.value(QByteArrayLiteral("capdesk-actor")))};
+    answerInvocation(request, socket, m_dispatch.start(request.body(), caller));
+}
+
+void DirectoryServer::handleMcp(const QHttpServerRequest &request, QTcpSocket *socket,
+                                const McpEndpoint::Caller &caller)
+{
+    const Exchange exchange = exchangeOf(request, socket);
+    auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
+    // A GET carries no body, so the head check has not judged its token yet.
+    if (!caller.owner) {
+        if (std::optional<ServerReply> refused = m_dispatch.refusalOfToken(caller.token)) {
+            send(*responder, exchange, *refused);
+            return;
+        }
+    }
+    if (McpEndpoint::opensStream(request)) {
+        if (std::optional<ServerReply> refused = m_mcp.openStream(request, socket, caller))
+            send(*responder, exchange, *refused);
+        else
+            AccessLog::write(exchange.method, exchange.url, 200, m_clock.elapsed() - exchange.startedMs,
+                             exchange.peer);
+        return;
+    }
+    ++m_running;
+    QPointer<QTcpSocket> connection(socket);
+    m_mcp.post(request, caller, [this, connection, responder, exchange](const ServerReply &reply) {
+        if (connection)
+            send(*responder, exchange, reply);
+        finishDispatch();
+    });
+}
+
+void DirectoryServer::answerInvocation(const QHttpServerRequest &request, QTcpSocket *socket,
+                                       const std::variant<ServerReply, InvocationHandle *> &started)
+{
+    const Exchange exchange = exchangeOf(request, socket);
     auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
     if (auto *reply = std::get_if<ServerReply>(&started)) {
         send(*responder, exchange, *reply);

@@ -3,6 +3,7 @@
 #include "server/directoryapi.h"
 #include "server/dispatchapi.h"
 #include "server/httpconnection.h"
+#include "server/mcpendpoint.h"
 #include "server/ownerkey.h"
 #include "server/serveoptions.h"
 
@@ -37,7 +38,7 @@ class DirectoryServer final : public QAbstractHttpServer
 public:
     DirectoryServer(ServeOptions options, OwnerKey ownerKey,
                     const std::shared_ptr<SqliteDirectoryStore> &store,
-                    std::shared_ptr<DirectoryLedger> ledger, Dispatcher &dispatcher,
+                    const std::shared_ptr<DirectoryLedger> &ledger, Dispatcher &dispatcher,
                     QObject *parent = nullptr);
     ~DirectoryServer() override;
 
@@ -56,7 +57,7 @@ protected:
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
-    enum class Route { None, Directory, DirectoryRow, Dispatch, Receipt };
+    enum class Route { None, Directory, DirectoryRow, Dispatch, FlowRuns, Receipt, Mcp };
     struct Target
     {
         Route route = Route::None;
@@ -77,6 +78,12 @@ private:
     static QList<QHttpServerRequest::Method> methodsOf(Route route);
     ServerReply handleSync(const QHttpServerRequest &request, const Target &target);
     void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner);
+    // /mcp, once the caller is known to be the owner or a token holder.
+    void handleMcp(const QHttpServerRequest &request, QTcpSocket *socket, const McpEndpoint::Caller &caller);
+    // Answers with `started`'s reply, or with the invocation's once it finishes (504 after
+    // the dispatch timeout).
+    void answerInvocation(const QHttpServerRequest &request, QTcpSocket *socket,
+                          const std::variant<ServerReply, InvocationHandle *> &started);
     Exchange exchangeOf(const QHttpServerRequest &request, QTcpSocket *socket) const;
     // The owner-key rule decided on the head, before a body is read: a request that carries
     // a body or changes something needs the key, or a capability token on POST /api/dispatch
@@ -90,6 +97,7 @@ private:
     OwnerKey m_ownerKey;
     DirectoryApi m_directory;
     DispatchApi m_dispatch;
+    McpEndpoint m_mcp;
     QElapsedTimer m_clock;
     int m_running = 0;
     bool m_draining = false;

@@ -1,7 +1,9 @@
 #include "server/dispatchapi.h"
 
 #include "dispatch/call/dispatcher.h"
+#include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/call/invocationids.h"
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/invoke/directoryledger.h"
@@ -10,7 +12,18 @@
 #include "dispatch/tokens/capabilitytoken.h"
 #include "server/receiptpage.h"
 
+#include <QDateTime>
 #include <QJsonArray>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace {
+
+// How far ahead of this server's clock a client's started_at may be.
+constexpr qint64 kClockSkewS = 300;
+
+} // namespace
 
 DispatchApi::DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
                          Dispatcher &dispatcher, QString baseUrl)
@@ -118,7 +131,73 @@ std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArra
     request.inheritedBudget = caller.callBudget;
     if (caller.token.isEmpty())
         request.actor = QStringLiteral("owner:terminal-key");
+    if (!caller.actor.isEmpty()) {
+        if (!caller.owner || !caller.token.isEmpty())
+            return ServerReply::json(
+                403, {{QStringLiteral("error"), QStringLiteral("only the owner may name the actor")},
+                      {QStringLiteral("field"), QStringLiteral("Capdesk-Actor")}});
+        static const QRegularExpression kActor(QStringLiteral("^mcp:[A-Za-z0-9._@/-]{1,64}$"));
+        if (!kActor.match(caller.actor).hasMatch())
+            return ServerReply::json(
+                400, {{QStringLiteral("error"),
+                       QStringLiteral("Capdesk-Actor must be mcp: and 1 to 64 of A-Z a-z 0-9 . _ @ / -")},
+                      {QStringLiteral("field"), QStringLiteral("Capdesk-Actor")}});
+        request.actor = caller.actor;
+    }
+    if (object.contains(QStringLiteral("parent"))) {
+        // Linking a call under an invocation is the debugger's, and the owner's alone: a
+        // token holder could otherwise hang calls under anyone's flow receipt.
+        if (!caller.owner || !caller.token.isEmpty())
+            return ServerReply::json(
+                403, {{QStringLiteral("error"), QStringLiteral("only the owner may set 'parent'")},
+                      {QStringLiteral("field"), QStringLiteral("parent")}});
+        request.parentInvocationId = object.value(QStringLiteral("parent")).toString();
+        request.trace = object.value(QStringLiteral("trace")).toString();
+        request.depth = 1;
+        // A receipted flow is closed: nothing joins it afterwards.
+        if (m_ledger->receipts().find(request.parentInvocationId).ok())
+            return ServerReply::json(
+                409, {{QStringLiteral("error"),
+                       QStringLiteral("%1 already has a receipt; a step cannot join a finished flow")
+                           .arg(request.parentInvocationId)},
+                      {QStringLiteral("field"), QStringLiteral("parent")}});
+    }
     return m_dispatcher.invoke(request);
+}
+
+std::variant<ServerReply, InvocationHandle *> DispatchApi::recordFlowRun(const QByteArray &body)
+{
+    QJsonObject object;
+    if (auto bad = ServerReply::readObject(body, &object))
+        return *bad;
+    QString error;
+    std::optional<FlowRunRecord> run = FlowRunRecord::fromJson(object, &error);
+    if (!run)
+        return ServerReply::json(400, {{QStringLiteral("error"), error}});
+    if (m_ledger->receipts().find(run->invocationId).ok())
+        return ServerReply::json(409, {{QStringLiteral("error"),
+                                        QStringLiteral("%1 already has a receipt").arg(run->invocationId)}});
+    // The engine vouches only for a run it took part in: steps it ran under this id, in this
+    // trace, started no later than now.
+    ReceiptLog::Query children;
+    children.parent = run->invocationId;
+    const StoreResult<QList<Receipt>> steps = m_ledger->receipts().list(children);
+    if (!steps.ok())
+        return ServerReply::error(500, steps.error().message);
+    const bool ranHere = std::any_of(steps.value().cbegin(), steps.value().cend(),
+                                     [&run](const Receipt &step) { return step.trace == run->trace; });
+    if (!ranHere)
+        return ServerReply::json(
+            422, {{QStringLiteral("error"),
+                   QStringLiteral("no step ran here under %1 in trace %2: there is no run to receipt")
+                       .arg(run->invocationId, run->trace)}});
+    const QDateTime started = QDateTime::fromString(run->startedAt, Qt::ISODateWithMs);
+    if (started > QDateTime::currentDateTimeUtc().addSecs(kClockSkewS))
+        return ServerReply::json(
+            400, {{QStringLiteral("error"), QStringLiteral("field 'started_at' is in the future")},
+                  {QStringLiteral("field"), QStringLiteral("started_at")}});
+    run->actor = QStringLiteral("owner:terminal-key");
+    return m_dispatcher.recordFlowRun(*run);
 }
 
 std::optional<ServerReply> DispatchApi::badMember(const QJsonObject &object)
@@ -142,12 +221,25 @@ std::optional<ServerReply> DispatchApi::badMember(const QJsonObject &object)
             return refuse(name, QStringLiteral("field 'shape' must be true or false"));
         if (name == QLatin1String("audience") && !it.value().isString())
             return refuse(name, QStringLiteral("field 'audience' must be a string"));
-        if (!QStringList{QStringLiteral("body"), QStringLiteral("shape"), QStringLiteral("audience")}
+        if (name == QLatin1String("parent") && !InvocationIds::isInvocationId(it.value().toString()))
+            return refuse(name,
+                          QStringLiteral("field 'parent' must be inv_ and 10 lowercase base-36 characters"));
+        if (name == QLatin1String("trace") && !InvocationIds::isTrace(it.value().toString()))
+            return refuse(name,
+                          QStringLiteral("field 'trace' must be t_ and 8 lowercase base-36 characters"));
+        if (!QStringList{QStringLiteral("body"), QStringLiteral("shape"), QStringLiteral("audience"),
+                         QStringLiteral("parent"), QStringLiteral("trace")}
                  .contains(name))
             return refuse(name,
-                          QStringLiteral("unknown field '%1': a dispatch names key, body, shape and audience")
+                          QStringLiteral("unknown field '%1': a dispatch names key, body, shape, audience "
+                                         "and, for a debugged flow's step, parent and trace")
                               .arg(name));
     }
+    if (object.contains(QStringLiteral("parent")) != object.contains(QStringLiteral("trace")))
+        return refuse(QStringLiteral("trace"),
+                      QStringLiteral("a step names its parent and its trace together"));
+    if (object.contains(QStringLiteral("parent")) && object.value(QStringLiteral("shape")).toBool())
+        return refuse(QStringLiteral("parent"), QStringLiteral("a shape call writes no receipt to link"));
     return std::nullopt;
 }
 

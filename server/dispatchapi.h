@@ -29,6 +29,9 @@ public:
         // Capdesk-Call-Budget: what is left of the call tree of a Capdesk http row that
         // calls here, which the call tree started here may not exceed.
         QByteArray callBudget = {};
+        // Capdesk-Actor: who the owner calls for (an MCP client the owner bridges, "mcp:NAME");
+        // the owner's alone to name.
+        QString actor = {};
     };
 
     DispatchApi(std::shared_ptr<const DirectoryStore> store, std::shared_ptr<DirectoryLedger> ledger,
@@ -47,13 +50,19 @@ public:
     // itself, in the body, has not been read, so a recorded refusal names no key.
     std::optional<ServerReply> refusalOfToken(const QString &token);
     // The running invocation (owned by the caller), or the reply when nothing started.
+    // An owner's call may name `parent` and `trace`: a step of a flow the owner debugs
+    // step by step, receipted under that flow's invocation.
     std::variant<ServerReply, InvocationHandle *> start(const QByteArray &body, const Caller &caller);
+    // POST /api/flow-runs (the owner's only): the receipt of a flow debugged step by step,
+    // once; its invocation id may not have a receipt yet.
+    std::variant<ServerReply, InvocationHandle *> recordFlowRun(const QByteArray &body);
     // The response object, with the proof pointing at this server's public receipt page.
     ServerReply finish(const InvocationOutcome &outcome) const;
 
 private:
     // SPEC §10's body, strictly: `key` a non-empty string, `body` a string, `shape` a bool,
-    // `audience` a string, nothing else; the 400 names the member.
+    // `audience` a string, `parent` and `trace` ids together, nothing else; the 400 names
+    // the member.
     static std::optional<ServerReply> badMember(const QJsonObject &object);
     ServerReply contract(const QString &key, const QString &format) const;
     ServerReply registry() const;

@@ -201,6 +201,9 @@ void HttpConnection::writeAnswer(QByteArrayView bytes)
 
 void HttpConnection::closeAfterWriting()
 {
+    // An ended stream is let go like any answer: a client that never takes its last bytes
+    // is cut off at the idle timeout.
+    m_exempt = false;
     m_phase = Phase::Closing;
     m_deadline.stop();
     restartIdle(); // a client that never takes the last answer is still let go

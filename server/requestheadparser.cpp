@@ -9,9 +9,9 @@ using Verdict = RequestHeadParser::Verdict;
 
 // Headers that decide framing or who is asking: a second one is how requests are smuggled
 // past a proxy that reads the other, so any repeat is refused.
-const QByteArray kSingletons[] = {"content-length", "transfer-encoding", "host",
-                                  "x-terminal-key", "authorization",     "if-match",
-                                  "if-none-match",  "connection",        "x-capability-audience"};
+const QByteArray kSingletons[] = {
+    "content-length", "transfer-encoding", "host",       "x-terminal-key",        "authorization",
+    "if-match",       "if-none-match",     "connection", "x-capability-audience", "capdesk-actor"};
 
 Verdict refused(int status, const char *reason)
 {

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "dispatch/mcp/mcpoptions.h"
 #include "server/connectionlimits.h"
 
 #include <QHostAddress>
 #include <QSslConfiguration>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -23,6 +25,10 @@ struct ServeOptions
     ConnectionLimits limits;
     // The certificate and key served (ServeTls::load); none: plain HTTP.
     std::optional<QSslConfiguration> tls = std::nullopt;
+    // /mcp: the projection its tools follow, and the browser origins (beyond this server's
+    // own loopback one) that may use it.
+    McpOptions::Projection mcpProjection = McpOptions::Projection::Rows;
+    QStringList allowedOrigins;
 
     // "127.0.0.1:8787", "localhost:8787", "[::1]:8787", "127.0.0.1:0" (any free port);
     // refuses a non-loopback host unless `tls` is given.

@@ -7,6 +7,7 @@
 #include "app/capdeskctl/ctlkeycommands.h"
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctllogcommand.h"
+#include "app/capdeskctl/ctlmcpcommand.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "app/capdeskctl/ctlservecommand.h"
 #include "app/capdeskctl/ctlservercommands.h"
@@ -16,10 +17,12 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/json/jsontextcheck.h"
+#include "dispatch/receipts/directoryhistory.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/store/defaultlocations.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
+#include "dispatch/store/rowrestore.h"
 #include "dispatch/store/sampledirectory.h"
 #include "dispatch/store/sqlitedirectorystore.h"
 #include "remote/remotedirectorystore.h"
@@ -420,6 +423,48 @@ int CtlCommands::log()
     return CtlLogCommand(m_args, m_store, ledger()).run();
 }
 
+int CtlCommands::restore()
+{
+    if (!expectPositional(2))
+        return m_exit;
+    const QString key = m_args.positional.at(0);
+    const QString seqText = m_args.positional.at(1);
+    bool ok = !seqText.isEmpty()
+              && std::all_of(seqText.cbegin(), seqText.cend(), [](QChar c) { return c.isDigit(); });
+    const qint64 seq = ok ? seqText.toLongLong(&ok) : 0;
+    if (!ok || seq < 1)
+        return CtlOutput::usage(
+            QStringLiteral("SEQ is an event's seq, a whole number from 1 (see log --key %1)").arg(key));
+    if (!openStore())
+        return m_exit;
+    const StoreResult<QList<LogEvent>> events = DirectoryHistory(m_store).events(key);
+    if (!events.ok())
+        return CtlOutput::fail(events.error());
+    const StoreResult<Row> version = RowRestore::version(events.value(), key, seq);
+    if (!version.ok())
+        return CtlOutput::fail(version.error());
+    const StoreResult<Row> current = m_store->row(key);
+    if (!current.ok())
+        return CtlOutput::fail(current.error());
+    const Row restored = RowRestore::onto(current.value(), version.value());
+    QJsonObject output{
+        {QStringLiteral("ok"), true}, {QStringLiteral("key"), key}, {QStringLiteral("restores_seq"), seq}};
+    if (restored == current.value()) {
+        output.insert(QStringLiteral("unchanged"), true);
+        output.insert(QStringLiteral("updated_at"), current.value().updatedAt);
+        CtlOutput::printJson(output);
+        return Ok;
+    }
+    ApplyTracking tracking;
+    const StoreError written =
+        m_store->applyTracked({RowChange::restore(restored, current.value().updatedAt, seq)}, tracking);
+    if (written.isError())
+        return CtlOutput::fail(written);
+    output.insert(QStringLiteral("updated_at"), tracking.written.value(0).updatedAt);
+    CtlOutput::printJson(output);
+    return Ok;
+}
+
 int CtlCommands::lintCommand(int (CtlLintCommands::*command)())
 {
     if (!openDirectory())
@@ -448,6 +493,22 @@ int CtlCommands::flowPlan()
     if (!openDirectory())
         return m_exit;
     return CtlFlowPlanCommand(m_args, m_directory).run();
+}
+
+int CtlCommands::mcp()
+{
+    if (!expectPositional(0))
+        return m_exit;
+    if (m_connection) {
+        if (m_args.has(u"--token"_s))
+            return CtlOutput::usage(
+                u"mcp --server serves with the owner key; a token is gated by the server, "
+                "so hand the token to the client instead"_s);
+        return CtlMcpCommand(m_args).runBridge(m_connection);
+    }
+    if (!openStore())
+        return m_exit;
+    return CtlMcpCommand(m_args).runLocal(m_store, ledger(), dbPath());
 }
 
 int CtlCommands::serve()

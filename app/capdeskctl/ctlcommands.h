@@ -37,12 +37,14 @@ public:
     int lint();
     int contract();
     int mcpTools();
+    int mcp();
     int serve();
     int receipts();
     int confirm();
     int verifyReceipt();
     int publicKey();
     int log();
+    int restore();
     int tokenCreate();
     int tokenList();
     int tokenRevoke();

@@ -40,8 +40,17 @@ QList<QCommandLineOption> serveOptions()
                valued(u"max-unsent-bytes"_s, u"N"_s, u"answer bytes a slow reader may leave unread"_s),
                valued(u"tls-cert"_s, u"FILE"_s, u"serve HTTPS with this PEM certificate (chain)"_s),
                valued(u"tls-key"_s, u"FILE"_s, u"the certificate's unencrypted PEM key"_s),
+               valued(u"mcp-tools"_s, u"rows|contract"_s, u"the tools /mcp serves (default rows)"_s),
+               valued(u"allow-origin"_s, u"ORIGIN,…"_s,
+                      u"browser origins besides this server's own that may use /mcp"_s),
            }
            + CtlDispatchLimits::options();
+}
+
+QCommandLineOption mcpProjectionOption()
+{
+    return valued(u"tools"_s, u"rows|contract"_s,
+                  u"one tool per row (rows, the default), or the three tools of the one contract"_s);
 }
 
 QList<QCommandLineOption> tokenCreateOptions()
@@ -131,8 +140,26 @@ QList<CtlCommand> buildCommands()
         entry(u"lint"_s, u"[KEY…]"_s, u"hygiene findings (all rows, or these); exit 1 on any error"_s,
               &CtlCommands::lint),
         entry(u"contract"_s, u"KEY"_s, u"the row's contract document (Markdown)"_s, &CtlCommands::contract),
-        entry(u"mcp-tools"_s, {}, u"the MCP tools/list projection of the callable rows"_s,
-              &CtlCommands::mcpTools),
+        entry(
+            u"mcp-tools"_s, {}, u"the MCP tools/list projection of the callable rows"_s,
+            &CtlCommands::mcpTools,
+            {mcpProjectionOption(),
+             flag(u"cost"_s, u"each projection's size in bytes and estimated tokens, whole and per tool"_s)}),
+        withDetails(
+            entry(
+                u"mcp"_s, {}, u"serve --db (or bridge --server) to an MCP client over stdio"_s,
+                &CtlCommands::mcp,
+                QList<QCommandLineOption>{
+                    mcpProjectionOption(),
+                    valued(u"token"_s, u"T"_s, u"serve only this capability token's rows, its calls gated"_s),
+                    valued(u"audience"_s, u"A"_s, u"the audience the token is presented for"_s),
+                    valued(u"page-size"_s, u"N"_s, u"tools per tools/list page (default 500)"_s)}
+                    + CtlDispatchLimits::options()),
+            {u"Newline-delimited JSON-RPC on stdin and stdout; log lines go to stderr. Row changes"_s,
+             u"from any writer reach the client as notifications/tools/list_changed. Every call is"_s,
+             u"receipted as actor mcp:<client name>; _meta names `capdeskctl confirm` for it. With"_s,
+             u"--server the server's rows are served and its POST /api/dispatch runs each call with"_s,
+             u"the owner key of CAPDESK_TERMINAL_KEY; --token is for --db only."_s}),
         withDetails(
             entry(u"serve"_s, {}, u"the REST server of SPEC §10 over --db"_s, &CtlCommands::serve,
                   serveOptions(), Server::LocalOnly),
@@ -164,6 +191,12 @@ QList<CtlCommand> buildCommands()
                     {u"--verify checks the log and the receipt chains, exit 1 naming each finding; with"_s,
                      u"--anchor FILE also that the log still holds that anchor. --anchor alone prints a"_s,
                      u"signed anchor of where the log ends now, to keep elsewhere."_s}),
+        withDetails(
+            entry(u"restore"_s, u"KEY SEQ"_s,
+                  u"put back the version of KEY that event SEQ saved, logged as a restore"_s,
+                  &CtlCommands::restore, {}, Server::LocalOnly),
+            {u"SEQ is the seq of one of the row's events in log --key KEY. The write passes the hygiene"_s,
+             u"gate as an edit does (it may not make a compliant row non-compliant)."_s}),
         withDetails(
             allowingEmpty(entry(u"token create"_s, u"--audience A"_s,
                                 u"make a capability token (its value is printed once)"_s,

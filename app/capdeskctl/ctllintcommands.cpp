@@ -3,9 +3,10 @@
 #include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/contract/contractdocument.h"
-#include "dispatch/contract/mcpprojection.h"
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintreport.h"
+#include "dispatch/mcp/mcpcost.h"
+#include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/store/directorystore.h"
 
 #include <algorithm>
@@ -60,9 +61,36 @@ int CtlLintCommands::mcpTools()
 {
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(CtlCommandTable::usageLine(u"mcp-tools"_s));
-    const StoreResult<QList<Row>> rows = m_store->allRows();
-    if (!rows.ok())
-        return CtlOutput::fail(rows.error());
-    CtlOutput::printJson(McpProjection::toolsList(rows.value()));
+    const QString named = m_args.value(u"--tools"_s);
+    const std::optional<McpOptions::Projection> projection = McpOptions::projectionNamed(named);
+    if (!projection)
+        return CtlOutput::usage(u"--tools is rows or contract, not '%1'"_s.arg(named));
+    if (!m_args.has(u"--cost"_s)) {
+        const StoreResult<QJsonArray> tools = toolsOf(*projection);
+        if (!tools.ok())
+            return CtlOutput::fail(tools.error());
+        CtlOutput::printJson(QJsonObject{{u"tools"_s, tools.value()}});
+        return CtlOutput::Ok;
+    }
+    // Without --tools, both projections side by side: the choice the cost is for.
+    QJsonObject costs{{u"note"_s, u"tokens are estimates at ~4 bytes each, not a tokenizer's count"_s}};
+    for (const auto &[name, each] : {std::pair{u"rows"_s, McpOptions::Projection::Rows},
+                                     std::pair{u"contract"_s, McpOptions::Projection::Contract}}) {
+        if (!named.isEmpty() && each != *projection)
+            continue;
+        const StoreResult<QJsonArray> tools = toolsOf(each);
+        if (!tools.ok())
+            return CtlOutput::fail(tools.error());
+        costs.insert(name, McpCost::of(tools.value()).toJson());
+    }
+    CtlOutput::printJson(costs);
     return CtlOutput::Ok;
+}
+
+StoreResult<QJsonArray> CtlLintCommands::toolsOf(McpOptions::Projection projection) const
+{
+    McpOptions options;
+    options.projection = projection;
+    McpToolCatalog catalog(m_store, nullptr, options);
+    return catalog.tools();
 }

@@ -1,6 +1,10 @@
 #pragma once
 
 #include "app/capdeskctl/ctlarguments.h"
+#include "dispatch/core/storeerror.h"
+#include "dispatch/mcp/mcpoptions.h"
+
+#include <QJsonArray>
 
 #include <memory>
 
@@ -22,6 +26,8 @@ public:
     int mcpTools();
 
 private:
+    StoreResult<QJsonArray> toolsOf(McpOptions::Projection projection) const;
+
     const CtlArguments &m_args;
     std::shared_ptr<DirectoryStore> m_store;
 };

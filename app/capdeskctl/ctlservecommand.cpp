@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QSettings>
+#include <QUrl>
 
 #include <algorithm>
 #include <cstdio>
@@ -63,6 +64,31 @@ QString CtlServeCommand::readLimits(ServeOptions *options) const
     return {};
 }
 
+QString CtlServeCommand::readMcp(ServeOptions *options) const
+{
+    const std::optional<McpOptions::Projection> projection =
+        McpOptions::projectionNamed(m_args.value(QStringLiteral("--mcp-tools")));
+    if (!projection)
+        return QStringLiteral("--mcp-tools is rows or contract, not '%1'")
+            .arg(m_args.value(QStringLiteral("--mcp-tools")));
+    options->mcpProjection = *projection;
+    if (!m_args.has(QStringLiteral("--allow-origin")))
+        return {};
+    for (QString origin : m_args.value(QStringLiteral("--allow-origin")).split(u',')) {
+        origin = origin.trimmed();
+        while (origin.endsWith(u'/'))
+            origin.chop(1);
+        const QUrl url(origin, QUrl::StrictMode);
+        if (!url.isValid()
+            || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
+            || url.host().isEmpty() || !url.path().isEmpty() || url.hasQuery() || !url.userInfo().isEmpty())
+            return QStringLiteral("--allow-origin takes origins such as https://app.example:8443, not '%1'")
+                .arg(origin);
+        options->allowedOrigins.append(origin);
+    }
+    return {};
+}
+
 namespace {
 
 constexpr int kTreeDeadlineMarginMs = 1000;
@@ -91,6 +117,8 @@ int CtlServeCommand::run()
         return CtlOutput::usage(error);
     ServeOptions served = options;
     if (const QString bad = readLimits(&served); !bad.isEmpty())
+        return CtlOutput::usage(bad);
+    if (const QString bad = readMcp(&served); !bad.isEmpty())
         return CtlOutput::usage(bad);
 
     std::optional<DispatchLimits> limits = CtlDispatchLimits::parse(m_args, &error);

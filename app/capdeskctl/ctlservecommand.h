@@ -19,6 +19,8 @@ private:
     // The limit options (--idle-timeout, --max-connections…) into `options`, each checked
     // against its range; the usage error, or empty.
     QString readLimits(ServeOptions *options) const;
+    // --mcp-tools and --allow-origin (comma-separated origins) for /mcp; the usage error, or empty.
+    QString readMcp(ServeOptions *options) const;
 
     const CtlArguments &m_args;
 };

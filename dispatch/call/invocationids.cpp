@@ -34,4 +34,10 @@ bool isInvocationId(const QString &text)
     return form.match(text).hasMatch();
 }
 
+bool isTrace(const QString &text)
+{
+    static const QRegularExpression form(QStringLiteral("^t_[0-9a-z]{8}$"));
+    return form.match(text).hasMatch();
+}
+
 } // namespace InvocationIds

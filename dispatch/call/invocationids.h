@@ -9,5 +9,6 @@ namespace InvocationIds {
 QString newInvocationId();
 QString newTrace();
 bool isInvocationId(const QString &text);
+bool isTrace(const QString &text);
 
 } // namespace InvocationIds

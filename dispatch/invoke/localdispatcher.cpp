@@ -1,6 +1,7 @@
 #include "dispatch/invoke/localdispatcher.h"
 
 #include "dispatch/call/callbudget.h"
+#include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/call/invocationids.h"
 #include "dispatch/contract/contractfingerprint.h"
@@ -63,6 +64,70 @@ std::optional<std::pair<QString, int>> LocalDispatcher::gate(const InvocationReq
     return std::pair(verdict.reason, verdict.httpStatus);
 }
 
+// Refusals still finish asynchronously, so callers handle every outcome one way.
+InvocationHandle *LocalDispatcher::finishLater(InvocationHandle *handle, const InvocationOutcome &outcome)
+{
+    QTimer::singleShot(0, handle, [handle, outcome] { handle->finish(outcome); });
+    return handle;
+}
+
+InvocationHandle *LocalDispatcher::recordFlowRun(const FlowRunRecord &run)
+{
+    auto *handle = new InvocationHandle;
+    InvocationOutcome outcome;
+    outcome.trace = run.trace;
+    const StoreResult<Row> row = run.draft ? StoreResult<Row>(*run.draft) : m_store->row(run.key);
+    if (!row.ok() || row.value().type != QLatin1String("flow")) {
+        outcome.refusal = row.ok() ? u"%1 is not a flow"_s.arg(run.key) : row.error().message;
+        outcome.refusalStatus = row.ok() ? 400 : (row.error().kind == StoreError::Kind::NotFound ? 404 : 500);
+        return finishLater(handle, outcome);
+    }
+    outcome.ran = true;
+    outcome.runner = row.value().type;
+    outcome.invocationId = run.invocationId;
+    outcome.result.output = run.output;
+    outcome.durationMs = run.activeMs;
+
+    Receipt receipt;
+    receipt.invocationId = run.invocationId;
+    receipt.trace = run.trace;
+    receipt.key = run.key;
+    receipt.actor = run.actor.isEmpty() ? u"owner:local"_s : run.actor;
+    receipt.runner = outcome.runner;
+    receipt.startedAt = run.startedAt;
+    receipt.durationMs = run.activeMs;
+    receipt.material = outcome.material();
+    receipt.status = Receipt::statusFor(receipt.material);
+    receipt.inputFingerprint = Receipt::sha256Hex(run.body);
+    receipt.outputFingerprint = Receipt::sha256Hex(run.output);
+    receipt.contractFingerprint = ContractFingerprint::of(row.value());
+    track(handle);
+    issueAndFinish(m_ledger, std::move(receipt), handle, std::move(outcome));
+    return handle;
+}
+
+void LocalDispatcher::track(InvocationHandle *handle)
+{
+    m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
+    m_open.append(handle);
+}
+
+void LocalDispatcher::issueAndFinish(const std::shared_ptr<DirectoryLedger> &ledger, Receipt receipt,
+                                     const QPointer<InvocationHandle> &handle, InvocationOutcome outcome)
+{
+    // The callback holds the ledger until the receipt is written, even if the directory
+    // closes while the signing key is being unlocked.
+    ledger->issueAsync(std::move(receipt), [ledger, handle, outcome = std::move(outcome)](
+                                               const StoreResult<Receipt> &issued) mutable {
+        if (issued.ok())
+            outcome.receipt = issued.value();
+        else
+            outcome.receiptError = issued.error().message;
+        if (handle)
+            handle->finish(std::move(outcome));
+    });
+}
+
 InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 {
     auto *handle = new InvocationHandle;
@@ -70,12 +135,10 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     outcome.shape = request.shape;
     outcome.trace = request.trace.isEmpty() ? InvocationIds::newTrace() : request.trace;
 
-    // Refusals still finish asynchronously, so callers handle every outcome one way.
     auto refuse = [handle, &outcome](const QString &reason, int status) {
         outcome.refusal = reason;
         outcome.refusalStatus = status;
-        QTimer::singleShot(0, handle, [handle, outcome] { handle->finish(outcome); });
-        return handle;
+        return finishLater(handle, outcome);
     };
     const StoreResult<Row> row = request.draft ? StoreResult<Row>(*request.draft) : m_store->row(request.key);
     if (!row.ok()) {
@@ -134,8 +197,7 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
         receipt.contractFingerprint = ContractFingerprint::of(row.value());
     }
 
-    m_open.removeIf([](const QPointer<InvocationHandle> &open) { return !open || open->isFinished(); });
-    m_open.append(handle);
+    track(handle);
     Call call{runner,  std::move(context), std::move(outcome), std::move(receipt), handle, {}, {},
               *budget, !request.budget};
     call.timer.start();
@@ -216,16 +278,6 @@ void LocalDispatcher::start(Call call)
         receipt.material = outcome.material();
         receipt.status = Receipt::statusFor(receipt.material);
         receipt.outputFingerprint = Receipt::sha256Hex(outcome.result.output);
-        // The callback holds the ledger until the receipt is written, even if the directory
-        // closes while the signing key is being unlocked.
-        ledger->issueAsync(std::move(receipt), [ledger, handle = call.handle, outcome = std::move(outcome)](
-                                                   const StoreResult<Receipt> &issued) mutable {
-            if (issued.ok())
-                outcome.receipt = issued.value();
-            else
-                outcome.receiptError = issued.error().message;
-            if (handle)
-                handle->finish(std::move(outcome));
-        });
+        issueAndFinish(ledger, std::move(receipt), call.handle, std::move(outcome));
     });
 }

@@ -41,6 +41,9 @@ public:
     void setLimits(const DispatchLimits &limits) { m_limits = limits; }
     const DispatchLimits &limits() const { return m_limits; }
     InvocationHandle *invoke(const InvocationRequest &request) override;
+    // Signs and commits the flow's receipt: its contract fingerprint from the stored row,
+    // `material` and the status from the run's output, `duration_ms` its active time.
+    InvocationHandle *recordFlowRun(const FlowRunRecord &run) override;
 
 private:
     // One call from its runner's start to its receipt.
@@ -66,6 +69,13 @@ private:
                                                          QString *error) const;
     void cancelAtDeadline(const Call &call);
     static void bound(Call &call);
+    static InvocationHandle *finishLater(InvocationHandle *handle, const InvocationOutcome &outcome);
+    // Kept in m_open until it finishes.
+    void track(InvocationHandle *handle);
+    // Signs and commits `receipt`, then finishes `handle` (if still there) with `outcome`
+    // and the receipt, or why it could not be written.
+    static void issueAndFinish(const std::shared_ptr<DirectoryLedger> &ledger, Receipt receipt,
+                               const QPointer<InvocationHandle> &handle, InvocationOutcome outcome);
 
     std::shared_ptr<const DirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;

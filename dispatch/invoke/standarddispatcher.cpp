@@ -26,3 +26,8 @@ InvocationHandle *StandardDispatcher::invoke(const InvocationRequest &request)
 {
     return m_local.invoke(request);
 }
+
+InvocationHandle *StandardDispatcher::recordFlowRun(const FlowRunRecord &run)
+{
+    return m_local.recordFlowRun(run);
+}

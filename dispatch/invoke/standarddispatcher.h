@@ -29,6 +29,7 @@ public:
     Q_DISABLE_COPY_MOVE(StandardDispatcher)
 
     InvocationHandle *invoke(const InvocationRequest &request) override;
+    InvocationHandle *recordFlowRun(const FlowRunRecord &run) override;
     HttpClient &httpClient() { return m_client; }
 
 private:

@@ -183,7 +183,7 @@ StoreError EventLog::append(LogEvent event)
 }
 
 StoreError EventLog::appendRowChange(const QString &action, const QString &actor, const Row *before,
-                                     const Row *after, const QString &at)
+                                     const Row *after, const QString &at, const QJsonObject &detail)
 {
     LogEvent event;
     event.kind = QStringLiteral("DIRECTORY_MUTATE");
@@ -191,6 +191,7 @@ StoreError EventLog::appendRowChange(const QString &action, const QString &actor
     event.key = after ? after->key : before ? before->key : QString();
     event.actor = actor;
     event.at = at;
+    event.detail = detail;
     return appendEncoded(std::move(event), canonicalRow(before), canonicalRow(after));
 }
 

@@ -53,7 +53,8 @@ public:
     // rows go straight to canonical JSON without a QJsonObject each, which keeps a
     // 100,000-row import quick. Same transaction rule as append().
     StoreError appendRowChange(const QString &action, const QString &actor, const Row *before,
-                               const Row *after, const QString &at = QString());
+                               const Row *after, const QString &at = QString(),
+                               const QJsonObject &detail = {});
 
     // Newest first; an empty key gives every event, a negative limit no limit.
     StoreResult<QList<LogEvent>> events(const QString &key = QString(), qint64 limit = -1) const;

@@ -5,7 +5,9 @@
 #include <QString>
 
 // One entry of the append-only event log (SPEC §8). `kind` is what happened:
-//   DIRECTORY_MUTATE   action create|replace|patch|delete|import, key, before/after rows
+//   DIRECTORY_MUTATE   action create|replace|patch|delete|import|restore, key, before/after
+//                      rows; a restore's detail {restores_seq}: the event whose `after`
+//                      it put back
 //   CAPABILITY_REFUSED action invoke, key, detail {token_id, reason}
 //   TOKEN_CREATED      action create, detail {token_id, label, …} (never the token value)
 //   TOKEN_REVOKED      action revoke, detail {token_id}

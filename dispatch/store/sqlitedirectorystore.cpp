@@ -6,6 +6,7 @@
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/rowrestore.h"
 #include "dispatch/store/schemamigrator.h"
 #include "dispatch/store/sqldialect.h"
 #include "dispatch/store/sqlitesummaryscan.h"
@@ -487,11 +488,29 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
 }
 
 StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
-                                                          ReplaceGate gate, EventLog &log)
+                                                          ReplaceGate gate, EventLog &log, qint64 restoresSeq)
 {
     const StoreResult<Row> current = this->row(row.key);
     if (!current.ok())
         return current.error();
+    if (restoresSeq != 0) {
+        // The hash-chained log must not call anything a restore: the write is exactly the
+        // row that event of this key saved.
+        const StoreResult<QList<LogEvent>> versions = log.events(row.key);
+        if (!versions.ok())
+            return versions.error();
+        const StoreResult<Row> version = RowRestore::version(versions.value(), row.key, restoresSeq);
+        if (!version.ok())
+            return StoreError::make(
+                Kind::Invalid,
+                version.error().kind == Kind::NotFound
+                    ? QStringLiteral("%1 has no saved version #%2 to restore").arg(row.key).arg(restoresSeq)
+                    : version.error().message);
+        if (!(RowRestore::onto(row, version.value()) == row))
+            return StoreError::make(
+                Kind::Invalid,
+                QStringLiteral("%1: the row written is not version #%2").arg(row.key).arg(restoresSeq));
+    }
     // Their row goes along, so the editor can offer a merge instead of only refusing.
     if (!expectedUpdatedAt.isNull() && current.value().updatedAt != expectedUpdatedAt)
         return StoreError::make(Kind::Conflict,
@@ -520,8 +539,11 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
     if (!error.isError())
         index().update(row);
     if (!error.isError())
-        error =
-            log.appendRowChange(QStringLiteral("replace"), m_actor, &current.value(), &row, row.updatedAt);
+        error = restoresSeq != 0
+                    ? log.appendRowChange(QStringLiteral("restore"), m_actor, &current.value(), &row,
+                                          row.updatedAt, {{QStringLiteral("restores_seq"), restoresSeq}})
+                    : log.appendRowChange(QStringLiteral("replace"), m_actor, &current.value(), &row,
+                                          row.updatedAt);
     if (error.isError())
         return error;
     return WriteOutcome{row.key, row.updatedAt, false};
@@ -687,7 +709,8 @@ StoreError SqliteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTra
                 outcome = createIn(change.row, log);
                 break;
             case RowChange::Kind::Replace:
-                outcome = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log);
+                outcome = replaceIn(change.row, change.expectedUpdatedAt, ReplaceGate::NonRegression, log,
+                                    change.restoresSeq);
                 break;
             case RowChange::Kind::Delete:
                 if (StoreError removed = removeIn(change.key, change.expectedUpdatedAt, log);

@@ -80,8 +80,10 @@ private:
     // How a replace is gated (SPEC §8): a PUT must leave the row compliant; an editor's
     // Replace, like a patch, only must not make a compliant row non-compliant.
     enum class ReplaceGate { Strict, NonRegression };
+    // A `restoresSeq` above 0 must be an event of the row's key, and is logged as a
+    // `restore` naming it.
     StoreResult<WriteOutcome> replaceIn(Row row, const QString &expectedUpdatedAt, ReplaceGate gate,
-                                        EventLog &log);
+                                        EventLog &log, qint64 restoresSeq = 0);
     StoreError removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log);
 
     // The hygiene gate's view of the whole directory, built on the first gated write and

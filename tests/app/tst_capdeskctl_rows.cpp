@@ -26,6 +26,7 @@ private slots:
     void initWithSampleHoldsTheArticleRows();
     void initSampleRefusesANonEmptyDirectory();
     void putGetPatchDeleteRoundTrip();
+    void restorePutsBackASavedVersion();
     void putRefusesBadRows_data();
     void putRefusesBadRows();
     void patchRefusesUnpatchableFields();
@@ -117,6 +118,62 @@ void TestCapdeskctlRows::putGetPatchDeleteRoundTrip()
     QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("ZZ_TEST_TEMPERATURE"), QStringLiteral("--db"), db()})
                  .exitCode,
              3);
+}
+
+// `restore KEY SEQ`: the version event SEQ saved comes back, logged as a restore naming
+// SEQ; a seq of another row, a delete, or no number at all is refused, writing nothing.
+void TestCapdeskctlRows::restorePutsBackASavedVersion()
+{
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db()}).exitCode,
+             0);
+    const auto logOf = [this](const QString &key) {
+        return ctl({QStringLiteral("log"), QStringLiteral("--key"), key, QStringLiteral("--db"), db()})
+            .json()
+            .value(QStringLiteral("events"))
+            .toArray();
+    };
+    const qint64 imported =
+        logOf(QStringLiteral("NOW")).first().toObject().value(QStringLiteral("seq")).toInteger();
+    QCOMPARE(ctl({QStringLiteral("patch"), QStringLiteral("NOW"), QStringLiteral("--db"), db()},
+                 R"({"category":"clock"})")
+                 .exitCode,
+             0);
+
+    const Run restored = ctl({QStringLiteral("restore"), QStringLiteral("NOW"), QString::number(imported),
+                              QStringLiteral("--db"), db()});
+    QCOMPARE(restored.exitCode, 0);
+    QCOMPARE(restored.json().value(QStringLiteral("restores_seq")).toInteger(), imported);
+    QCOMPARE(ctl({QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--db"), db()})
+                 .json()
+                 .value(QStringLiteral("category"))
+                 .toString(),
+             QStringLiteral("time"));
+    const QJsonObject logged = logOf(QStringLiteral("NOW")).first().toObject();
+    QCOMPARE(logged.value(QStringLiteral("action")).toString(), QStringLiteral("restore"));
+    QCOMPARE(
+        logged.value(QStringLiteral("detail")).toObject().value(QStringLiteral("restores_seq")).toInteger(),
+        imported);
+    // Again: the row already holds it, and nothing is written.
+    const Run again = ctl({QStringLiteral("restore"), QStringLiteral("NOW"), QString::number(imported),
+                           QStringLiteral("--db"), db()});
+    QCOMPARE(again.exitCode, 0);
+    QVERIFY(again.json().value(QStringLiteral("unchanged")).toBool());
+    QCOMPARE(logOf(QStringLiteral("NOW")).size(), 3);
+
+    const qint64 otherRow =
+        logOf(QStringLiteral("WEATHER_NOW")).first().toObject().value(QStringLiteral("seq")).toInteger();
+    const Run foreign = ctl({QStringLiteral("restore"), QStringLiteral("NOW"), QString::number(otherRow),
+                             QStringLiteral("--db"), db()});
+    QCOMPARE(foreign.exitCode, 3);
+    QVERIFY2(foreign.err.contains("NOW has no saved version #" + QByteArray::number(otherRow)),
+             foreign.err.constData());
+    for (const QString &bad : {QStringLiteral("0"), QStringLiteral("-1"), QStringLiteral("x"),
+                               QStringLiteral("1e3"), QStringLiteral("99999999999999999999")}) {
+        const Run refused =
+            ctl({QStringLiteral("restore"), QStringLiteral("NOW"), bad, QStringLiteral("--db"), db()});
+        QCOMPARE(refused.exitCode, 2);
+    }
+    QCOMPARE(logOf(QStringLiteral("NOW")).size(), 3);
 }
 
 void TestCapdeskctlRows::putRefusesBadRows_data()

@@ -21,6 +21,8 @@ private slots:
     void listsEveryReceiptNewestFirst();
     void filtersLikeSql_data();
     void filtersLikeSql();
+    void filtersByCaller_data();
+    void filtersByCaller();
     void loadsTheNewestFirstThenEverything();
     void refreshPutsNewReceiptsOnTopAndKeepsTheSelection();
     void refreshShowsOnlyNewReceiptsThatMatch();
@@ -187,7 +189,7 @@ void TestReceiptTableModel::filtersLikeSql()
     ReceiptTableModel model;
     QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
     QSignalSpy counts(&model, &ReceiptTableModel::countsChanged);
-    model.setFilter({key, status, from, to, search});
+    model.setFilter({key, status, from, to, search, QString()});
     const QStringList expected = sqlIds(where);
     if (where != QLatin1String("0"))
         QVERIFY2(!expected.isEmpty() && expected.size() < m_written, "the case should select some receipts");
@@ -195,6 +197,39 @@ void TestReceiptTableModel::filtersLikeSql()
     QCOMPARE(counts.size(), 1);
     QCOMPARE(counts.first().at(0).toInt(), int(expected.size()));
     QCOMPARE(counts.first().at(1).toInt(), m_written);
+}
+
+void TestReceiptTableModel::filtersByCaller_data()
+{
+    QTest::addColumn<QString>("actor");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("where");
+
+    QTest::addRow("one caller") << QStringLiteral("agent:planner") << QString()
+                                << QStringLiteral("actor = 'agent:planner'");
+    QTest::addRow("a caller and a status") << QStringLiteral("owner:terminal-key") << Receipt::provenMaterial
+                                           << QStringLiteral("actor = 'owner:terminal-key' AND status = "
+                                                             "'PROVEN_MATERIAL_RESULT'");
+    QTest::addRow("a caller no receipt names")
+        << QStringLiteral("mcp:nobody") << QString() << QStringLiteral("0");
+}
+
+// The caller filter (an MCP client is mcp:NAME), and the callers offered for it.
+void TestReceiptTableModel::filtersByCaller()
+{
+    QFETCH(QString, actor);
+    QFETCH(QString, status);
+    QFETCH(QString, where);
+    ReceiptTableModel model;
+    QVERIFY(!model.load(std::make_shared<ReceiptSummaryReader>(m_store)).isError());
+    QCOMPARE(model.actors(),
+             QStringList({QStringLiteral("agent:planner"), QStringLiteral("owner:terminal-key"),
+                          QStringLiteral("token:tok_ab12")}));
+    ReceiptFilter filter;
+    filter.actor = actor;
+    filter.status = status;
+    model.setFilter(filter);
+    QCOMPARE(modelIds(model), sqlIds(where));
 }
 
 void TestReceiptTableModel::loadsTheNewestFirstThenEverything()

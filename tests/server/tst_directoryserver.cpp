@@ -395,6 +395,57 @@ void TestDirectoryServer::statusCodes_data()
     QTest::addRow("contract missing: 404")
         << QByteArray("GET") << QStringLiteral("/api/dispatch?key=ZZ_NOPE&format=markdown") << QByteArray()
         << QByteArray() << 404 << QString();
+    const QByteArray linkedStep =
+        R"({"key":"ZZ_CODES","body":"x","parent":"inv_0123456789","trace":"t_01234567"})";
+    QTest::addRow("step with parent: 200") << QByteArray("POST") << QStringLiteral("/api/dispatch")
+                                           << linkedStep << kOwnerKey << 200 << QString();
+    QTest::addRow("parent without trace: 400")
+        << QByteArray("POST") << QStringLiteral("/api/dispatch")
+        << QByteArray(R"({"key":"ZZ_CODES","parent":"inv_0123456789"})") << kOwnerKey << 400
+        << QStringLiteral("a step names its parent and its trace together");
+    QTest::addRow("malformed parent: 400")
+        << QByteArray("POST") << QStringLiteral("/api/dispatch")
+        << QByteArray(R"({"key":"ZZ_CODES","parent":"inv_X","trace":"t_01234567"})") << kOwnerKey << 400
+        << QStringLiteral("field 'parent' must be");
+    QTest::addRow("shape with parent: 400")
+        << QByteArray("POST") << QStringLiteral("/api/dispatch")
+        << QByteArray(R"({"key":"ZZ_CODES","shape":true,"parent":"inv_0123456789","trace":"t_01234567"})")
+        << kOwnerKey << 400 << QStringLiteral("a shape call writes no receipt");
+    // inv_0123456789 is the run the "step with parent" row above ran a step under.
+    const auto flowRun = [](const QString &key, const QString &duration,
+                            const QString &id = QStringLiteral("inv_0123456789"),
+                            const QString &started = QStringLiteral("2026-12-03T08:00:00.000Z")) {
+        return QStringLiteral(R"({"key":"%1","body":"","output":"x","invocation_id":"%3",)"
+                              R"("trace":"t_01234567","started_at":"%4","duration_ms":%2})")
+            .arg(key, duration, id, started)
+            .toUtf8();
+    };
+    QTest::addRow("flow-runs keyless: 401") << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+                                            << flowRun(QStringLiteral("ZZ_CODES"), QStringLiteral("5"))
+                                            << QByteArray() << 401 << QStringLiteral("unauthorized");
+    QTest::addRow("flow-runs of a non-flow: 400")
+        << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+        << flowRun(QStringLiteral("ZZ_CODES"), QStringLiteral("5")) << kOwnerKey << 400
+        << QStringLiteral("ZZ_CODES is not a flow");
+    QTest::addRow("flow-runs unknown key: 404")
+        << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+        << flowRun(QStringLiteral("ZZ_NOPE"), QStringLiteral("5")) << kOwnerKey << 404 << QString();
+    QTest::addRow("flow-runs with no step run: 422")
+        << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+        << flowRun(QStringLiteral("ZZ_CODES"), QStringLiteral("5"), QStringLiteral("inv_0123456788"))
+        << kOwnerKey << 422 << QStringLiteral("no step ran here under inv_0123456788");
+    QTest::addRow("flow-runs started in the future: 400")
+        << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+        << flowRun(QStringLiteral("ZZ_CODES"), QStringLiteral("5"), QStringLiteral("inv_0123456789"),
+                   QStringLiteral("2099-01-01T00:00:00.000Z"))
+        << kOwnerKey << 400 << QStringLiteral("field 'started_at' is in the future");
+    QTest::addRow("flow-runs negative duration: 400")
+        << QByteArray("POST") << QStringLiteral("/api/flow-runs")
+        << flowRun(QStringLiteral("ZZ_CODES"), QStringLiteral("-1")) << kOwnerKey << 400
+        << QStringLiteral("field 'duration_ms' must be a whole number");
+    QTest::addRow("flow-runs GET: 405")
+        << QByteArray("GET") << QStringLiteral("/api/flow-runs") << QByteArray() << QByteArray() << 405
+        << QStringLiteral("method not allowed");
     QTest::addRow("receipt page missing: 404")
         << QByteArray("GET") << QStringLiteral("/receipt/inv_zzzzzzzzzz") << QByteArray() << QByteArray()
         << 404 << QString();
@@ -416,7 +467,7 @@ void TestDirectoryServer::statusCodes()
     if (!error.isEmpty())
         QVERIFY2(answer.json.value(QStringLiteral("error")).toString().startsWith(error),
                  answer.body.constData());
-    if (status == 422)
+    if (status == 422 && error == QLatin1String("hygiene"))
         QVERIFY(!answer.json.value(QStringLiteral("findings")).toArray().isEmpty());
 }
 
@@ -545,7 +596,17 @@ void TestDirectoryServer::capabilityTokens()
     // The audience may come in the body too.
     QCOMPARE(dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi","audience":"tests"})").status, 200);
     QCOMPARE(dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi","audience":"others"})").status, 403);
+    // Only the owner names the actor: a token holder may not pass as an MCP client.
+    const HttpAnswer posing = dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi","audience":"tests"})",
+                                       {{QByteArrayLiteral("Capdesk-Actor"), QByteArrayLiteral("mcp:x")}});
+    QCOMPARE(posing.status, 403);
+    QCOMPARE(posing.json.value(QStringLiteral("field")).toString(), QStringLiteral("Capdesk-Actor"));
     QCOMPARE(dispatch(small, R"({"key":"ZZ_CODES","body":"too long"})", audience).status, 413);
+    // Hanging a call under a flow receipt is the owner's debugger's alone.
+    const HttpAnswer linked = dispatch(
+        pinned, R"({"key":"ZZ_CODES","body":"hi","parent":"inv_aaaaaaaaaa","trace":"t_aaaaaaaa"})", audience);
+    QCOMPARE(linked.status, 403);
+    QCOMPARE(linked.json.value(QStringLiteral("field")).toString(), QStringLiteral("parent"));
     QCOMPARE(dispatch("cdt_unknown", R"({"key":"ZZ_CODES","body":"hi"})", audience).status, 401);
     QCOMPARE(owner("PATCH", QStringLiteral("/api/directory/ZZ_CODES"), R"({"target":"upper"})").status, 200);
     const HttpAnswer changed = dispatch(pinned, R"({"key":"ZZ_CODES","body":"hi"})", audience);

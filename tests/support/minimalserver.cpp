@@ -108,6 +108,7 @@ public:
     QList<Request> requests;
     QHash<QString, QJsonObject> rows;
     bool offersETags = false;
+    bool strictDispatch = false;
     QString stamp();
 
 protected:
@@ -400,6 +401,15 @@ void MinimalServer::Http::dispatch(const QJsonObject &call,
 {
     const QString key = call.value(QStringLiteral("key")).toString();
     const QString body = call.value(QStringLiteral("body")).toString();
+    for (auto it = call.constBegin(); strictDispatch && it != call.constEnd(); ++it) {
+        if (!QStringList{QStringLiteral("key"), QStringLiteral("body"), QStringLiteral("shape")}.contains(
+                it.key())) {
+            write(*responder, {400,
+                               {{QStringLiteral("error"), QStringLiteral("unknown field '%1'").arg(it.key())},
+                                {QStringLiteral("field"), it.key()}}});
+            return;
+        }
+    }
     if (!rows.contains(key)) {
         write(*responder, {404,
                            {{QStringLiteral("ok"), false},
@@ -531,6 +541,11 @@ QJsonObject MinimalServer::row(const QString &key) const
     QJsonObject row;
     onServerThread([&] { row = m_http->rows.value(key); });
     return row;
+}
+
+void MinimalServer::refuseUnknownDispatchMembers(bool refuse)
+{
+    onServerThread([&] { m_http->strictDispatch = refuse; });
 }
 
 void MinimalServer::offerETags(bool offer)

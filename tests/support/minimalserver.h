@@ -55,6 +55,9 @@ public:
     // Listings carry an ETag (a hash of the body) and a matching If-None-Match is
     // answered 304, as some third-party servers do.
     void offerETags(bool offer);
+    // A dispatch naming any member but key, body and shape is answered 400, naming it, as a
+    // server that reads SPEC §10's body strictly does.
+    void refuseUnknownDispatchMembers(bool refuse);
 
 private:
     class Http;

@@ -1,5 +1,6 @@
 #include "views/common/directorysession.h"
 
+#include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/secrets/memorysecrets.h"
 #include "models/directorydocument.h"
@@ -68,11 +69,34 @@ InvocationHandle *DirectorySession::invoke(const InvocationRequest &request)
     if (!m_directory.dispatcher)
         return refuse(tr("no directory is open"));
     InvocationRequest sent = request;
-    if (m_connection && sent.draft && m_document && !m_document->isRowModified(sent.key))
-        sent.draft.reset();
-    InvocationHandle *handle = m_directory.dispatcher->invoke(sent);
+    sent.draft = draftToSend(sent.key, sent.draft);
+    return reported(m_directory.dispatcher->invoke(sent), sent);
+}
+
+InvocationHandle *DirectorySession::recordFlowRun(const FlowRunRecord &run)
+{
+    if (!m_directory.dispatcher)
+        return refuse(tr("no directory is open"));
+    FlowRunRecord sent = run;
+    sent.draft = draftToSend(sent.key, sent.draft);
+    InvocationRequest recorded;
+    recorded.key = run.key;
+    recorded.body = run.body;
+    return reported(m_directory.dispatcher->recordFlowRun(sent), recorded);
+}
+
+std::optional<Row> DirectorySession::draftToSend(const QString &key, const std::optional<Row> &draft) const
+{
+    // A server refuses any draft; one without edits is the stored row, so it need not go.
+    if (m_connection && draft && m_document && !m_document->isRowModified(key))
+        return std::nullopt;
+    return draft;
+}
+
+InvocationHandle *DirectorySession::reported(InvocationHandle *handle, const InvocationRequest &request)
+{
     connect(handle, &InvocationHandle::finished, this,
-            [this, handle, sent] { emit invocationFinished(sent, handle->outcome()); });
+            [this, handle, request] { emit invocationFinished(request, handle->outcome()); });
     return handle;
 }
 

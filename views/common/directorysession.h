@@ -69,6 +69,8 @@ public:
     // directory is open. A server runs saved rows only: the editor's copy of a row without
     // unsaved edits is not sent along, one with edits is refused by the RemoteDispatcher.
     InvocationHandle *invoke(const InvocationRequest &request) override;
+    // Forwards to dispatcher(), the flow's draft as invoke() sends one.
+    InvocationHandle *recordFlowRun(const FlowRunRecord &run) override;
     // A fresh document over the same store, after something else wrote to it (an import).
     StoreError reload();
 
@@ -79,6 +81,10 @@ signals:
 
 private:
     InvocationHandle *refuse(const QString &reason);
+    // The editor's copy of `key` to send along: none to a server when it has no edits.
+    std::optional<Row> draftToSend(const QString &key, const std::optional<Row> &draft) const;
+    // `handle`, which reports invocationFinished(request, …) when it finishes.
+    InvocationHandle *reported(InvocationHandle *handle, const InvocationRequest &request);
 
     DirectoryDocument *m_document = nullptr;
     QString m_name;

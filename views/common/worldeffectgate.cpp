@@ -7,8 +7,20 @@
 
 bool WorldEffectGate::mayRun(const Row &row, const DirectoryDocument &document)
 {
-    return mayRun(row.key,
-                  WorldEffects::of(row, [&document](const QString &key) { return document.row(key); }));
+    // A step row the document has but has not read yet (a server's, still on its way) is
+    // unknown, not harmless: the owner is asked about it too. Asking for it starts its read.
+    QStringList unread;
+    QList<WorldEffect> effects = WorldEffects::of(row, [&document, &unread](const QString &key) {
+        std::optional<Row> found = document.row(key);
+        if (!found && document.contains(key) && !unread.contains(key))
+            unread.append(key);
+        return found;
+    });
+    for (const QString &key : std::as_const(unread))
+        effects.append(
+            {key, QCoreApplication::translate("WorldEffectGate",
+                                              "not read from the server yet, so what it does is unknown")});
+    return mayRun(row.key, effects);
 }
 
 QString WorldEffectGate::notConfirmed(const QString &key)

@@ -32,6 +32,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -117,6 +118,7 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     connect(m_findings, &RowFindingsView::fieldActivated, this, &RowEditorPanel::focusField);
     m_tabs->addTab(rowTab, tr("Row"));
     m_tabs->addTab(m_history, tr("History"));
+    connect(m_history, &RowHistoryPanel::restoreRequested, this, &RowEditorPanel::restoreVersion);
     m_tabs->addTab(m_contract, tr("Contract"));
     m_pages->insertWidget(FormPage, m_tabs);
 
@@ -376,6 +378,7 @@ void RowEditorPanel::setDocument(DirectoryDocument *document)
     if (m_document) {
         disconnect(m_document, nullptr, this, nullptr);
         disconnect(m_document, nullptr, m_history, nullptr);
+        disconnect(m_document->undoStack(), nullptr, m_history, nullptr);
     }
     m_document = document;
     m_key.clear();
@@ -384,6 +387,9 @@ void RowEditorPanel::setDocument(DirectoryDocument *document)
         connect(m_document, &DirectoryDocument::rowChanged, this, &RowEditorPanel::followRowChange);
         connect(m_document, &DirectoryDocument::rowRenamed, this, &RowEditorPanel::followRename);
         connect(m_document, &DirectoryDocument::saved, m_history, &RowHistoryPanel::reload);
+        // What a restore said stops being true at the next undo, redo or edit.
+        connect(m_document->undoStack(), &QUndoStack::indexChanged, m_history,
+                [this] { m_history->setRestoreNote(QString()); });
     }
     m_contract->setDocument(m_document);
     refresh(true);
@@ -608,4 +614,20 @@ void RowEditorPanel::followRename(const QString &oldKey, const QString &newKey)
         refresh(false);
         emit shownKeyChanged(newKey);
     }
+}
+
+void RowEditorPanel::restoreVersion(const Row &version, qint64 versionSeq)
+{
+    if (!m_document || version.key != m_key)
+        return;
+    if (!m_document->restoreVersion(version, versionSeq)) {
+        m_history->setRestoreNote(
+            tr("%1 already holds the values of version #%2.").arg(m_key).arg(versionSeq));
+        return;
+    }
+    m_history->setRestoreNote(
+        tr("Version #%1 is now the unsaved draft of %2: Save writes it (logged as a restore), "
+           "Undo takes it back.")
+            .arg(versionSeq)
+            .arg(m_key));
 }

@@ -94,6 +94,9 @@ private:
     QLabel *addProblemLabel(QFormLayout *form);
 
     void refresh(bool anotherRow);
+    // History's "Restore this version": the draft stays on the History tab, whose diff and
+    // note show what changed, until the user turns back to the Row tab.
+    void restoreVersion(const Row &version, qint64 versionSeq);
     void showFields(const Row &row, bool anotherRow);
     void showHeader(const Row &row);
     // The row is still on its way from a server (or could not be read): its summary,

@@ -1,6 +1,8 @@
 #include "views/editor/rowhistorypanel.h"
 
 #include "dispatch/receipts/directoryhistory.h"
+#include "dispatch/row/row.h"
+#include "dispatch/store/rowrestore.h"
 #include "models/rowdiffmodel.h"
 #include "models/rowhistorymodel.h"
 
@@ -8,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -114,10 +117,22 @@ QWidget *RowHistoryPanel::buildVersions()
     m_diffView->horizontalHeader()->setSectionResizeMode(RowDiffModel::AfterColumn, QHeaderView::Stretch);
     m_noDifference = new QLabel(tr("The two versions hold the same values."), diffBox);
     m_noDifference->setObjectName(QStringLiteral("historyNoDifference"));
+    // The rollback other registries do not have: an older version becomes an ordinary,
+    // undoable draft that the save gates and logs as a restore.
+    m_restore = new QPushButton(tr("Restore this version"), diffBox);
+    m_restore->setObjectName(QStringLiteral("historyRestore"));
+    m_restore->setToolTip(tr("Put the version shown as To back into the editor as an unsaved draft: "
+                             "undo takes it back, Save writes it and logs it as a restore."));
+    connect(m_restore, &QPushButton::clicked, this, &RowHistoryPanel::requestRestore);
+    m_restoreNote = new QLabel(diffBox);
+    m_restoreNote->setObjectName(QStringLiteral("historyRestoreNote"));
+    m_restoreNote->setWordWrap(true);
+    choices->addWidget(m_restore);
 
     auto *layout = new QVBoxLayout(diffBox);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(choices);
+    layout->addWidget(m_restoreNote);
     layout->addWidget(m_noDifference);
     layout->addWidget(m_diffView, 1);
 
@@ -223,6 +238,31 @@ void RowHistoryPanel::showDiff()
     m_noDifference->setVisible(m_diff->rowCount() == 0);
     m_diffView->setVisible(m_diff->rowCount() > 0);
     m_versions->selectRow(m_to->currentIndex());
+    const LogEvent *to = m_versionsModel->eventAt(m_to->currentIndex());
+    // A delete's version is no row: there is nothing to put back.
+    m_restore->setEnabled(to && to->after.isObject());
+    m_restore->setText(to ? tr("Restore version #%1").arg(to->seq) : tr("Restore this version"));
+    m_restoreNote->clear();
+    m_restoreNote->hide();
+}
+
+void RowHistoryPanel::requestRestore()
+{
+    const LogEvent *to = m_versionsModel->eventAt(m_to->currentIndex());
+    if (!to || !to->after.isObject())
+        return;
+    const StoreResult<Row> version = RowRestore::versionOf(*to);
+    if (!version.ok()) {
+        setRestoreNote(version.error().message);
+        return;
+    }
+    emit restoreRequested(version.value(), to->seq);
+}
+
+void RowHistoryPanel::setRestoreNote(const QString &text)
+{
+    m_restoreNote->setText(text);
+    m_restoreNote->setVisible(!text.isEmpty());
 }
 
 void RowHistoryPanel::checkChain()

@@ -10,6 +10,8 @@
 class DirectoryHistory;
 class QComboBox;
 class QLabel;
+class QPushButton;
+struct Row;
 class QStackedWidget;
 class QTableView;
 class RowDiffModel;
@@ -19,7 +21,8 @@ class RowHistoryModel;
 // (SPEC §8), a field-by-field diff between any two of them (by default the previous and
 // the latest), and whether the log's hash chain is intact. The chain is verified on a
 // worker thread, so a log of 100,000 events never freezes the window. While hidden the
-// panel does no work; it catches up when shown.
+// panel does no work; it catches up when shown. "Restore this version" asks for the
+// version shown as "To" to be put back as the row's draft.
 class RowHistoryPanel final : public QWidget
 {
     Q_OBJECT
@@ -38,9 +41,15 @@ public slots:
     // Reads the row's versions again and re-verifies the chain (after a save).
     void reload();
 
+    // Says what became of a restore, under the button.
+    void setRestoreNote(const QString &text);
+    QPushButton *restoreButton() const { return m_restore; }
+
 signals:
     // A verification finished and its verdict is on screen.
     void chainChecked(bool intact);
+    // Put `version` (the row as event `versionSeq` left it) back as the row's draft.
+    void restoreRequested(const Row &version, qint64 versionSeq);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -56,6 +65,7 @@ private:
     void showVersions();
     void chooseVersions(int to, int from);
     void showDiff();
+    void requestRestore();
     void checkChain();
     void showChainState(const ChainCheck &check);
 
@@ -77,4 +87,6 @@ private:
     QComboBox *m_to;
     QTableView *m_diffView;
     QLabel *m_noDifference;
+    QPushButton *m_restore;
+    QLabel *m_restoreNote;
 };

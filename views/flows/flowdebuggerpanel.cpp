@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -56,16 +57,25 @@ int lastReachedStep(const QList<FlowStepState> &steps)
     return -1;
 }
 
-// "Finished in 20 ms (paused 58.7 s): output", the time being the run's active time.
+// "Finished in 20 ms (paused 58.7 s): output", the time being the run's active time; a run
+// that failed says at which step, an aborted one says so.
 QString finishedText(const FlowExecutor &run, const QString &output)
 {
     const qint64 pausedMs = run.pausedUs() / 1000;
     const QString paused =
         pausedMs > 0 ? FlowDebuggerPanel::tr(" (paused %1 s)").arg(double(pausedMs) / 1000.0, 0, 'f', 1)
                      : QString();
-    return FlowDebuggerPanel::tr("Finished in %1 ms%2: %3")
-        .arg(run.elapsedUs() / 1000)
-        .arg(paused, output.left(200));
+    const qint64 activeMs = run.elapsedUs() / 1000;
+    if (output == QLatin1String("ERR: flow aborted"))
+        return FlowDebuggerPanel::tr("Aborted after %1 ms%2: %3").arg(activeMs).arg(paused, output);
+    const int reached = lastReachedStep(run.steps());
+    if (output.startsWith(QLatin1String("ERR:")) && reached >= 0)
+        return FlowDebuggerPanel::tr("Failed at step %1 (%2) after %3 ms%4: %5")
+            .arg(reached + 1)
+            .arg(run.steps()[reached].calls.value(0).key)
+            .arg(activeMs)
+            .arg(paused, output.left(200));
+    return FlowDebuggerPanel::tr("Finished in %1 ms%2: %3").arg(activeMs).arg(paused, output.left(200));
 }
 
 } // namespace
@@ -73,7 +83,7 @@ QString finishedText(const FlowExecutor &run, const QString &output)
 FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
     : QWidget(parent), m_session(new FlowDebugSession(dispatcher, this)),
       m_visualizer(new FlowVisualizerView), m_variables(new FlowVariablesView), m_log(new FlowStepLogView),
-      m_timeline(new FlowTimelineView), m_body(new QLineEdit), m_status(new QLabel)
+      m_timeline(new FlowTimelineView), m_body(new QLineEdit), m_status(new QLabel), m_receiptNote(new QLabel)
 {
     m_step = addToolAction(tr("Step"), Qt::Key_F10, &FlowDebuggerPanel::stepOnce);
     m_continue = addToolAction(tr("Continue"), Qt::Key_F5, &FlowDebuggerPanel::continueRun);
@@ -81,27 +91,52 @@ FlowDebuggerPanel::FlowDebuggerPanel(Dispatcher &dispatcher, QWidget *parent)
     m_abort = addToolAction(tr("Abort"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &FlowDebuggerPanel::abortRun);
     m_rerun = addToolAction(tr("Rerun from here"), QKeySequence(), &FlowDebuggerPanel::rerunFromChosen);
 
-    auto *details = new QSplitter(Qt::Vertical);
-    details->addWidget(m_variables);
-    details->addWidget(m_log);
-    details->addWidget(m_timeline);
+    // Side by side, so each keeps the dock's whole height: on a laptop screen the bottom
+    // dock is a quarter of the window, and stacked they showed two rows each.
+    auto *record = new QTabWidget;
+    record->setObjectName(u"flowRunRecord"_s);
+    record->setDocumentMode(true);
+    record->addTab(m_log, tr("Steps"));
+    record->addTab(m_timeline, tr("Timeline"));
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_visualizer);
-    split->addWidget(details);
+    split->addWidget(m_variables);
+    split->addWidget(record);
+    split->setChildrenCollapsible(false);
     // The graph is what a user steps through: it gets the larger share.
-    split->setSizes({600, 420});
-    details->setSizes({300, 200, 140});
-    m_visualizer->setMinimumWidth(320);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    split->setSizes({480, 320, 380});
+    m_visualizer->setMinimumWidth(240);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // It quotes step outputs: an upstream's text, never rich text.
     m_status->setTextFormat(Qt::PlainText);
+    m_receiptNote->setObjectName(u"flowReceiptNote"_s);
+    m_receiptNote->setWordWrap(true);
+    m_receiptNote->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_receiptNote->hide();
+    // The outcome sits under the buttons that caused it, visible however short the dock.
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(buildToolBar());
-    layout->addWidget(split, 1);
     layout->addWidget(m_status);
+    layout->addWidget(m_receiptNote);
+    layout->addWidget(split, 1);
 
     connect(m_session, &FlowDebugSession::runStarted, this, &FlowDebuggerPanel::watch);
+    connect(m_session, &FlowDebugSession::recorded, this, &FlowDebuggerPanel::showRecorded);
+    connect(m_session, &FlowDebugSession::notRecorded, this, &FlowDebuggerPanel::showNotRecorded);
+    connect(m_receiptNote, &QLabel::linkActivated, this, &FlowDebuggerPanel::receiptRequested);
     connect(m_log, &FlowStepLogView::receiptRequested, this, &FlowDebuggerPanel::receiptRequested);
+    // A step picked in the log is the step F9 and Rerun from here mean, as a node click is.
+    connect(m_log, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (!item)
+            return;
+        m_chosenStep = item->data(FlowStepLogView::StepColumn, FlowStepLogView::StepIndexRole).toInt();
+        updateActions();
+    });
+    // A server's row arrives after it was shown: Step and Continue follow its plan.
+    connect(m_visualizer, &FlowVisualizerView::planChanged, this, &FlowDebuggerPanel::updateActions);
     connect(m_visualizer, &FlowVisualizerView::stepActivated, this, [this](int step) {
         m_chosenStep = step;
         showVariables(step);
@@ -148,8 +183,11 @@ void FlowDebuggerPanel::setDocument(DirectoryDocument *document)
 
 void FlowDebuggerPanel::showRow(const QString &key)
 {
-    if (key != m_visualizer->key())
+    if (key != m_visualizer->key()) {
+        // Still this directory: the run ends as an abort, receipted as one.
+        m_session->abort();
         resetRun();
+    }
     m_visualizer->showRow(key);
     loadFlow();
     updateActions();
@@ -179,7 +217,7 @@ bool FlowDebuggerPanel::loadFlow()
     }
     if (m_visualizer->plan().steps.isEmpty())
         return false;
-    m_session->setFlow(m_visualizer->plan(), m_body->text());
+    m_session->setFlow(m_visualizer->key(), m_visualizer->plan(), m_body->text());
     m_visualizer->setBreakpoints(m_session->breakpoints());
     return true;
 }
@@ -199,6 +237,8 @@ void FlowDebuggerPanel::resetRun()
     // The body is the flow's arguments: another flow takes others.
     m_body->clear();
     setStatus(QString());
+    m_receiptNote->clear();
+    m_receiptNote->hide();
     updateActions();
 }
 
@@ -263,6 +303,8 @@ void FlowDebuggerPanel::rerunFromChosen()
 
 void FlowDebuggerPanel::watch(FlowExecutor *run)
 {
+    m_receiptNote->clear();
+    m_receiptNote->hide();
     m_visualizer->clearRunState();
     m_chosenStep = -1;
     connect(run, &FlowExecutor::stepPrepared, this, &FlowDebuggerPanel::refresh);
@@ -329,10 +371,39 @@ void FlowDebuggerPanel::updateActions()
     for (QAction *action : {m_step, m_continue, m_breakpoint, m_abort})
         action->setShortcutContext(context);
     m_rerun->setEnabled(run != nullptr);
+    const int rerunStep = m_chosenStep >= 0 ? m_chosenStep : paused ? run->currentStep() : 0;
+    const QString rerunKey = m_visualizer->plan().steps.value(rerunStep).calls.value(0).key;
+    m_rerun->setText(rerunKey.isEmpty() ? tr("Rerun from here")
+                                        : tr("Rerun from Step %1 (%2)").arg(rerunStep + 1).arg(rerunKey));
     m_breakpoint->setEnabled(!m_visualizer->plan().steps.isEmpty());
 }
 
 void FlowDebuggerPanel::setStatus(const QString &text)
 {
     m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+}
+
+QString FlowDebuggerPanel::receiptNote() const
+{
+    return m_receiptNote->isHidden() ? QString() : m_receiptNote->text();
+}
+
+void FlowDebuggerPanel::showRecorded(const InvocationOutcome &outcome)
+{
+    const QString id = outcome.receipt->invocationId.toHtmlEscaped();
+    m_receiptNote->setTextFormat(Qt::RichText);
+    m_receiptNote->setText(
+        tr("Flow receipt: <a href=\"%1\">%1</a>, %2 ms active; the steps this run made are under it")
+            .arg(id)
+            .arg(outcome.receipt->durationMs));
+    m_receiptNote->show();
+}
+
+void FlowDebuggerPanel::showNotRecorded(const QString &why)
+{
+    // The reason may quote a server's words.
+    m_receiptNote->setTextFormat(Qt::PlainText);
+    m_receiptNote->setText(why);
+    m_receiptNote->show();
 }

@@ -8,6 +8,7 @@ class DirectoryDocument;
 class Dispatcher;
 class FlowDebugSession;
 class FlowExecutor;
+struct InvocationOutcome;
 class FlowStepLogView;
 class FlowTimelineView;
 class FlowVariablesView;
@@ -58,9 +59,11 @@ public:
     QAction *abortAction() const { return m_abort; }
     QAction *rerunAction() const { return m_rerun; }
     QString status() const;
+    // The last run's flow receipt ("Flow receipt: inv_…", a link), or why it has none.
+    QString receiptNote() const;
 
 signals:
-    // A step's receipt id was activated: show that receipt.
+    // A step's or the flow's receipt id was activated: show that receipt.
     void receiptRequested(const QString &invocationId);
 
 private:
@@ -81,6 +84,8 @@ private:
     void showVariables(int step);
     void updateActions();
     void setStatus(const QString &text);
+    void showRecorded(const InvocationOutcome &outcome);
+    void showNotRecorded(const QString &why);
 
     FlowDebugSession *m_session;
     QPointer<DirectoryDocument> m_document;
@@ -91,6 +96,7 @@ private:
     FlowTimelineView *m_timeline;
     QLineEdit *m_body;
     QLabel *m_status;
+    QLabel *m_receiptNote;
     QAction *m_step;
     QAction *m_continue;
     QAction *m_breakpoint;

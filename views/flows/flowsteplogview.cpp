@@ -70,6 +70,7 @@ void FlowStepLogView::setSteps(const QList<FlowStepState> &steps)
             const QString output = outputText(step, call);
             auto *item = new QTreeWidgetItem(this);
             item->setText(StepColumn, stepLabel(step, b));
+            item->setData(StepColumn, StepIndexRole, step.index);
             item->setText(KeyColumn, call.key);
             item->setText(OutputColumn, QString(output).replace(u'\n', u'⏎'));
             item->setToolTip(OutputColumn, tr("Double-click for the whole output"));

@@ -23,6 +23,9 @@ public:
     // The full output of the row at `row` in a dialog of its own; null when there is none.
     QDialog *openOutput(int row);
 
+    // Each row's flow step (0-based), on its Step column.
+    static constexpr int StepIndexRole = Qt::UserRole + 1;
+
 signals:
     void receiptRequested(const QString &invocationId);
 

@@ -128,12 +128,14 @@ void FlowVisualizerView::parse()
     if (!m_notice.isEmpty()) {
         m_error.reset();
         m_plan = {};
+        emit planChanged();
         return;
     }
     const FlowParseResult parsed = FlowParser::parse(m_text);
     m_error = parsed.error;
     if (parsed.ok())
         m_plan = parsed.plan;
+    emit planChanged();
 }
 
 std::optional<Row> FlowVisualizerView::lookUp(const QString &key) const

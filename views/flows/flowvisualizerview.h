@@ -66,6 +66,8 @@ public:
 signals:
     void keyActivated(const QString &key);
     void stepActivated(int step); // a node of the flow's own step `step` was clicked
+    // plan() was read again: another row, or the row's text arrived or changed.
+    void planChanged();
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;

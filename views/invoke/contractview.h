@@ -1,16 +1,21 @@
 #pragma once
 
+#include "dispatch/row/row.h"
+
 #include <QPointer>
 #include <QWidget>
 
 class DirectoryDocument;
 class QLabel;
+class QPlainTextEdit;
 class QTextBrowser;
 class QTimer;
 
 // The Contract tab: the row's contract document (SPEC §9) rendered as Markdown, with its
 // size in bytes and estimated tokens, which is what exposing the row costs a model's
-// context. Re-rendered a moment after typing stops, and only while the tab is visible.
+// context; below it, the row as an MCP client sees it (its tool in the rows projection,
+// or why it is not listed) with that tool's size. Re-rendered a moment after typing
+// stops, and only while the tab is visible.
 class ContractView final : public QWidget
 {
     Q_OBJECT
@@ -23,6 +28,9 @@ public:
     void showRow(const QString &key);
 
     QString sizeText() const;
+    QString toolSizeText() const;
+    // The tool's JSON as shown, or the reason the row is no tool.
+    QString toolText() const;
     QString markdown() const { return m_markdown; }
 
 protected:
@@ -31,6 +39,7 @@ protected:
 private:
     void render();
     void renderSoon();
+    void renderTool(const std::optional<Row> &row);
 
     QPointer<DirectoryDocument> m_document;
     QString m_key;
@@ -38,5 +47,7 @@ private:
     bool m_stale = true;
     QLabel *m_size;
     QTextBrowser *m_browser;
+    QLabel *m_toolSize;
+    QPlainTextEdit *m_tool;
     QTimer *m_delay;
 };

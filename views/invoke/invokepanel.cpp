@@ -254,6 +254,10 @@ void InvokePanel::updateActions()
 {
     const bool hasRow = m_document && !m_key.isEmpty() && m_document->contains(m_key);
     m_invoke->setEnabled(hasRow && !m_running);
+    if (const bool can = hasRow && !m_running; can != m_canInvoke) {
+        m_canInvoke = can;
+        emit canInvokeChanged(can);
+    }
     const QString shownBody = m_body.isEmpty() ? tr("(empty body)") : m_body;
     m_target->setText(hasRow
                           ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)

@@ -41,6 +41,8 @@ public:
     void setBody(const QString &body);
     QString body() const { return m_body; }
     bool isBusy() const { return m_running != nullptr; }
+    // Whether invoke() would run something: a row is shown and no call of it is running.
+    bool canInvoke() const { return m_canInvoke; }
 
     CallHistoryModel *history() const { return m_history; }
     InvocationResultView *resultView() const { return m_result; }
@@ -49,6 +51,9 @@ public:
     QString resultCaption() const;
     // "No value for latitude, longitude: …"; empty when every declared argument has one.
     QString missingArgumentsWarning() const;
+
+signals:
+    void canInvokeChanged(bool can);
 
 public slots:
     void invoke();
@@ -71,6 +76,7 @@ private:
     QString m_resultKey; // the row of the result shown; empty when none
     QDateTime m_resultTime;
     InvocationHandle *m_running = nullptr;
+    bool m_canInvoke = false;
     WorldEffectGate *m_gate = nullptr;
     CallHistoryModel *m_history;
     QLabel *m_target;

@@ -11,9 +11,9 @@
 
 ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     : QWidget(parent), m_key(new QLineEdit(this)), m_status(new QComboBox(this)),
-      m_useFrom(new QCheckBox(tr("From"), this)), m_from(timeEdit(QStringLiteral("receiptFrom"))),
-      m_useTo(new QCheckBox(tr("to"), this)), m_to(timeEdit(QStringLiteral("receiptTo"))),
-      m_search(new QLineEdit(this))
+      m_actor(new QComboBox(this)), m_useFrom(new QCheckBox(tr("From"), this)),
+      m_from(timeEdit(QStringLiteral("receiptFrom"))), m_useTo(new QCheckBox(tr("to"), this)),
+      m_to(timeEdit(QStringLiteral("receiptTo"))), m_search(new QLineEdit(this))
 {
     m_key->setObjectName(QStringLiteral("receiptKey"));
     m_key->setPlaceholderText(tr("Key contains"));
@@ -21,6 +21,10 @@ ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     m_status->setObjectName(QStringLiteral("receiptStatus"));
     m_status->addItem(tr("Any status"), QString());
     m_status->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_actor->setObjectName(QStringLiteral("receiptActor"));
+    m_actor->addItem(tr("Any caller"), QString());
+    m_actor->setToolTip(tr("Who made the call: the owner, a token, or an MCP client (mcp:NAME)"));
+    m_actor->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_search->setObjectName(QStringLiteral("receiptSearch"));
     m_search->setPlaceholderText(tr("Invocation id or trace"));
     m_search->setClearButtonEnabled(true);
@@ -35,6 +39,7 @@ ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_key, 2);
     layout->addWidget(m_status);
+    layout->addWidget(m_actor);
     layout->addWidget(m_useFrom);
     layout->addWidget(m_from);
     layout->addWidget(m_useTo);
@@ -44,6 +49,7 @@ ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     connect(m_key, &QLineEdit::textChanged, this, &ReceiptFilterBar::emitFilter);
     connect(m_search, &QLineEdit::textChanged, this, &ReceiptFilterBar::emitFilter);
     connect(m_status, &QComboBox::currentIndexChanged, this, &ReceiptFilterBar::emitFilter);
+    connect(m_actor, &QComboBox::currentIndexChanged, this, &ReceiptFilterBar::emitFilter);
     connect(m_useFrom, &QCheckBox::toggled, m_from, &QWidget::setEnabled);
     connect(m_useTo, &QCheckBox::toggled, m_to, &QWidget::setEnabled);
     for (QCheckBox *check : {m_useFrom, m_useTo})
@@ -68,6 +74,7 @@ ReceiptFilter ReceiptFilterBar::filter() const
     ReceiptFilter filter;
     filter.key = m_key->text().trimmed();
     filter.status = m_status->currentData().toString();
+    filter.actor = m_actor->currentData().toString();
     filter.search = m_search->text().trimmed();
     if (m_useFrom->isChecked())
         filter.fromMsecs = m_from->dateTime().toMSecsSinceEpoch();
@@ -79,18 +86,26 @@ ReceiptFilter ReceiptFilterBar::filter() const
 
 void ReceiptFilterBar::setStatuses(const QStringList &statuses)
 {
-    const QString chosen = m_status->currentData().toString();
-    {
-        const QSignalBlocker quiet(m_status);
-        while (m_status->count() > 1)
-            m_status->removeItem(1);
-        for (const QString &status : statuses)
-            m_status->addItem(status, status);
-        // A chosen status no receipt has any more still filters: keep it offered.
-        if (!chosen.isEmpty() && !statuses.contains(chosen))
-            m_status->addItem(chosen, chosen);
-        m_status->setCurrentIndex(std::max(0, m_status->findData(chosen)));
-    }
+    offer(m_status, statuses);
+}
+
+void ReceiptFilterBar::setActors(const QStringList &actors)
+{
+    offer(m_actor, actors);
+}
+
+void ReceiptFilterBar::offer(QComboBox *combo, const QStringList &choices)
+{
+    const QString chosen = combo->currentData().toString();
+    const QSignalBlocker quiet(combo);
+    while (combo->count() > 1)
+        combo->removeItem(1);
+    for (const QString &choice : choices)
+        combo->addItem(choice, choice);
+    // A choice no receipt has any more still filters: keep it offered.
+    if (!chosen.isEmpty() && !choices.contains(chosen))
+        combo->addItem(chosen, chosen);
+    combo->setCurrentIndex(std::max(0, combo->findData(chosen)));
 }
 
 void ReceiptFilterBar::clear()
@@ -99,6 +114,7 @@ void ReceiptFilterBar::clear()
     m_key->clear();
     m_search->clear();
     m_status->setCurrentIndex(0);
+    m_actor->setCurrentIndex(0);
     m_useFrom->setChecked(false);
     m_useTo->setChecked(false);
     m_quiet = false;

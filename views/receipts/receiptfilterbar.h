@@ -23,10 +23,13 @@ public:
     ReceiptFilter filter() const;
     // The statuses the combo offers besides "any"; the chosen one stays chosen.
     void setStatuses(const QStringList &statuses);
+    // The callers the combo offers besides "any caller" (an MCP client is mcp:NAME).
+    void setActors(const QStringList &actors);
     void clear();
 
     QLineEdit *keyEdit() const { return m_key; }
     QComboBox *statusCombo() const { return m_status; }
+    QComboBox *actorCombo() const { return m_actor; }
     QCheckBox *fromCheck() const { return m_useFrom; }
     QDateTimeEdit *fromEdit() const { return m_from; }
     QCheckBox *toCheck() const { return m_useTo; }
@@ -38,10 +41,13 @@ signals:
 
 private:
     QDateTimeEdit *timeEdit(const QString &name);
+    // Offers `choices` after the combo's first ("any") item; the chosen one stays chosen.
+    static void offer(QComboBox *combo, const QStringList &choices);
     void emitFilter();
 
     QLineEdit *m_key;
     QComboBox *m_status;
+    QComboBox *m_actor;
     QCheckBox *m_useFrom;
     QDateTimeEdit *m_from;
     QCheckBox *m_useTo;

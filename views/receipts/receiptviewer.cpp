@@ -65,7 +65,11 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(side);
-    split->setSizes({700, 500});
+    // The table's columns, Status whole, before the details: on a laptop screen the
+    // details wrap, and a cut status read as another one.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({820, 400});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -75,8 +79,10 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     connect(verify, &QPushButton::clicked, this, &ReceiptViewer::verifyReceiptFile);
     connect(m_filterBar, &ReceiptFilterBar::filterChanged, m_model, &ReceiptTableModel::setFilter);
     connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::updateHeader);
-    connect(m_model, &ReceiptTableModel::statusesChanged, this,
-            [this] { m_filterBar->setStatuses(m_model->statuses()); });
+    connect(m_model, &ReceiptTableModel::choicesChanged, this, [this] {
+        m_filterBar->setStatuses(m_model->statuses());
+        m_filterBar->setActors(m_model->actors());
+    });
     connect(m_model, &ReceiptTableModel::loadFinished, this, [this](const QString &error) {
         if (!error.isEmpty())
             m_prompter.showError(tr("Receipts"), error);
@@ -129,9 +135,9 @@ void ReceiptViewer::configureTable()
     auto width = [character](int characters) { return character * characters + 24; };
     m_table->setColumnWidth(ReceiptTableModel::TimeColumn,
                             fontMetrics().horizontalAdvance(ReceiptTableModel::timeText(0)) + 16);
-    m_table->setColumnWidth(ReceiptTableModel::KeyColumn, width(18));
+    m_table->setColumnWidth(ReceiptTableModel::KeyColumn, width(16));
     m_table->setColumnWidth(ReceiptTableModel::RunnerColumn, width(5));
-    m_table->setColumnWidth(ReceiptTableModel::ActorColumn, width(16));
+    m_table->setColumnWidth(ReceiptTableModel::ActorColumn, width(12));
     m_table->setColumnWidth(ReceiptTableModel::DurationColumn, width(7));
     m_table->setColumnWidth(ReceiptTableModel::MaterialColumn, width(6));
 }
@@ -169,6 +175,7 @@ void ReceiptViewer::reload()
     if (error.isError())
         m_prompter.showError(tr("Receipts"), error.message);
     m_filterBar->setStatuses(m_model->statuses());
+    m_filterBar->setActors(m_model->actors());
     updateHeader();
     if (m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
         selectRow(0);

@@ -16,15 +16,16 @@
 #include "views/remote/connectionrecovery.h"
 #include "views/remote/connectionstatuslabel.h"
 #include "views/remote/offlinebanner.h"
-#include "views/shell/commandpalette.h"
 #include "views/shell/connectactions.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
+#include "views/shell/helpactions.h"
 #include "views/shell/ledgeractions.h"
+#include "views/shell/mcpactions.h"
 #include "views/shell/messagelog.h"
+#include "views/shell/paletteactions.h"
 #include "views/shell/runactions.h"
 #include "views/shell/secretactions.h"
-#include "views/shell/shortcutsdialog.h"
 #include "views/table/categorypanel.h"
 #include "views/table/directorytableview.h"
 #include "views/table/filterbar.h"
@@ -38,7 +39,6 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -74,6 +74,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_editActions(new EditActions(m_table, *m_prompter, this)),
       m_secretActions(new SecretActions(m_session, *m_prompter, this, this)),
       m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this)),
+      m_mcpActions(new McpActions(m_session, this, this)),
       m_connectActions(new ConnectActions(m_session, *m_prompter, *m_fileActions, this, this)),
       m_monitor(new ConnectionMonitor(this)), m_banner(new OfflineBanner(this)),
       m_conflicts(new ConflictResolver(
@@ -104,7 +105,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
         m_receipts->showInvocation(invocationId);
     });
     connect(m_receipts, &ReceiptsPane::rowRequested, this, &MainWindow::showKey);
-    connect(m_palette, &CommandPalette::rowChosen, this, &MainWindow::showKey);
+    connect(m_paletteActions, &PaletteActions::rowChosen, this, &MainWindow::showKey);
     connect(m_editActions, &EditActions::undoChangedRow, this, &MainWindow::showKey);
     connect(m_filterBar, &FilterBar::moveIntoResults, m_table, &DirectoryTableView::focusRows);
     m_lintPanel->setController(m_lint);
@@ -280,21 +281,9 @@ void MainWindow::buildMenus()
     edit->addSeparator();
     edit->addAction(find);
 
-    // Ctrl+Shift+P opens on commands, as in VS Code; Ctrl+K on rows and commands alike.
-    m_palette = new CommandPalette(menuBar(), this);
-    auto *palette = new QAction(tr("&Command Palette…"), this);
-    palette->setObjectName(QStringLiteral("commandPaletteAction"));
-    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    palette->setStatusTip(tr("Run any command by typing part of its name"));
-    connect(palette, &QAction::triggered, this, [this] { m_palette->open(QStringLiteral(">")); });
-    auto *goTo = new QAction(tr("&Go to Row or Command…"), this);
-    goTo->setObjectName(QStringLiteral("goToAction"));
-    goTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    goTo->setStatusTip(tr("Go to any row, or run any command, by typing part of its name"));
-    connect(goTo, &QAction::triggered, this, [this] { m_palette->open(); });
-
+    m_paletteActions = new PaletteActions(menuBar(), this);
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addActions({palette, goTo});
+    view->addActions(m_paletteActions->actions());
     view->addSeparator();
     view->addActions({m_callDock->toggleViewAction(), m_flowDock->toggleViewAction(),
                       m_receiptDock->toggleViewAction(), m_lintDock->toggleViewAction()});
@@ -317,7 +306,8 @@ void MainWindow::buildMenus()
         }
     });
     QMenu *toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    toolsMenu->addActions({m_secretActions->secretsAction(), m_ledgerActions->tokensAction()});
+    toolsMenu->addActions(
+        {m_secretActions->secretsAction(), m_ledgerActions->tokensAction(), m_mcpActions->toolsAction()});
     auto *verify = toolsMenu->addAction(tr("&Verify a Receipt File…"));
     verify->setObjectName(QStringLiteral("verifyReceiptFileAction"));
     connect(verify, &QAction::triggered, this, [this] {
@@ -354,27 +344,14 @@ void MainWindow::buildRunAndHelpMenus()
     run->addSeparator();
     run->addActions(m_runActions->debugActions());
 
+    m_helpActions = new HelpActions(menuBar(), this);
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"));
-    keys->setObjectName(QStringLiteral("keyboardShortcutsAction"));
-    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
-    connect(keys, &QAction::triggered, this, [this] {
-        // One list at a time, built when asked so it names the menus as they are now.
-        if (m_shortcuts)
-            m_shortcuts->close();
-        m_shortcuts = new ShortcutsDialog(menuBar(), this);
-        m_shortcuts->setAttribute(Qt::WA_DeleteOnClose);
-        m_shortcuts->show();
-    });
-    QAction *about = help->addAction(tr("&About Capdesk"));
-    about->setObjectName(QStringLiteral("aboutAction"));
-    connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Capdesk"),
-                           tr("<h3>Capdesk %1</h3><p>The desktop for a capability directory: one SQL row "
-                              "per callable capability, curated, debugged and receipted.</p>"
-                              "<p>Built with Qt %2.</p>")
-                               .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
-    });
+    help->addActions({m_helpActions->shortcutsAction(), m_helpActions->aboutAction()});
+}
+
+CommandPalette *MainWindow::commandPalette() const
+{
+    return m_paletteActions->palette();
 }
 
 void MainWindow::showDocument(DirectoryDocument *document)
@@ -384,7 +361,7 @@ void MainWindow::showDocument(DirectoryDocument *document)
     m_editor->setDocument(document);
     m_editor->setHistory(m_session.history());
     m_calls->setDocument(document, m_session.location());
-    m_palette->setDocument(document);
+    m_paletteActions->setDocument(document);
     m_flows->setDocument(document);
     m_lint->setDocument(document, m_session.builtinsAreLocal());
     m_lint->lintAllWhenLoaded();

@@ -6,13 +6,14 @@
 #include "views/table/rowrevealer.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
 #include <memory>
 
 class CallPanel;
 class CategoryPanel;
 class CommandPalette;
+class HelpActions;
+class PaletteActions;
 class ConflictResolver;
 class ConnectActions;
 class ConnectionMonitor;
@@ -25,6 +26,7 @@ class FileActions;
 class FilterBar;
 class FlowPane;
 class LedgerActions;
+class McpActions;
 class LintController;
 class LintPanel;
 class MessageLog;
@@ -36,7 +38,6 @@ class ReceiptsPane;
 class RowEditorPanel;
 class RunActions;
 class SecretActions;
-class ShortcutsDialog;
 
 // The window: category list, filter bar and table, and the row editor side by side.
 // It only builds and wires; what the actions do lives in FileActions, EditActions and
@@ -73,7 +74,7 @@ public:
     ConflictResolver *conflictResolver() const { return m_conflicts; }
     ConnectionRecovery *connectionRecovery() const { return m_recovery; }
     RunActions *runActions() const { return m_runActions; }
-    CommandPalette *commandPalette() const { return m_palette; }
+    CommandPalette *commandPalette() const;
     MessageLog *messageLog() const { return m_messages; }
     QDockWidget *callDock() const { return m_callDock; }
     QDockWidget *flowDock() const { return m_flowDock; }
@@ -124,15 +125,16 @@ private:
     EditActions *m_editActions;
     SecretActions *m_secretActions;
     LedgerActions *m_ledgerActions;
+    McpActions *m_mcpActions;
     ConnectActions *m_connectActions;
     ConnectionMonitor *m_monitor;
     OfflineBanner *m_banner;
     ConflictResolver *m_conflicts;
     ConnectionRecovery *m_recovery;
     RunActions *m_runActions = nullptr;
-    CommandPalette *m_palette = nullptr;
+    PaletteActions *m_paletteActions = nullptr;
+    HelpActions *m_helpActions = nullptr;
     MessageLog *m_messages;
-    QPointer<ShortcutsDialog> m_shortcuts;
     RowRevealer m_revealer;
     bool m_fittedWithFrame = false;
 };

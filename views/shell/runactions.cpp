@@ -17,6 +17,10 @@ RunActions::RunActions(CallPanel *calls, QDockWidget *callDock, FlowPane *flows,
     m_invoke->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     m_invoke->setStatusTip(tr("Run the selected row for real, in the Shape and invoke panel"));
     connect(m_invoke, &QAction::triggered, this, &RunActions::invoke);
+    // Greyed as the panel's Invoke button is: no row, or a call of it still running.
+    InvokePanel *panel = m_calls->invokePanel();
+    m_invoke->setEnabled(panel->canInvoke());
+    connect(panel, &InvokePanel::canInvokeChanged, m_invoke, &QAction::setEnabled);
     // A debug run started from the menu should be seen.
     FlowDebuggerPanel *debugger = m_flows->debugger();
     for (QAction *action : {debugger->stepAction(), debugger->continueAction()}) {
@@ -32,7 +36,7 @@ QList<QAction *> RunActions::debugActions() const
 {
     FlowDebuggerPanel *debugger = m_flows->debugger();
     return {debugger->stepAction(), debugger->continueAction(), debugger->breakpointAction(),
-            debugger->abortAction()};
+            debugger->abortAction(), debugger->rerunAction()};
 }
 
 void RunActions::invoke()

@@ -22,7 +22,7 @@ public:
                QObject *parent = nullptr);
 
     QAction *invokeAction() const { return m_invoke; }
-    // The debugger's own actions, in menu order: Step, Continue, Breakpoint, Abort.
+    // The debugger's own actions, in menu order: Step, Continue, Breakpoint, Abort, Rerun.
     QList<QAction *> debugActions() const;
 
     void invoke();

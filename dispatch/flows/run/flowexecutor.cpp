@@ -58,7 +58,7 @@ FlowExecutor::FlowExecutor(Dispatcher &dispatcher, FlowPlan plan, QString body, 
         FlowStepState state;
         state.index = i;
         for (const FlowCall &call : std::as_const(m_plan.steps[i].calls))
-            state.calls.append({call.key, {}, {}, FlowStepState::Phase::Pending, {}, 0, {}, -1, -1});
+            state.calls.append({call.key, {}, {}, FlowStepState::Phase::Pending, {}, 0, {}, -1, -1, {}});
         m_steps.append(state);
     }
     m_timeout.setSingleShot(true);
@@ -270,6 +270,7 @@ void FlowExecutor::onCallFinished(int branch, InvocationHandle *handle)
     call.output = outputOf(outcome);
     call.durationMs = outcome.durationMs;
     call.invocationId = outcome.invocationId;
+    call.receiptParent = outcome.receipt ? outcome.receipt->parent : QString();
     call.phase = isFailure(call.output) ? FlowStepState::Phase::Failed : FlowStepState::Phase::Done;
     handle->deleteLater();
     emit callFinished(m_current, branch);

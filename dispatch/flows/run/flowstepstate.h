@@ -26,6 +26,7 @@ struct FlowStepState
         QString invocationId; // the nested call's receipt; empty when it was refused
         qint64 startedAtUs = -1; // since the run began, for the timeline
         qint64 finishedAtUs = -1;
+        QString receiptParent; // the parent that receipt names; empty when it names none or is unread
     };
 
     int index = 0;

@@ -106,13 +106,17 @@ void TestMcpProjection::descriptionCarriesTheDocLines_data()
     QTest::addColumn<QString>("content");
     QTest::addColumn<QString>("description");
 
-    QTest::addRow("what only") << QStringLiteral("# WHAT: Echoes.\n[\"$1\"]") << QStringLiteral("Echoes.");
+    // The row has no input_schema, so every description ends with the body-string rule.
+    const QString rule = QStringLiteral(
+        "Call with {\"body\": \"...\"}: the body is passed as is, and the row splits it into args on '|'.");
+    QTest::addRow("what only") << QStringLiteral("# WHAT: Echoes.\n[\"$1\"]")
+                               << QStringLiteral("Echoes. ") + rule;
     QTest::addRow("what, when and output")
         << QStringLiteral("# WHAT: Echoes.\n# WHEN_TO_USE: testing\n# OUTPUT: the text\n")
-        << QStringLiteral("Echoes. Use when: testing Output: the text");
+        << QStringLiteral("Echoes. Use when: testing Output: the text ") + rule;
     QTest::addRow("untagged first line")
-        << QStringLiteral("# The time now.\n") << QStringLiteral("The time now.");
-    QTest::addRow("no doc lines") << QStringLiteral("[\"$1\"]") << QString();
+        << QStringLiteral("# The time now.\n") << QStringLiteral("The time now. ") + rule;
+    QTest::addRow("no doc lines") << QStringLiteral("[\"$1\"]") << rule;
 }
 
 void TestMcpProjection::descriptionCarriesTheDocLines()
@@ -125,7 +129,7 @@ void TestMcpProjection::descriptionCarriesTheDocLines()
     QCOMPARE(McpProjection::tool(documented).value(QStringLiteral("description")).toString(), description);
 }
 
-// {"tools":[{"name","description","inputSchema"}]} and nothing else, for every sample row
+// {"tools":[{"name","description","inputSchema","annotations"}]} and nothing else, for every sample row
 // that is listed; each inputSchema an object schema.
 void TestMcpProjection::toolsListShape()
 {
@@ -137,8 +141,8 @@ void TestMcpProjection::toolsListShape()
     QVERIFY(!tools.isEmpty());
     for (const QJsonValue &value : tools) {
         const QJsonObject tool = value.toObject();
-        QCOMPARE(tool.keys(), QStringList({QStringLiteral("description"), QStringLiteral("inputSchema"),
-                                           QStringLiteral("name")}));
+        QCOMPARE(tool.keys(), QStringList({QStringLiteral("annotations"), QStringLiteral("description"),
+                                           QStringLiteral("inputSchema"), QStringLiteral("name")}));
         QVERIFY(!tool.value(QStringLiteral("name")).toString().isEmpty());
         const QJsonObject schema = tool.value(QStringLiteral("inputSchema")).toObject();
         QCOMPARE(schema.value(QStringLiteral("type")).toString(), QStringLiteral("object"));

@@ -1,5 +1,6 @@
 #include "dispatch/core/isotime.h"
 #include "dispatch/core/steppingclock.h"
+#include "dispatch/receipts/directoryhistory.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/schemamigrator.h"
@@ -96,6 +97,8 @@ private slots:
     void replaceJudgesOnlyWhatItChanges();
     void partialReadsAreErrors();
     void applyIsAllOrNothing();
+    void restoreNamesOnlyAVersionOfItsOwnRow_data();
+    void restoreNamesOnlyAVersionOfItsOwnRow();
     void importRowsIsAllOrNothing();
     void contentSearchIsCaseInsensitiveAndEscaped();
 
@@ -484,6 +487,61 @@ void TestSqliteDirectoryStore::applyIsAllOrNothing()
                  .isError());
     QCOMPARE(store.allRows().value().size(), 1);
     QCOMPARE(store.allRows().value().first().key, QStringLiteral("NEW_ONE"));
+}
+
+void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow_data()
+{
+    QTest::addColumn<QString>("version"); // which event's seq the restore names
+    QTest::addColumn<QString>("error"); // empty: written, logged as a restore
+
+    QTest::addRow("its own first version") << QStringLiteral("own") << QString();
+    QTest::addRow("another row's version")
+        << QStringLiteral("other") << QStringLiteral("ROW_A has no saved version #%1 to restore");
+    QTest::addRow("no such version") << QStringLiteral("none")
+                                     << QStringLiteral("ROW_A has no saved version #%1 to restore");
+    QTest::addRow("a negative one") << QStringLiteral("negative")
+                                    << QStringLiteral("ROW_A has no saved version #%1 to restore");
+    QTest::addRow("other values under its seq")
+        << QStringLiteral("own, altered") << QStringLiteral("ROW_A: the row written is not version #%1");
+}
+
+// A restore is a replace logged as `restore` with the seq it put back; a seq that is no
+// event of that row is refused, and nothing is written.
+void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow()
+{
+    QFETCH(QString, version);
+    QFETCH(QString, error);
+    auto opened = SqliteDirectoryStore::open(freshPath());
+    QVERIFY(opened.ok());
+    SqliteDirectoryStore &store = *opened.value();
+    QVERIFY(store.create(sampleRow(QStringLiteral("ROW_A"))).ok());
+    QVERIFY(store.create(sampleRow(QStringLiteral("ROW_B"))).ok());
+    QVERIFY(
+        store.patch(QStringLiteral("ROW_A"), {{QStringLiteral("category"), QStringLiteral("later")}}).ok());
+    const DirectoryHistory history(opened.value());
+    const QList<LogEvent> events = history.events().value(); // newest first
+    const qint64 seq = version.startsWith(QLatin1String("own")) ? events.last().seq
+                       : version == QLatin1String("other")      ? events.at(1).seq
+                       : version == QLatin1String("none")       ? events.first().seq + 100
+                                                                : -3;
+    const Row current = store.row(QStringLiteral("ROW_A")).value();
+    Row restored = current;
+    restored.category = sampleRow(QStringLiteral("ROW_A")).category;
+    if (version == QLatin1String("own, altered"))
+        restored.target = QStringLiteral("upper");
+    const StoreError written = store.apply({RowChange::restore(restored, current.updatedAt, seq)});
+    if (!error.isEmpty()) {
+        QCOMPARE(written.message, error.arg(seq));
+        QCOMPARE(store.row(QStringLiteral("ROW_A")).value(), current);
+        QCOMPARE(history.events().value().size(), events.size());
+        return;
+    }
+    QVERIFY2(!written.isError(), qPrintable(written.message));
+    const LogEvent logged = history.events(QStringLiteral("ROW_A")).value().first();
+    QCOMPARE(logged.action, QStringLiteral("restore"));
+    QCOMPARE(logged.detail.value(QStringLiteral("restores_seq")).toInteger(), seq);
+    QCOMPARE(store.row(QStringLiteral("ROW_A")).value().category, restored.category);
+    QVERIFY(history.auditTrustingListedKeys().value().intact());
 }
 
 void TestSqliteDirectoryStore::importRowsIsAllOrNothing()

@@ -8,6 +8,7 @@
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -42,6 +43,7 @@ private slots:
     void tamperedLogShowsTheBrokenState();
     void explainsWhenThereIsNothingToShow();
     void editorTabReloadsAfterASave();
+    void restoreAVersionIsAnUndoableDraftLoggedAsARestore();
 
 private:
     template<typename Widget>
@@ -209,6 +211,83 @@ void TestRowHistoryPanel::editorTabReloadsAfterASave()
     QCOMPARE(versions->model()->index(0, 1).data().toString(), QStringLiteral("replace"));
     QTRY_COMPARE(child<QLabel>(editor.historyPanel(), QStringLiteral("historyChainState"))->text(),
                  QStringLiteral("Event log intact (6 events)"));
+}
+
+// The rollback: an old version comes back as a draft (undo drops it), the save is gated
+// and logged as a `restore` naming the version, and the chain stays intact.
+void TestRowHistoryPanel::restoreAVersionIsAnUndoableDraftLoggedAsARestore()
+{
+    const QString key = QStringLiteral("NOW");
+    QVERIFY(m_store->patch(key, {{QStringLiteral("target"), QStringLiteral("today")}}).ok());
+    QVERIFY(m_store->patch(key, {{QStringLiteral("category"), QStringLiteral("clock")}}).ok());
+    DirectoryDocument document(m_store);
+    QVERIFY(!document.load().isError());
+    RowEditorPanel editor;
+    editor.setDocument(&document);
+    editor.setHistory(std::make_shared<DirectoryHistory>(m_store));
+    editor.showRow(key);
+    editor.resize(800, 700);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    auto *tabs = editor.findChild<QTabWidget *>();
+    tabs->setCurrentIndex(1);
+    RowHistoryPanel *history = editor.historyPanel();
+    auto *versions = child<QTableView>(history, QStringLiteral("historyVersions"));
+    auto *restore = child<QPushButton>(history, QStringLiteral("historyRestore"));
+    auto *note = child<QLabel>(history, QStringLiteral("historyRestoreNote"));
+    QVERIFY(versions && restore && note);
+    QCOMPARE(versions->model()->rowCount(), 3);
+
+    // The import: the row as it first came, target "now".
+    QTest::mouseClick(versions->viewport(), Qt::LeftButton, {},
+                      versions->visualRect(versions->model()->index(2, 1)).center());
+    const QString importSeq = history->findChild<QComboBox *>(QStringLiteral("historyTo"))->currentText();
+    QVERIFY(restore->isEnabled());
+    QVERIFY(restore->text().startsWith(QStringLiteral("Restore version #")));
+    const qint64 seq = restore->text().mid(QStringLiteral("Restore version #").size()).toLongLong();
+    QVERIFY(importSeq.startsWith(u'#' + QString::number(seq)));
+    QTest::mouseClick(restore, Qt::LeftButton);
+
+    QVERIFY(document.isRowModified(key));
+    QCOMPARE(document.row(key)->target, QStringLiteral("now"));
+    QVERIFY(document.row(key)->category != QStringLiteral("clock"));
+    QVERIFY(note->isVisible());
+    QVERIFY2(note->text().startsWith(QStringLiteral("Version #%1 is now the unsaved draft of NOW").arg(seq)),
+             qPrintable(note->text()));
+    // Undo takes it back, and the note with it; redo brings it again.
+    document.undoStack()->undo();
+    QVERIFY(!document.isRowModified(key));
+    QVERIFY(note->isHidden());
+    QCOMPARE(document.row(key)->target, QStringLiteral("today"));
+    document.undoStack()->redo();
+    QCOMPARE(document.row(key)->target, QStringLiteral("now"));
+
+    QVERIFY(!document.save().isError());
+    QCOMPARE(m_store->row(key).value().target, QStringLiteral("now"));
+    QTRY_COMPARE(versions->model()->rowCount(), 4);
+    QCOMPARE(versions->model()->index(0, 1).data().toString(), QStringLiteral("restore of #%1").arg(seq));
+    const QList<LogEvent> events = DirectoryHistory(m_store).events(key).value();
+    QCOMPARE(events.first().action, QStringLiteral("restore"));
+    QCOMPARE(events.first().detail.value(QStringLiteral("restores_seq")).toInteger(), seq);
+    QTRY_COMPARE(child<QLabel>(history, QStringLiteral("historyChainState"))->text(),
+                 QStringLiteral("Event log intact (8 events)"));
+
+    // The version it now holds: nothing to restore.
+    QTest::mouseClick(versions->viewport(), Qt::LeftButton, {},
+                      versions->visualRect(versions->model()->index(0, 1)).center());
+    QTest::mouseClick(restore, Qt::LeftButton);
+    QVERIFY(!document.isRowModified(key));
+    QCOMPARE(note->text(),
+             QStringLiteral("NOW already holds the values of version #%1.").arg(events.first().seq));
+
+    // A restore edited further is an ordinary edit.
+    QTest::mouseClick(versions->viewport(), Qt::LeftButton, {},
+                      versions->visualRect(versions->model()->index(1, 1)).center());
+    QTest::mouseClick(restore, Qt::LeftButton);
+    QCOMPARE(document.row(key)->category, QStringLiteral("clock"));
+    document.setField(key, QStringLiteral("category"), QStringLiteral("time"));
+    QVERIFY(!document.save().isError());
+    QCOMPARE(DirectoryHistory(m_store).events(key).value().first().action, QStringLiteral("replace"));
 }
 
 QTEST_MAIN(TestRowHistoryPanel)

@@ -16,8 +16,10 @@
 #include <QHttpServerResponse>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QVBoxLayout>
@@ -99,7 +101,8 @@ void TestFlowDebuggerPanel::init()
          makeRow(u"NAP"_s, fn, u"sleep_ms"_s, {}), makeRow(u"SHOUT"_s, fn, u"upper"_s, {}),
          makeRow(u"BOTH_NAPS"_s, u"flow"_s, {}, {}, u"{ NAP: 300 | NAP: 400 } => NAPS > SHOUT: $NAPS"_s),
          makeRow(u"BROKEN"_s, u"flow"_s, {}, {}, u"SHOUT >"_s),
-         makeRow(u"QUICK"_s, u"flow"_s, {}, {}, u"SHOUT: $1 > SHOUT: $PREV"_s)});
+         makeRow(u"QUICK"_s, u"flow"_s, {}, {}, u"SHOUT: $1 > SHOUT: $PREV"_s),
+         makeRow(u"FAILS"_s, u"flow"_s, {}, {}, u"SHOUT: x > NO_SUCH_ROW"_s)});
     QVERIFY(m_store);
     m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);
     m_dispatcher = std::make_unique<StandardDispatcher>(m_store, m_ledger);
@@ -197,6 +200,22 @@ void TestFlowDebuggerPanel::stepsThroughBlooioFinish()
                                            FlowStepLogView::ReceiptColumn);
     QCOMPARE(linked.size(), 1);
     QCOMPARE(linked[0][0].toString(), receipt);
+
+    // The run is one flow invocation: its receipt is linked under the status, the steps'
+    // receipts under it.
+    QTRY_VERIFY(m_panel->receiptNote().startsWith(u"Flow receipt: "_s));
+    ReceiptLog::Query flows;
+    flows.key = u"BLOOIO_FINISH"_s;
+    const QList<Receipt> flowReceipts = m_ledger->receipts().list(flows).value();
+    QCOMPARE(flowReceipts.size(), 1);
+    const QString flowId = flowReceipts[0].invocationId;
+    QVERIFY(m_panel->receiptNote().contains(flowId));
+    QCOMPARE(m_ledger->receipts().find(receipt).value().parent, flowId);
+    auto *note = m_panel->findChild<QLabel *>(u"flowReceiptNote"_s);
+    QVERIFY(note && note->isVisible());
+    emit note->linkActivated(flowId);
+    QCOMPARE(linked.size(), 2);
+    QCOMPARE(linked[1][0].toString(), flowId);
 }
 
 void TestFlowDebuggerPanel::breakpointRerunAndTimeline()
@@ -226,8 +245,11 @@ void TestFlowDebuggerPanel::breakpointRerunAndTimeline()
     QCOMPARE(variable(u"flow output"_s), naps.toUpper());
     shoot(u"flow-debugger-fanout-finished"_s);
 
-    // Rerun only the last step: the naps keep their outputs and do not run again.
-    clickNode(1, 0);
+    // Rerun only the last step, picked in the step log (rows 1a, 1b, 2): the naps keep
+    // their outputs and do not run again.
+    QCOMPARE(m_panel->stepLog()->topLevelItemCount(), 3);
+    m_panel->stepLog()->setCurrentItem(m_panel->stepLog()->topLevelItem(2));
+    QCOMPARE(m_panel->rerunAction()->text(), u"Rerun from Step 2 (SHOUT)"_s);
     m_panel->rerunAction()->trigger();
     QTRY_COMPARE(m_panel->status(), u"Paused before step 2: SHOUT"_s);
     QCOMPARE(variable(u"$PREV"_s), naps);
@@ -246,8 +268,23 @@ void TestFlowDebuggerPanel::abortStopsTheRun()
     QTRY_VERIFY(m_panel->abortAction()->isEnabled());
     m_panel->abortAction()->trigger();
     QTRY_VERIFY(m_panel->status().endsWith(u": ERR: flow aborted"_s));
+    QVERIFY2(m_panel->status().startsWith(u"Aborted after "_s), qPrintable(m_panel->status()));
     QCOMPARE(m_panel->visualizer()->node(0, 0)->state(), FlowNodeItem::State::Failed);
     QVERIFY(!m_panel->abortAction()->isEnabled());
+    // The aborted run is receipted too, as a run without a material result.
+    QTRY_VERIFY(m_panel->receiptNote().startsWith(u"Flow receipt: "_s));
+    ReceiptLog::Query flows;
+    flows.key = u"BOTH_NAPS"_s;
+    const QList<Receipt> flowReceipts = m_ledger->receipts().list(flows).value();
+    QCOMPARE(flowReceipts.size(), 1);
+    QCOMPARE(flowReceipts[0].status, Receipt::ranWithoutMaterial);
+    QCOMPARE(flowReceipts[0].outputFingerprint, Receipt::sha256Hex(u"ERR: flow aborted"_s));
+
+    // A failed run names the step it failed at.
+    m_panel->showRow(u"FAILS"_s);
+    press(Qt::Key_F5);
+    QTRY_VERIFY2(m_panel->status().startsWith(u"Failed at step 2 (NO_SUCH_ROW) after "_s),
+                 qPrintable(m_panel->status()));
 }
 
 void TestFlowDebuggerPanel::aParseErrorRunsNothing()
@@ -331,6 +368,20 @@ void TestFlowDebuggerPanel::anotherFlowOrDirectoryStartsOver()
     m_panel->setDocument(m_document.get());
     m_panel->showRow(u"QUICK"_s);
     expectCleared();
+
+    // Another flow of the same directory mid-run: the run ends as an abort, receipted.
+    press(Qt::Key_F10);
+    QTRY_COMPARE(m_panel->status(), u"Paused before step 1: SHOUT"_s);
+    press(Qt::Key_F10);
+    QTRY_COMPARE(m_panel->status(), u"Paused before step 2: SHOUT"_s);
+    ReceiptLog::Query quick;
+    quick.key = u"QUICK"_s;
+    const qsizetype before = m_ledger->receipts().list(quick).value().size();
+    m_panel->showRow(u"BOTH_NAPS"_s);
+    expectCleared();
+    QTRY_COMPARE(m_ledger->receipts().list(quick).value().size(), before + 1);
+    const Receipt aborted = m_ledger->receipts().list(quick).value().first();
+    QCOMPARE(aborted.outputFingerprint, Receipt::sha256Hex(u"ERR: flow aborted"_s));
 }
 
 // F5/F10 from outside the debugger do nothing while no run goes (they must not start a
@@ -345,6 +396,8 @@ void TestFlowDebuggerPanel::keysWorkWindowWideWhileARunGoes()
     FlowDebuggerPanel *panel = m_panel.release();
     layout->addWidget(panel);
     m_panel.reset(panel);
+    // cleanup() deletes the panel; the window must not as well, however the test ends.
+    const auto release = qScopeGuard([panel] { panel->setParent(nullptr); });
     window.resize(1100, 760);
     window.show();
     window.activateWindow();
@@ -362,15 +415,14 @@ void TestFlowDebuggerPanel::keysWorkWindowWideWhileARunGoes()
     elsewhere->setFocus();
     QTest::keyClick(elsewhere, Qt::Key_F10);
     QTRY_COMPARE(panel->status(), u"Paused before step 2: SHOUT"_s);
-    QVERIFY(QTest::qWaitFor([panel] { return panel->session()->run()->pausedUs() >= 150'000; }));
+    // Paused well past the active time so far, which the pause does not add to.
+    const FlowExecutor *run = panel->session()->run();
+    QVERIFY(QTest::qWaitFor([run] { return run->pausedUs() >= run->elapsedUs() + 300'000; }, 10000));
     QTest::keyClick(elsewhere, Qt::Key_F5);
     QTRY_VERIFY(panel->status().endsWith(u": HI"_s));
     static const QRegularExpression finished(uR"(^Finished in \d+ ms \(paused \d+\.\d s\): HI$)"_s);
     QVERIFY2(finished.match(panel->status()).hasMatch(), qPrintable(panel->status()));
     QVERIFY(panel->session()->run()->elapsedUs() < panel->session()->run()->pausedUs());
-
-    // cleanup() deletes the panel; the window must not as well.
-    panel->setParent(nullptr);
 }
 
 QTEST_MAIN(TestFlowDebuggerPanel)

@@ -42,6 +42,7 @@ private slots:
     void showsTheTraceAsATree();
     void plotsTheKeysDurations();
     void filtersFromTheBar();
+    void filtersByCaller();
     void showInvocationClearsFiltersThatHideIt();
     void reloadAddsNewReceipts();
     void copiesAndExportsJson();
@@ -285,6 +286,26 @@ void TestReceiptViewer::filtersFromTheBar()
     QCOMPARE(m_viewer->model()->rowCount(), 0);
     bar.fromCheck()->setChecked(false);
     QCOMPARE(m_viewer->model()->rowCount(), m_issued.size());
+}
+
+// An MCP client's calls are one choice of the caller filter, beside the owner's.
+void TestReceiptViewer::filtersByCaller()
+{
+    Receipt mcp = m_issued.last();
+    mcp.invocationId = InvocationIds::newInvocationId();
+    mcp.actor = QStringLiteral("mcp:claude-desktop");
+    mcp.signature.clear();
+    QVERIFY(m_ledger->issue(mcp).ok());
+    openViewer();
+    ReceiptFilterBar &bar = *m_viewer->filterBar();
+    const int client = bar.actorCombo()->findData(QStringLiteral("mcp:claude-desktop"));
+    QVERIFY(client > 0);
+    QVERIFY(bar.actorCombo()->findData(QStringLiteral("owner:terminal-key")) > 0);
+    bar.actorCombo()->setCurrentIndex(client);
+    QCOMPARE(m_viewer->model()->rowCount(), 1);
+    QCOMPARE(m_viewer->model()->invocationIdAt(0), mcp.invocationId);
+    bar.clear();
+    QCOMPARE(m_viewer->model()->rowCount(), m_issued.size() + 1);
 }
 
 void TestReceiptViewer::showInvocationClearsFiltersThatHideIt()

@@ -1,3 +1,4 @@
+#include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/directory/localdirectory.h"
 #include "dispatch/flows/flowparser.h"
@@ -15,6 +16,8 @@
 #include "views/editor/conflictresolver.h"
 #include "views/editor/mergedialog.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/flows/flowdebuggerpanel.h"
+#include "views/flows/flowpane.h"
 #include "views/receipts/receiptspane.h"
 #include "views/remote/connectdialog.h"
 #include "views/remote/connectionmonitor.h"
@@ -63,6 +66,8 @@ private slots:
     void connectingWithARefusedKeyShowsTheRowsAndTheBanner();
     void callsRunOnTheServerAndAreConfirmed();
     void flowDebuggerStepsRunOnTheServer();
+    void aPlainServerCannotLinkADebuggedFlow();
+    void stepRowsNotYetReadAreAskedAbout();
     void disconnectGoesBackToTheLocalFile();
 
 private:
@@ -144,7 +149,9 @@ bool TestRemoteEditing::connectTo(const QUrl &url, const QString &name, const QB
         return false;
     // Longer than a request may take (ConnectActions::requestTimeoutMs): a slow check
     // reports its own failure instead of the test giving up first.
-    if (!finished.wait(ConnectActions::requestTimeoutMs + 5000) || !finished.first().first().toBool()) {
+    // The answer may already be in (wait() would then wait for a second one).
+    if ((finished.isEmpty() && !finished.wait(ConnectActions::requestTimeoutMs + 5000))
+        || !finished.first().first().toBool()) {
         qWarning("connecting failed: %s", qPrintable(m_prompter->errors.join(QStringLiteral("; "))));
         return false;
     }
@@ -524,21 +531,139 @@ void TestRemoteEditing::flowDebuggerStepsRunOnTheServer()
     for (const QString &key : parsed.plan.keys())
         QVERIFY(selectAndLoad(key));
     debug.setRowLookup([this](const QString &key) { return document()->row(key); });
-    debug.setFlow(parsed.plan, QString());
+    debug.setFlow(QStringLiteral("MORNING"), parsed.plan, QString());
+    QList<InvocationOutcome> recorded;
+    QStringList notRecorded;
+    connect(&debug, &FlowDebugSession::recorded, this,
+            [&recorded](const InvocationOutcome &outcome) { recorded.append(outcome); });
+    connect(&debug, &FlowDebugSession::notRecorded, this,
+            [&notRecorded](const QString &why) { notRecorded.append(why); });
     debug.resume();
     QTRY_VERIFY(debug.run() && debug.run()->state() == FlowExecutor::State::Finished);
     const QList<FlowStepState> &steps = debug.run()->steps();
     QCOMPARE(steps.size(), 2);
+    // Our server links the steps under the run and writes the flow's receipt, signed there.
+    QTRY_COMPARE(recorded.size() + notRecorded.size(), 1);
+    QVERIFY2(notRecorded.isEmpty(), qPrintable(notRecorded.join(u'\n')));
+    const std::optional<Receipt> flowReceipt = recorded.first().receipt;
+    QVERIFY(flowReceipt);
+    QCOMPARE(flowReceipt->key, QStringLiteral("MORNING"));
+    QCOMPARE(flowReceipt->actor, QStringLiteral("owner:terminal-key"));
+    QVERIFY(flowReceipt->parent.isEmpty());
     ServerConnection connection(ServerEndpoint{m_server.baseUrl(), {}});
+    const StoreResult<RemoteConfirmation> flowConfirmed =
+        RemoteConfirmation::fetch(connection, flowReceipt->invocationId);
+    QVERIFY2(flowConfirmed.ok(), qPrintable(flowConfirmed.error().message));
+    QVERIFY(flowConfirmed.value().status != QStringLiteral("UNKNOWN_INVOCATION"));
+    // A receipted run is closed: it is not recorded twice, and no step joins it later.
+    ServerConnection owner(ServerEndpoint{m_server.baseUrl(), QString::fromLatin1(m_key)});
+    FlowRunRecord again;
+    again.key = QStringLiteral("MORNING");
+    again.invocationId = flowReceipt->invocationId;
+    again.trace = flowReceipt->trace;
+    again.startedAt = flowReceipt->startedAt;
+    QCOMPARE(
+        owner.send("POST", QStringLiteral("/api/flow-runs"), QJsonDocument(again.toJson()).toJson()).status,
+        409);
+    const QJsonObject lateStep{{QStringLiteral("key"), QStringLiteral("NOW")},
+                               {QStringLiteral("body"), QString()},
+                               {QStringLiteral("parent"), flowReceipt->invocationId},
+                               {QStringLiteral("trace"), flowReceipt->trace}};
+    QCOMPARE(owner.send("POST", QStringLiteral("/api/dispatch"), QJsonDocument(lateStep).toJson()).status,
+             409);
     for (const FlowStepState &step : steps) {
         QCOMPARE(step.phase, FlowStepState::Phase::Done);
         const QString id = step.calls.first().invocationId;
         QVERIFY(id.startsWith(QStringLiteral("inv_")));
+        QCOMPARE(step.calls.first().receiptParent, flowReceipt->invocationId);
         // Each step is an invocation the server ran and holds the receipt of.
         const StoreResult<RemoteConfirmation> confirmed = RemoteConfirmation::fetch(connection, id);
         QVERIFY2(confirmed.ok(), qPrintable(confirmed.error().message));
         QVERIFY(confirmed.value().status != QStringLiteral("UNKNOWN_INVOCATION"));
     }
+}
+
+// SPEC §10 has no parent on dispatch: a plain server runs the steps, each with a receipt of
+// its own, the debugger says the flow gets none, and nothing is sent to record one.
+void TestRemoteEditing::aPlainServerCannotLinkADebuggedFlow()
+{
+    MinimalServer server(m_key);
+    QString error;
+    QVERIFY2(server.listen(&error), qPrintable(error));
+    auto closeWindowFirst = qScopeGuard([this] {
+        m_window.reset();
+        m_session.reset();
+    });
+    RemoteDirectoryStore seeder(
+        std::make_shared<ServerConnection>(ServerEndpoint{server.baseUrl(), QString::fromLatin1(m_key)}));
+    for (Row row : sampleRows()) {
+        row.content = QStringLiteral("# WHAT: %1\n").arg(row.key) + row.content;
+        QVERIFY(seeder.create(row).ok());
+    }
+    QVERIFY(connectTo(server.baseUrl(), QStringLiteral("minimal")));
+    QVERIFY(selectAndLoad(QStringLiteral("ECHO_BACK")));
+    const FlowParseResult parsed = FlowParser::parse(QStringLiteral("ECHO_BACK: hi > ECHO_BACK"));
+    QVERIFY(!parsed.error);
+    FlowDebugSession debug(*m_session);
+    debug.setRowLookup([this](const QString &key) { return document()->row(key); });
+    debug.setFlow(QStringLiteral("ECHO_TWICE"), parsed.plan, QString());
+    QStringList notRecorded;
+    connect(&debug, &FlowDebugSession::notRecorded, this,
+            [&notRecorded](const QString &why) { notRecorded.append(why); });
+    debug.resume();
+    QTRY_VERIFY(debug.run() && debug.run()->state() == FlowExecutor::State::Finished);
+    QCOMPARE(debug.run()->output(), QStringLiteral("hi"));
+    QTRY_COMPARE(notRecorded.size(), 1);
+    QVERIFY2(notRecorded.first().contains(QStringLiteral("does not name the flow as its parent")),
+             qPrintable(notRecorded.first()));
+    const QList<MinimalServer::Request> steps = server.requests("POST", QStringLiteral("/api/dispatch"));
+    QCOMPARE(steps.size(), 2);
+    QVERIFY(
+        steps.first().json().value(QStringLiteral("parent")).toString().startsWith(QStringLiteral("inv_")));
+    QVERIFY(server.requests("POST", QStringLiteral("/api/flow-runs")).isEmpty());
+
+    // A server reading the body strictly refuses the parent: each step goes again without
+    // it and runs, unlinked, and the debugger says so as before.
+    server.refuseUnknownDispatchMembers(true);
+    server.clearRequests();
+    notRecorded.clear();
+    debug.resume();
+    QTRY_VERIFY(debug.run() && debug.run()->state() == FlowExecutor::State::Finished);
+    QCOMPARE(debug.run()->output(), QStringLiteral("hi"));
+    QTRY_COMPARE(notRecorded.size(), 1);
+    const QList<MinimalServer::Request> strict = server.requests("POST", QStringLiteral("/api/dispatch"));
+    QCOMPARE(strict.size(), 4);
+    QVERIFY(strict.at(0).json().contains(QStringLiteral("parent")));
+    QVERIFY(!strict.at(1).json().contains(QStringLiteral("parent")));
+}
+
+// On a server the debugger may start before a step's row has arrived: what that step does
+// is unknown, so the owner is asked about it instead of it passing as harmless. Once the
+// rows are read, a flow of pure fn steps runs unasked.
+void TestRemoteEditing::stepRowsNotYetReadAreAskedAbout()
+{
+    QVERIFY(connectTo(m_server.baseUrl()));
+    QVERIFY(selectAndLoad(QStringLiteral("MORNING")));
+    QVERIFY(!document()->row(QStringLiteral("NOW")) || !document()->row(QStringLiteral("ECHO_BACK")));
+    m_prompter->worldEffectsAnswer = false;
+    m_prompter->worldEffectsQuestions.clear();
+    FlowDebuggerPanel *debugger = m_window->flowPane()->debugger();
+    // The row came after the pane first showed it: its plan is there to run now.
+    QTRY_VERIFY(debugger->continueAction()->isEnabled());
+    debugger->continueAction()->trigger();
+    QCOMPARE(m_prompter->worldEffectsQuestions.size(), 1);
+    const QStringList asked = m_prompter->worldEffectsQuestions.first();
+    QCOMPARE(asked.first(), QStringLiteral("MORNING"));
+    QVERIFY2(asked.join(u'\n').contains(QStringLiteral("not read from the server yet")),
+             qPrintable(asked.join(u'\n')));
+    QCOMPARE(debugger->status(), QStringLiteral("Not run: MORNING was not confirmed."));
+    QVERIFY(!debugger->session()->run());
+
+    QTRY_VERIFY(document()->row(QStringLiteral("NOW")) && document()->row(QStringLiteral("ECHO_BACK")));
+    m_prompter->worldEffectsQuestions.clear();
+    debugger->continueAction()->trigger();
+    QVERIFY(m_prompter->worldEffectsQuestions.isEmpty());
+    QTRY_VERIFY(debugger->status().startsWith(QStringLiteral("Finished in")));
 }
 
 void TestRemoteEditing::disconnectGoesBackToTheLocalFile()

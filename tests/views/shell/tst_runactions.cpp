@@ -32,6 +32,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTemporaryDir>
 
 using namespace Qt::StringLiterals;
 
@@ -119,6 +120,18 @@ void TestRunActions::ctrlReturnRunsOnlyWhereTheArgumentsAreInView()
     QCOMPARE(receiptsOf(u"NOW"_s).size(), 1);
     QTRY_COMPARE(invoke->history()->rowCount(), 1);
     QCOMPARE(m_sample->window->editorPanel()->key(), u"NOW"_s);
+
+    // Run › Invoke is greyed where the panel's button is: with no row shown.
+    QAction *menuInvoke = m_sample->window->findChild<QAction *>(u"invokeAction"_s);
+    QVERIFY(menuInvoke && menuInvoke->isEnabled());
+    QTemporaryDir elsewhere;
+    auto empty = openStoreWithRows(elsewhere.filePath(u"empty.db"_s), {});
+    QVERIFY(empty);
+    QVERIFY(!m_sample->session->open(LocalDirectory::over(empty)).isError());
+    QTRY_VERIFY(!menuInvoke->isEnabled());
+    QVERIFY(!m_sample->session->open(LocalDirectory::over(openStoreWithRows(m_sample->path, {}))).isError());
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    QTRY_VERIFY(menuInvoke->isEnabled());
 }
 
 // Every row, the ones the filter hides too: going to one lifts the filter.

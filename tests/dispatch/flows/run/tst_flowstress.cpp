@@ -32,6 +32,8 @@ public:
         return handle;
     }
 
+    InvocationHandle *recordFlowRun(const FlowRunRecord &run) override { return m_real.recordFlowRun(run); }
+
 private:
     Dispatcher &m_real;
     int m_waitMs;
