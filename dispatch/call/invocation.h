@@ -35,6 +35,10 @@ struct InvocationRequest
     // A nested call (a flow step) names the invocation it runs inside and shares its trace.
     QString parentInvocationId = {};
     QString trace = {};
+    // A step of a flow run by the flow runner: answered once its receipt is signed and
+    // queued, since the flow's own receipt, durable before the flow answers, carries it to
+    // disk (group commit). A debugger's steps are answered durable: it shows their receipts.
+    bool answerBeforeDurable = false;
     int depth = 0; // 0 at the top level; a flow refuses to nest deeper than its limit
 
     // The call tree's budget, shared by every call in it; empty at the top level, where the

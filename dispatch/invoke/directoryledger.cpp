@@ -17,7 +17,8 @@ DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, Ke
     : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
                                          placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
       m_receipts(m_store->database()), m_summaries(std::make_shared<ReceiptSummaryReader>(m_store)),
-      m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs)
+      m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs),
+      m_groupCommit([this](const QList<Receipt> &batch) { return m_receipts.appendBatch(batch, m_key->key); })
 {
     m_clock.start();
 }
@@ -29,6 +30,7 @@ std::shared_ptr<const DirectoryStore> DirectoryLedger::store() const
 
 DirectoryLedger::~DirectoryLedger()
 {
+    m_groupCommit.flush();
     if (m_unknownTokens.pending() > 0)
         writeUnknownTokenSummary();
 }
@@ -82,27 +84,43 @@ void DirectoryLedger::unlockAsync(QObject *context, std::function<void(const Sto
     });
 }
 
-void DirectoryLedger::issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done)
+void DirectoryLedger::issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done,
+                                 ReceiptGroupCommit::Release release)
 {
-    whenUnlocked(
-        [this, receipt = std::move(receipt), done = std::move(done)](const StoreError &error) mutable {
-            done(error.isError() ? StoreResult<Receipt>(error) : issue(std::move(receipt)));
-        });
+    whenUnlocked([this, receipt = std::move(receipt), done = std::move(done),
+                  release](const StoreError &error) mutable {
+        if (error.isError()) {
+            done(error);
+            return;
+        }
+        if (const StoreError signError = sealAndSign(receipt); signError.isError()) {
+            done(signError);
+            return;
+        }
+        m_groupCommit.add(std::move(receipt), release, std::move(done));
+    });
 }
 
-StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
+StoreError DirectoryLedger::sealAndSign(Receipt &receipt)
 {
-    const StoreError locked = unlock();
-    if (locked.isError())
-        return locked;
     if (!m_preChainSealed) {
         if (const StoreError sealed = m_receipts.sealPreChain(m_key->key); sealed.isError())
             return sealed;
         m_preChainSealed = true;
     }
     receipt.signature = QString::fromLatin1(m_key->key.sign(receipt.signedBytes()).toBase64());
-    const StoreError error = m_receipts.append(receipt, m_key->key);
-    if (error.isError())
+    return StoreError::none();
+}
+
+StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
+{
+    if (const StoreError locked = unlock(); locked.isError())
+        return locked;
+    if (const StoreError signError = sealAndSign(receipt); signError.isError())
+        return signError;
+    // After what is queued, so the chain keeps the order the calls finished in.
+    m_groupCommit.flush();
+    if (const StoreError error = m_receipts.append(receipt, m_key->key); error.isError())
         return error;
     return receipt;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/receipts/receiptverifier.h"
@@ -44,9 +45,16 @@ public:
     // Signs `receipt` (filling `signature`) and commits it durably. The signing key is
     // found, or created, on the first call.
     StoreResult<Receipt> issue(Receipt receipt);
-    // The same, with the key unlocked without blocking this thread. `done` runs later on
-    // this thread, whatever became of the caller meanwhile, as long as the ledger exists.
-    void issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done);
+    // The same, with the key unlocked without blocking this thread, through the group
+    // commit (ReceiptGroupCommit): `done` runs later on this thread, whatever became of
+    // the caller meanwhile, as long as the ledger exists; WhenDurable once the receipt's
+    // batch is committed, WhenQueued (a flow's step) once it is signed and queued.
+    void issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done,
+                    ReceiptGroupCommit::Release release = ReceiptGroupCommit::Release::WhenDurable);
+    // Writes every queued receipt now: before a step that changes the world.
+    void flushReceipts() { m_groupCommit.flush(); }
+    // Transactions the group commit has written.
+    qint64 receiptBatches() const { return m_groupCommit.batchesWritten(); }
     // Finds (or creates) the signing key without blocking this thread; `done` runs later in
     // `context`'s event loop, and not at all once `context` is destroyed.
     void unlockAsync(QObject *context, std::function<void(const StoreError &)> done);
@@ -85,6 +93,8 @@ public:
 
 private:
     StoreError unlock();
+    // The pre-chain receipts sealed once, then `receipt` signed; the key is unlocked.
+    StoreError sealAndSign(Receipt &receipt);
     // confirm()'s {"reason","error"} for a receipt whose signature is not valid.
     std::pair<QString, QString> whyNotValid(const QString &invocationId, const QJsonObject &receipt,
                                             ReceiptVerifier::Result signature) const;
@@ -110,6 +120,7 @@ private:
     CapabilityGateRefusalCounter m_unknownTokens;
     QElapsedTimer m_clock;
     bool m_summaryScheduled = false;
+    ReceiptGroupCommit m_groupCommit;
     // The context of the vault's asynchronous steps. Last, so it goes first: no step runs
     // on a ledger being destroyed.
     QObject m_steps;

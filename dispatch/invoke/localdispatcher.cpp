@@ -8,6 +8,7 @@
 #include "dispatch/core/isotime.h"
 #include "dispatch/core/outputlimit.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/invoke/worldeffects.h"
 #include "dispatch/row/authspec.h"
 #include "dispatch/secrets/resolvedsecret.h"
 #include "dispatch/store/directorystore.h"
@@ -113,19 +114,22 @@ void LocalDispatcher::track(InvocationHandle *handle)
 }
 
 void LocalDispatcher::issueAndFinish(const std::shared_ptr<DirectoryLedger> &ledger, Receipt receipt,
-                                     const QPointer<InvocationHandle> &handle, InvocationOutcome outcome)
+                                     const QPointer<InvocationHandle> &handle, InvocationOutcome outcome,
+                                     ReceiptGroupCommit::Release release)
 {
     // The callback holds the ledger until the receipt is written, even if the directory
     // closes while the signing key is being unlocked.
-    ledger->issueAsync(std::move(receipt), [ledger, handle, outcome = std::move(outcome)](
-                                               const StoreResult<Receipt> &issued) mutable {
-        if (issued.ok())
-            outcome.receipt = issued.value();
-        else
-            outcome.receiptError = issued.error().message;
-        if (handle)
-            handle->finish(std::move(outcome));
-    });
+    ledger->issueAsync(
+        std::move(receipt),
+        [ledger, handle, outcome = std::move(outcome)](const StoreResult<Receipt> &issued) mutable {
+            if (issued.ok())
+                outcome.receipt = issued.value();
+            else
+                outcome.receiptError = issued.error().message;
+            if (handle)
+                handle->finish(std::move(outcome));
+        },
+        release);
 }
 
 InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
@@ -258,6 +262,10 @@ void LocalDispatcher::bound(Call &call)
 
 void LocalDispatcher::start(Call call)
 {
+    // A step inside a flow answers before its receipt is on disk (group commit); before
+    // one that changes the world, what came before it is made durable.
+    if (!call.topLevel && !call.context.shape && !WorldEffects::ofRow(call.context.row).isEmpty())
+        m_ledger->flushReceipts();
     const std::shared_ptr<Runner> runner = call.runner;
     const RunContext context = call.context;
     // The runner and the ledger are kept alive by the callback, so replacing a runner or
@@ -278,6 +286,9 @@ void LocalDispatcher::start(Call call)
         receipt.material = outcome.material();
         receipt.status = Receipt::statusFor(receipt.material);
         receipt.outputFingerprint = Receipt::sha256Hex(outcome.result.output);
-        issueAndFinish(ledger, std::move(receipt), call.handle, std::move(outcome));
+        issueAndFinish(ledger, std::move(receipt), call.handle, std::move(outcome),
+                       !call.topLevel && call.context.request.answerBeforeDurable
+                           ? ReceiptGroupCommit::Release::WhenQueued
+                           : ReceiptGroupCommit::Release::WhenDurable);
     });
 }

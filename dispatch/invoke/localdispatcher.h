@@ -3,6 +3,7 @@
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/core/dispatchlimits.h"
 #include "dispatch/receipts/receipt.h"
+#include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/runners/runner.h"
 
 #include <QElapsedTimer>
@@ -74,8 +75,10 @@ private:
     void track(InvocationHandle *handle);
     // Signs and commits `receipt`, then finishes `handle` (if still there) with `outcome`
     // and the receipt, or why it could not be written.
-    static void issueAndFinish(const std::shared_ptr<DirectoryLedger> &ledger, Receipt receipt,
-                               const QPointer<InvocationHandle> &handle, InvocationOutcome outcome);
+    static void
+    issueAndFinish(const std::shared_ptr<DirectoryLedger> &ledger, Receipt receipt,
+                   const QPointer<InvocationHandle> &handle, InvocationOutcome outcome,
+                   ReceiptGroupCommit::Release release = ReceiptGroupCommit::Release::WhenDurable);
 
     std::shared_ptr<const DirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;

@@ -92,14 +92,11 @@ StoreError ReceiptLog::signHead(const QString &writer, const Tip &tip, const Sig
 
 StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
 {
-    WriteTransaction transaction(m_db);
-    if (transaction.startError().isError())
-        return transaction.startError();
-    if (!m_tip) {
-        EventLog events(m_db);
-        if (StoreError error = announce(events, m_writer); error.isError())
-            return error;
-    }
+    return appendBatch({receipt}, key).constFirst();
+}
+
+StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
+{
     const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
     QSqlQuery insert(m_db);
     insert.prepare(
@@ -119,16 +116,64 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
     insert.addBindValue(QString::fromUtf8(json));
     if (!insert.exec())
         return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, insert.lastError());
-    const StoreResult<Tip> next = link(m_writer, m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash}),
-                                       insert.lastInsertId().toLongLong(), json);
+    const StoreResult<Tip> next = link(m_writer, *tip, insert.lastInsertId().toLongLong(), json);
     if (!next.ok())
         return next.error();
-    if (StoreError error = signHead(m_writer, next.value(), key); error.isError())
-        return error;
-    if (StoreError error = transaction.commit(); error.isError())
-        return error;
-    m_tip = next.value();
+    *tip = next.value();
     return StoreError::none();
+}
+
+// One receipt that cannot be written (say, an invocation id already there) is rolled back
+// to its savepoint alone, so it never costs the others in its batch their write.
+StoreError ReceiptLog::insertAlone(const Receipt &receipt, Tip *tip)
+{
+    QSqlQuery savepoint(m_db);
+    if (!savepoint.exec(u"SAVEPOINT receipt"_s))
+        return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, savepoint.lastError());
+    Tip next = *tip;
+    const StoreError error = insert(receipt, &next);
+    if (error.isError()) {
+        savepoint.exec(u"ROLLBACK TO receipt"_s);
+        savepoint.exec(u"RELEASE receipt"_s);
+        return error;
+    }
+    if (!savepoint.exec(u"RELEASE receipt"_s))
+        return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, savepoint.lastError());
+    *tip = next;
+    return StoreError::none();
+}
+
+QList<StoreError> ReceiptLog::appendBatch(const QList<Receipt> &receipts, const SigningKey &key)
+{
+    const auto all = [&receipts](const StoreError &error) {
+        return QList<StoreError>(receipts.size(), error);
+    };
+    if (receipts.isEmpty())
+        return {};
+    WriteTransaction transaction(m_db);
+    if (transaction.startError().isError())
+        return all(transaction.startError());
+    if (!m_tip) {
+        EventLog events(m_db);
+        if (StoreError error = announce(events, m_writer); error.isError())
+            return all(error);
+    }
+    QList<StoreError> errors;
+    errors.reserve(receipts.size());
+    Tip tip = m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash});
+    bool anyWritten = false;
+    for (const Receipt &receipt : receipts) {
+        errors.append(insertAlone(receipt, &tip));
+        anyWritten = anyWritten || !errors.constLast().isError();
+    }
+    if (!anyWritten)
+        return errors;
+    if (StoreError error = signHead(m_writer, tip, key); error.isError())
+        return all(error);
+    if (StoreError error = transaction.commit(); error.isError())
+        return all(error);
+    m_tip = tip;
+    return errors;
 }
 
 StoreError ReceiptLog::sealPreChain(const SigningKey &key)

@@ -42,6 +42,10 @@ public:
     // Commits the signed receipt, its link and this writer's head signed with `key` in one
     // durable transaction (synchronous=FULL) before returning.
     StoreError append(const Receipt &receipt, const SigningKey &key);
+    // The same for several receipts in one transaction, so they share one durable flush
+    // (group commit): their links and one head signature. One error per receipt, in order;
+    // a receipt that cannot be written fails alone, and a failed commit fails them all.
+    QList<StoreError> appendBatch(const QList<Receipt> &receipts, const SigningKey &key);
     // Links the receipts written before migration 0190 into the pre-chain writer's chain,
     // in seq order, and signs its head. Nothing happens once they are sealed.
     StoreError sealPreChain(const SigningKey &key);
@@ -63,6 +67,10 @@ private:
 
     StoreResult<Tip> link(const QString &writer, const Tip &tip, qint64 receiptSeq,
                           const QByteArray &receiptJson);
+    // The receipt's row and its link after `tip`, which moves on; inside a transaction.
+    StoreError insert(const Receipt &receipt, Tip *tip);
+    // insert() under a savepoint: on failure nothing of it stays and `tip` stays put.
+    StoreError insertAlone(const Receipt &receipt, Tip *tip);
     StoreError signHead(const QString &writer, const Tip &tip, const SigningKey &key);
     StoreError announce(EventLog &events, const QString &writer);
 

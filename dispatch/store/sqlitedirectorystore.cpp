@@ -185,6 +185,15 @@ StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(co
                                               .arg(path, pragma.lastError().text()));
     if (!pragma.exec(QStringLiteral("PRAGMA synchronous = FULL")))
         return sqlError(QStringLiteral("cannot make writes to %1 durable").arg(path), pragma.lastError());
+    // Group commit answers a caller once its batch is committed, which is a promise only
+    // while a commit waits for the disk: read back, since SQLite ignores a setting it refuses.
+    constexpr int synchronousFull = 2;
+    if (!pragma.exec(QStringLiteral("PRAGMA synchronous")) || !pragma.next()
+        || pragma.value(0).toInt() != synchronousFull)
+        return StoreError::make(Kind::Io,
+                                QStringLiteral("cannot make writes to %1 durable: synchronous is %2, not "
+                                               "FULL")
+                                    .arg(path, pragma.value(0).toString()));
     return store;
 }
 

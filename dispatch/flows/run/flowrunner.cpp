@@ -43,6 +43,7 @@ InvocationRequest stepRequest(const RunContext &context)
     request.trace = context.trace;
     request.depth = context.depth + 1;
     request.budget = context.request.budget;
+    request.answerBeforeDurable = true;
     return request;
 }
 
