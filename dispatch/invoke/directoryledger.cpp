@@ -104,7 +104,7 @@ void DirectoryLedger::issueAsync(Receipt receipt, std::function<void(const Store
 StoreError DirectoryLedger::sealAndSign(Receipt &receipt)
 {
     if (!m_preChainSealed) {
-        if (const StoreError sealed = m_receipts.sealPreChain(m_key->key); sealed.isError())
+        if (StoreError sealed = m_receipts.sealPreChain(m_key->key); sealed.isError())
             return sealed;
         m_preChainSealed = true;
     }

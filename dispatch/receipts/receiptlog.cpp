@@ -131,7 +131,7 @@ StoreError ReceiptLog::insertAlone(const Receipt &receipt, Tip *tip)
     if (!savepoint.exec(u"SAVEPOINT receipt"_s))
         return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, savepoint.lastError());
     Tip next = *tip;
-    const StoreError error = insert(receipt, &next);
+    StoreError error = insert(receipt, &next);
     if (error.isError()) {
         savepoint.exec(u"ROLLBACK TO receipt"_s);
         savepoint.exec(u"RELEASE receipt"_s);
