@@ -51,8 +51,9 @@ public:
     // batch is committed, WhenQueued (a flow's step) once it is signed and queued.
     void issueAsync(Receipt receipt, std::function<void(const StoreResult<Receipt> &)> done,
                     ReceiptGroupCommit::Release release = ReceiptGroupCommit::Release::WhenDurable);
-    // Writes every queued receipt now: before a step that changes the world.
-    void flushReceipts() { m_groupCommit.flush(); }
+    // Writes every queued receipt now: before a step that changes the world, and when the
+    // dispatcher goes. The first error, when a receipt could not be written.
+    StoreError flushReceipts() { return m_groupCommit.flush(); }
     // Transactions the group commit has written.
     qint64 receiptBatches() const { return m_groupCommit.batchesWritten(); }
     // Finds (or creates) the signing key without blocking this thread; `done` runs later in

@@ -29,6 +29,9 @@ LocalDispatcher::LocalDispatcher(std::shared_ptr<const DirectoryStore> store,
 
 LocalDispatcher::~LocalDispatcher()
 {
+    // Steps answered before their receipts were on disk are written now, not left to a
+    // ledger that an ending event loop may never get to destroy.
+    m_ledger->flushReceipts();
     for (const QPointer<InvocationHandle> &handle : std::as_const(m_open)) {
         if (!handle || handle->isFinished())
             continue;
@@ -263,14 +266,15 @@ void LocalDispatcher::bound(Call &call)
 void LocalDispatcher::start(Call call)
 {
     // A step inside a flow answers before its receipt is on disk (group commit); before
-    // one that changes the world, what came before it is made durable.
+    // one that changes the world, what came before it is made durable, or it does not run.
+    StoreError predecessors;
     if (!call.topLevel && !call.context.shape && !WorldEffects::ofRow(call.context.row).isEmpty())
-        m_ledger->flushReceipts();
+        predecessors = m_ledger->flushReceipts();
     const std::shared_ptr<Runner> runner = call.runner;
     const RunContext context = call.context;
     // The runner and the ledger are kept alive by the callback, so replacing a runner or
     // closing the directory mid-call is safe.
-    runner->run(context, [call = std::move(call), ledger = m_ledger](RunResult result) mutable {
+    auto finish = [call = std::move(call), ledger = m_ledger](RunResult result) mutable {
         InvocationOutcome &outcome = call.outcome;
         outcome.result = std::move(result);
         outcome.durationMs = call.timer.elapsed();
@@ -290,5 +294,12 @@ void LocalDispatcher::start(Call call)
                        !call.topLevel && call.context.request.answerBeforeDurable
                            ? ReceiptGroupCommit::Release::WhenQueued
                            : ReceiptGroupCommit::Release::WhenDurable);
-    });
+    };
+    if (predecessors.isError()) {
+        const QString why =
+            u"not run: the receipts of the calls before it could not be written: "_s + predecessors.message;
+        QTimer::singleShot(0, &m_lookups, [finish, why]() mutable { finish(RunResult::failure(why)); });
+        return;
+    }
+    runner->run(context, std::move(finish));
 }

@@ -220,12 +220,15 @@ McpToolCatalog::Call McpToolCatalog::call(const QString &name, const QJsonObject
         const std::optional<QString> body = stringArgument(arguments, u"body"_s, false, &error);
         if (!error.isEmpty() || !key || !body)
             return toolError(error);
+        // The one contract reaches only what directory_search and directory_contract show.
+        if (const StoreResult<Row> offered = offeredRow(*key); !offered.ok())
+            return toolError(offered.error().message);
         return request(*key, *body, actor);
     }
-    const StoreResult<Row> row = m_store->row(name);
+    const StoreResult<Row> row = offeredRow(name);
     if (!row.ok() && row.error().kind != StoreError::Kind::NotFound)
         return toolError(row.error().message);
-    if (!row.ok() || !McpProjection::isListed(row.value()) || !inTokenScope(name, row.value().category))
+    if (!row.ok())
         return Answer{u"unknown tool '%1'"_s.arg(name), true, true, std::nullopt};
     QString error;
     const std::optional<QString> body = McpBodyRule::bodyOf(row.value(), arguments, &error);
@@ -290,10 +293,18 @@ McpToolCatalog::Answer McpToolCatalog::contract(const QJsonObject &arguments)
     const std::optional<QString> key = stringArgument(arguments, u"key"_s, true, &error);
     if (!error.isEmpty() || !key)
         return toolError(error);
-    const StoreResult<Row> row = m_store->row(*key);
-    if (!row.ok() && row.error().kind != StoreError::Kind::NotFound)
+    const StoreResult<Row> row = offeredRow(*key);
+    if (!row.ok())
         return toolError(row.error().message);
-    if (!row.ok() || !McpProjection::isListed(row.value()) || !inTokenScope(*key, row.value().category))
-        return toolError(u"no capability has the key '%1'"_s.arg(*key));
     return {ContractDocument::render(row.value()), false, false, std::nullopt};
+}
+
+StoreResult<Row> McpToolCatalog::offeredRow(const QString &key)
+{
+    StoreResult<Row> row = m_store->row(key);
+    const bool offered =
+        row.ok() && McpProjection::isListed(row.value()) && inTokenScope(key, row.value().category);
+    if (offered || (!row.ok() && row.error().kind != StoreError::Kind::NotFound))
+        return row;
+    return StoreError::make(StoreError::Kind::NotFound, u"no capability has the key '%1'"_s.arg(key));
 }

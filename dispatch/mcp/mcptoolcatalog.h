@@ -53,6 +53,9 @@ private:
     // The listed rows in scope, read once per change.
     StoreError readListedRows();
     bool inTokenScope(const QString &key, const QString &category);
+    // The row behind `key` when this catalog offers it to a client (enabled,
+    // planner-visible, in the token's scope); NotFound, named, when it does not.
+    StoreResult<Row> offeredRow(const QString &key);
     Answer search(const QJsonObject &arguments);
     Answer contract(const QJsonObject &arguments);
     InvocationRequest request(const QString &key, const QString &body, const QString &actor) const;

@@ -1,5 +1,6 @@
 #include "dispatch/receipts/receiptgroupcommit.h"
 
+#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -41,17 +42,27 @@ void ReceiptGroupCommit::add(Receipt receipt, Release release, Done done)
     done(signedReceipt);
 }
 
-void ReceiptGroupCommit::flush()
+StoreError ReceiptGroupCommit::flush()
 {
     m_idle.stop();
     m_deadline.stop();
-    // Answers may queue more receipts (a flow's next step); those wait for their own turn.
-    QList<Entry> now = std::exchange(m_queue, {});
-    for (qsizetype from = 0; from < now.size(); from += kMaxBatch)
-        writeBatch(now.mid(from, kMaxBatch));
+    // Taken from the front a batch at a time, so a flush that an answer asks for (a step
+    // that changes the world) writes the older receipts first and the order holds. Answers
+    // may queue more receipts (a flow's next step); those wait for their own turn.
+    StoreError first;
+    for (qsizetype left = m_queue.size(); left > 0 && !m_queue.isEmpty();) {
+        const qsizetype take = std::min({left, qsizetype(kMaxBatch), m_queue.size()});
+        QList<Entry> batch = m_queue.mid(0, take);
+        m_queue.remove(0, take);
+        left -= take;
+        const StoreError error = writeBatch(std::move(batch));
+        if (!first.isError())
+            first = error;
+    }
+    return first;
 }
 
-void ReceiptGroupCommit::writeBatch(QList<Entry> batch)
+StoreError ReceiptGroupCommit::writeBatch(QList<Entry> batch)
 {
     QList<Receipt> receipts;
     receipts.reserve(batch.size());
@@ -59,40 +70,60 @@ void ReceiptGroupCommit::writeBatch(QList<Entry> batch)
         receipts.append(entry.receipt);
     const QList<StoreError> written = m_write(receipts);
     ++m_batches;
-    for (qsizetype i = 0; i < batch.size(); ++i)
-        answer(batch[i], i < written.size()
-                             ? written[i]
-                             : StoreError::make(StoreError::Kind::Io, u"no answer from the writer"_s));
+    StoreError first;
+    for (qsizetype i = 0; i < batch.size(); ++i) {
+        const StoreError error = i < written.size()
+                                     ? written[i]
+                                     : StoreError::make(StoreError::Kind::Io, u"no answer from the writer"_s);
+        if (!first.isError())
+            first = error;
+        answer(batch[i], error);
+    }
+    return first;
 }
 
 void ReceiptGroupCommit::answer(Entry &entry, const StoreError &written)
 {
+    const Receipt &receipt = entry.receipt;
     if (entry.release == Release::WhenQueued) {
         if (written.isError())
-            rememberLost(entry.receipt, written);
+            rememberLost(receipt.parent,
+                         u"its own receipt is written, but that of its step %1 (%2) is not: %3"_s.arg(
+                             receipt.key, receipt.invocationId, written.message));
+        // A nested flow that lost a step's receipt passes the loss up to its own flow.
+        if (const QString lost = takeLost(receipt.invocationId); !lost.isEmpty())
+            rememberLost(receipt.parent, lost);
         return;
     }
+    const QString lost = takeLost(receipt.invocationId);
     if (written.isError()) {
         entry.done(written);
         return;
     }
-    const QString lost = m_lostByTrace.take(entry.receipt.trace);
     if (!lost.isEmpty()) {
-        m_lostOrder.removeOne(entry.receipt.trace);
         entry.done(StoreError::make(StoreError::Kind::Io, lost));
         return;
     }
-    entry.done(entry.receipt);
+    entry.done(receipt);
 }
 
-void ReceiptGroupCommit::rememberLost(const Receipt &receipt, const StoreError &why)
+void ReceiptGroupCommit::rememberLost(const QString &parent, const QString &why)
 {
-    if (m_lostByTrace.contains(receipt.trace))
+    if (parent.isEmpty() || m_lostByParent.contains(parent))
         return;
-    if (m_lostOrder.size() >= kMaxLostTraces)
-        m_lostByTrace.remove(m_lostOrder.takeFirst());
-    m_lostByTrace.insert(receipt.trace,
-                         u"its own receipt is written, but that of its step %1 (%2) is not: %3"_s.arg(
-                             receipt.key, receipt.invocationId, why.message));
-    m_lostOrder.append(receipt.trace);
+    if (m_lostOrder.size() >= kMaxLostParents) {
+        const QString dropped = m_lostOrder.takeFirst();
+        qWarning("receipts: %s", qPrintable(u"no flow answered for %1, whose %2"_s.arg(
+                                     dropped, m_lostByParent.take(dropped))));
+    }
+    m_lostByParent.insert(parent, why);
+    m_lostOrder.append(parent);
+}
+
+QString ReceiptGroupCommit::takeLost(const QString &invocationId)
+{
+    QString lost = m_lostByParent.take(invocationId);
+    if (!lost.isEmpty())
+        m_lostOrder.removeOne(invocationId);
+    return lost;
 }

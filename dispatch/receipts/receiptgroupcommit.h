@@ -21,9 +21,10 @@
 // once: its receipt rides on a later batch, written at the latest `queuedFlushMs` later,
 // and always before or with the receipt of its flow, which is queued after it. The
 // dispatcher calls flush() before a step that changes the world, so a crash never loses
-// the receipt of what came before a side effect. A step's receipt that fails to write
-// fails the next WhenDurable receipt of its trace (its flow's) with the reason, so the
-// loss is never silent. Used on one thread.
+// the receipt of what came before a side effect, and does not run the step when that
+// write failed. A step's receipt that fails to write fails its flow's receipt (the
+// WhenDurable one its parent chain leads to) with the reason, so the loss is never
+// silent. Used on one thread.
 class ReceiptGroupCommit final
 {
 public:
@@ -41,8 +42,9 @@ public:
     Q_DISABLE_COPY_MOVE(ReceiptGroupCommit)
 
     void add(Receipt receipt, Release release, Done done);
-    // Writes everything queued now, in batches of kMaxBatch, and answers their callers.
-    void flush();
+    // Writes everything queued now, oldest first in batches of kMaxBatch, and answers
+    // their callers; the first receipt's error, if any could not be written.
+    StoreError flush();
     // Transactions written so far (batches), and receipts waiting now.
     qint64 batchesWritten() const { return m_batches; }
     qsizetype queued() const { return m_queue.size(); }
@@ -55,17 +57,19 @@ private:
         Done done;
     };
 
-    void writeBatch(QList<Entry> batch);
+    StoreError writeBatch(QList<Entry> batch);
     void answer(Entry &entry, const StoreError &written);
-    void rememberLost(const Receipt &receipt, const StoreError &why);
+    void rememberLost(const QString &parent, const QString &why);
+    QString takeLost(const QString &invocationId);
 
-    static constexpr int kMaxLostTraces = 1024;
+    static constexpr int kMaxLostParents = 1024;
 
     Write m_write;
     QList<Entry> m_queue;
     qint64 m_batches = 0;
-    // trace → why a step's receipt in it was not written, until its flow's receipt hears it.
-    QHash<QString, QString> m_lostByTrace;
+    // A flow's invocation id → why a step's receipt under it was not written, until that
+    // flow's receipt is answered (or passes it on to its own flow).
+    QHash<QString, QString> m_lostByParent;
     QStringList m_lostOrder;
     QObject m_context;
     QTimer m_idle;

@@ -124,21 +124,28 @@ StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
 }
 
 // One receipt that cannot be written (say, an invocation id already there) is rolled back
-// to its savepoint alone, so it never costs the others in its batch their write.
-StoreError ReceiptLog::insertAlone(const Receipt &receipt, Tip *tip)
+// to its savepoint alone, so it never costs the others in its batch their write. When the
+// savepoint itself cannot be rolled back or released, SQLite has ended the transaction
+// (a full disk, an I/O error): `broken` says the batch cannot go on.
+StoreError ReceiptLog::insertAlone(const Receipt &receipt, Tip *tip, bool *broken)
 {
+    const QString what = u"cannot write the receipt of "_s + receipt.invocationId;
     QSqlQuery savepoint(m_db);
-    if (!savepoint.exec(u"SAVEPOINT receipt"_s))
-        return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, savepoint.lastError());
+    if (!savepoint.exec(u"SAVEPOINT receipt"_s)) {
+        *broken = true;
+        return sqlError(what, savepoint.lastError());
+    }
     Tip next = *tip;
     StoreError error = insert(receipt, &next);
     if (error.isError()) {
-        savepoint.exec(u"ROLLBACK TO receipt"_s);
-        savepoint.exec(u"RELEASE receipt"_s);
+        if (!savepoint.exec(u"ROLLBACK TO receipt"_s) || !savepoint.exec(u"RELEASE receipt"_s))
+            *broken = true;
         return error;
     }
-    if (!savepoint.exec(u"RELEASE receipt"_s))
-        return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, savepoint.lastError());
+    if (!savepoint.exec(u"RELEASE receipt"_s)) {
+        *broken = true;
+        return sqlError(what, savepoint.lastError());
+    }
     *tip = next;
     return StoreError::none();
 }
@@ -163,7 +170,10 @@ QList<StoreError> ReceiptLog::appendBatch(const QList<Receipt> &receipts, const 
     Tip tip = m_tip.value_or(Tip{0, ReceiptChain::kGenesisHash});
     bool anyWritten = false;
     for (const Receipt &receipt : receipts) {
-        errors.append(insertAlone(receipt, &tip));
+        bool broken = false;
+        errors.append(insertAlone(receipt, &tip, &broken));
+        if (broken)
+            return all(errors.constLast());
         anyWritten = anyWritten || !errors.constLast().isError();
     }
     if (!anyWritten)

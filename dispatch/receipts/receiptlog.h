@@ -44,7 +44,8 @@ public:
     StoreError append(const Receipt &receipt, const SigningKey &key);
     // The same for several receipts in one transaction, so they share one durable flush
     // (group commit): their links and one head signature. One error per receipt, in order;
-    // a receipt that cannot be written fails alone, and a failed commit fails them all.
+    // a receipt whose statement fails fails alone, and a failed commit, or a transaction
+    // SQLite abandons (a full disk), fails them all.
     QList<StoreError> appendBatch(const QList<Receipt> &receipts, const SigningKey &key);
     // Links the receipts written before migration 0190 into the pre-chain writer's chain,
     // in seq order, and signs its head. Nothing happens once they are sealed.
@@ -69,8 +70,9 @@ private:
                           const QByteArray &receiptJson);
     // The receipt's row and its link after `tip`, which moves on; inside a transaction.
     StoreError insert(const Receipt &receipt, Tip *tip);
-    // insert() under a savepoint: on failure nothing of it stays and `tip` stays put.
-    StoreError insertAlone(const Receipt &receipt, Tip *tip);
+    // insert() under a savepoint: on failure nothing of it stays and `tip` stays put;
+    // `broken` when the transaction itself is lost.
+    StoreError insertAlone(const Receipt &receipt, Tip *tip, bool *broken);
     StoreError signHead(const QString &writer, const Tip &tip, const SigningKey &key);
     StoreError announce(EventLog &events, const QString &writer);
 

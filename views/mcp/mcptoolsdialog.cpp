@@ -42,9 +42,11 @@ McpToolsDialog::McpToolsDialog(std::shared_ptr<const DirectoryStore> store, QWid
     m_preview->setObjectName(QStringLiteral("mcpToolJson"));
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *served = new QLabel(tr("capdeskctl mcp --db FILE (stdio) and capdeskctl serve's /mcp hand a client "
-                                 "exactly this list; tokens are estimated at ~4 bytes each."),
-                              this);
+    auto *served =
+        new QLabel(tr("capdeskctl mcp --db FILE --tools rows|contract (stdio) and capdeskctl serve "
+                      "--mcp-tools rows|contract (/mcp) hand a client exactly this list for the "
+                      "projection chosen (rows by default); tokens are estimated at ~4 bytes each."),
+                   this);
     served->setWordWrap(true);
 
     auto *top = new QHBoxLayout;

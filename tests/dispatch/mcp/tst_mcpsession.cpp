@@ -467,6 +467,25 @@ void TestMcpSession::theContractProjection()
             .toObject();
     QCOMPARE(called.value(u"content"_s).toArray().first().toObject().value(u"text"_s).toString(), u"ABC"_s);
     QVERIFY(called.value(u"_meta"_s).toObject().contains(u"capdesk/invocation_id"_s));
+
+    // dispatch reaches only the rows the other two show: a hidden or disabled row is no
+    // capability here, and is not run.
+    int id = 5;
+    for (const QString &key : {u"HIDDEN"_s, u"OFF"_s, u"NOPE"_s}) {
+        const QJsonObject refused =
+            exchange(request(id++, u"tools/call"_s,
+                             {{u"name"_s, u"dispatch"_s},
+                              {u"arguments"_s, QJsonObject{{u"key"_s, key}, {u"body"_s, u"abc"_s}}}}))
+                .first()
+                .value(u"result"_s)
+                .toObject();
+        QCOMPARE(refused.value(u"isError"_s), QJsonValue(true));
+        QCOMPARE(refused.value(u"content"_s).toArray().first().toObject().value(u"text"_s).toString(),
+                 u"no capability has the key '%1'"_s.arg(key));
+        ReceiptLog::Query query;
+        query.key = key;
+        QVERIFY(m_ledger->receipts().list(query).value().isEmpty());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMcpSession)

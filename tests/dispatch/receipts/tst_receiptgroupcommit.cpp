@@ -59,6 +59,7 @@ private slots:
     void aFlowOfTenStepsCostsAtMostTwoFlushes();
     void aStepThatChangesTheWorldWaitsForItsPredecessorsReceipts();
     void aStepReceiptThatCannotBeWrittenFailsItsFlowsReceipt();
+    void aStepThatChangesTheWorldDoesNotRunWhenEarlierReceiptsFailed();
     void aStepReceiptReachesTheDiskWhileItsFlowStillRuns();
 
 private:
@@ -201,19 +202,60 @@ void TestReceiptGroupCommit::aStepReceiptThatCannotBeWrittenFailsItsFlowsReceipt
                            "BEGIN SELECT RAISE(ABORT, 'disk says no'); END"_s}),
              QString());
     QVERIFY(m_directory->addFlow(u"LOUD"_s, u"ECHO: quiet > SHOUT"_s));
-    const InvocationOutcome outcome = m_directory->invoke(u"LOUD"_s, QString());
+    QVERIFY(m_directory->addFlow(u"CALM"_s, u"SHOUT: calm"_s));
+    // A flow beside it under the same trace (a caller may name one) is not blamed.
+    InvocationRequest loud;
+    loud.key = u"LOUD"_s;
+    loud.trace = u"t_shared"_s;
+    InvocationRequest calm = loud;
+    calm.key = u"CALM"_s;
+    InvocationHandle *loudHandle = m_directory->dispatcher->invoke(loud);
+    InvocationHandle *calmHandle = m_directory->dispatcher->invoke(calm);
+    const InvocationOutcome outcome = FlowTestDirectory::await(loudHandle);
+    const InvocationOutcome beside = FlowTestDirectory::await(calmHandle);
+    QVERIFY2(beside.receipt, qPrintable(beside.receiptError));
     QCOMPARE(outcome.result.output, u"QUIET"_s);
     QVERIFY(!outcome.receipt);
     QVERIFY2(outcome.receiptError.contains(u"its step ECHO"_s), qPrintable(outcome.receiptError));
     QVERIFY2(outcome.receiptError.contains(u"disk says no"_s), qPrintable(outcome.receiptError));
-    // The others in the batch were written all the same: the flow's own and SHOUT's.
+    // The others were written all the same: the flow's own and the SHOUT steps'.
     QCOMPARE(receiptsOnDisk(u"key = 'LOUD'"_s), 1);
-    QCOMPARE(m_directory->receipts(u"SHOUT"_s).size(), 1);
+    QCOMPARE(m_directory->receipts(u"SHOUT"_s).size(), 2);
     QVERIFY(m_directory->receipts(u"ECHO"_s).isEmpty());
     // The next flow is not blamed for the old loss.
     QCOMPARE(RawSql::exec(m_directory->store->location(), {u"DROP TRIGGER refuse_echo"_s}), QString());
     const InvocationOutcome next = m_directory->invoke(u"LOUD"_s, QString());
     QVERIFY2(next.receipt, qPrintable(next.receiptError));
+}
+
+void TestReceiptGroupCommit::aStepThatChangesTheWorldDoesNotRunWhenEarlierReceiptsFailed()
+{
+    QHttpServer upstream;
+    int posts = 0;
+    upstream.route(u"/send"_s, [&](const QHttpServerRequest &) {
+        ++posts;
+        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("sent"));
+    });
+    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(port != 0);
+    HttpClient client;
+    m_directory->dispatcher->setRunner(u"http"_s, std::make_unique<HttpRunner>(client));
+    Row send =
+        flowTestRow(u"SEND"_s, u"http"_s, u"POST http://127.0.0.1:%1/send"_s.arg(port), u"[\"$1+\"]"_s);
+    QVERIFY(!m_directory->store->importRows({send}).isError());
+    QVERIFY(m_directory->addFlow(u"NOTIFY"_s, u"ECHO: hello > SEND: $PREV"_s));
+    QCOMPARE(RawSql::exec(m_directory->store->location(),
+                          {u"CREATE TRIGGER refuse_echo BEFORE INSERT ON receipts WHEN NEW.key = 'ECHO' "
+                           "BEGIN SELECT RAISE(ABORT, 'disk says no'); END"_s}),
+             QString());
+
+    const InvocationOutcome outcome = m_directory->invoke(u"NOTIFY"_s, QString());
+    QVERIFY2(outcome.result.output.contains(
+                 u"not run: the receipts of the calls before it could not be written"_s),
+             qPrintable(outcome.result.output));
+    QVERIFY2(outcome.result.output.contains(u"disk says no"_s), qPrintable(outcome.result.output));
+    QCOMPARE(posts, 0);
+    QVERIFY2(outcome.receiptError.contains(u"its step ECHO"_s), qPrintable(outcome.receiptError));
 }
 
 void TestReceiptGroupCommit::aStepReceiptReachesTheDiskWhileItsFlowStillRuns()
