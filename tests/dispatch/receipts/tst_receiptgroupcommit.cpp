@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <dlfcn.h>
+#include <functional>
 
 using namespace Qt::StringLiterals;
 
@@ -64,6 +65,12 @@ private slots:
 
 private:
     qint64 receiptsOnDisk(const QString &where) const;
+    // SEND, an http POST row to `upstream` on 127.0.0.1, which runs `onPost` per request.
+    bool addSendRow(QHttpServer &upstream, std::function<void()> onPost);
+    // The disk refusing ECHO's receipts, as SQL: a step's write fails inside its batch.
+    QString refuseEchoReceipts() const;
+
+    HttpClient m_client;
 
     std::unique_ptr<FlowTestDirectory> m_directory;
 };
@@ -92,6 +99,28 @@ qint64 TestReceiptGroupCommit::receiptsOnDisk(const QString &where) const
     }
     QSqlDatabase::removeDatabase(name);
     return count;
+}
+
+bool TestReceiptGroupCommit::addSendRow(QHttpServer &upstream, std::function<void()> onPost)
+{
+    upstream.route(u"/send"_s, [onPost = std::move(onPost)](const QHttpServerRequest &) {
+        onPost();
+        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("sent"));
+    });
+    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
+    if (port == 0)
+        return false;
+    m_directory->dispatcher->setRunner(u"http"_s, std::make_unique<HttpRunner>(m_client));
+    const Row send =
+        flowTestRow(u"SEND"_s, u"http"_s, u"POST http://127.0.0.1:%1/send"_s.arg(port), u"[\"$1+\"]"_s);
+    return !m_directory->store->importRows({send}).isError();
+}
+
+QString TestReceiptGroupCommit::refuseEchoReceipts() const
+{
+    return RawSql::exec(m_directory->store->location(),
+                        {u"CREATE TRIGGER refuse_echo BEFORE INSERT ON receipts WHEN NEW.key = 'ECHO' "
+                         "BEGIN SELECT RAISE(ABORT, 'disk says no'); END"_s});
 }
 
 void TestReceiptGroupCommit::theStoreWritesWithSynchronousFull()
@@ -173,18 +202,8 @@ void TestReceiptGroupCommit::aStepThatChangesTheWorldWaitsForItsPredecessorsRece
 {
     QHttpServer upstream;
     qint64 receiptsBeforeThePost = -1;
-    QString trace;
-    upstream.route(u"/send"_s, [&](const QHttpServerRequest &) {
-        receiptsBeforeThePost = receiptsOnDisk(u"key IN ('SHOUT', 'ECHO')"_s);
-        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("sent"));
-    });
-    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
-    QVERIFY(port != 0);
-    HttpClient client;
-    m_directory->dispatcher->setRunner(u"http"_s, std::make_unique<HttpRunner>(client));
-    Row send =
-        flowTestRow(u"SEND"_s, u"http"_s, u"POST http://127.0.0.1:%1/send"_s.arg(port), u"[\"$1+\"]"_s);
-    QVERIFY(!m_directory->store->importRows({send}).isError());
+    QVERIFY(
+        addSendRow(upstream, [&] { receiptsBeforeThePost = receiptsOnDisk(u"key IN ('SHOUT', 'ECHO')"_s); }));
     QVERIFY(m_directory->addFlow(u"NOTIFY"_s, u"ECHO: hello > SHOUT > SEND: $PREV"_s));
     const qint64 before = receiptsOnDisk(u"key IN ('SHOUT', 'ECHO')"_s);
 
@@ -196,11 +215,7 @@ void TestReceiptGroupCommit::aStepThatChangesTheWorldWaitsForItsPredecessorsRece
 
 void TestReceiptGroupCommit::aStepReceiptThatCannotBeWrittenFailsItsFlowsReceipt()
 {
-    // The disk refusing one receipt, as SQL: the step's write fails inside its batch.
-    QCOMPARE(RawSql::exec(m_directory->store->location(),
-                          {u"CREATE TRIGGER refuse_echo BEFORE INSERT ON receipts WHEN NEW.key = 'ECHO' "
-                           "BEGIN SELECT RAISE(ABORT, 'disk says no'); END"_s}),
-             QString());
+    QCOMPARE(refuseEchoReceipts(), QString());
     QVERIFY(m_directory->addFlow(u"LOUD"_s, u"ECHO: quiet > SHOUT"_s));
     QVERIFY(m_directory->addFlow(u"CALM"_s, u"SHOUT: calm"_s));
     // A flow beside it under the same trace (a caller may name one) is not blamed.
@@ -232,22 +247,9 @@ void TestReceiptGroupCommit::aStepThatChangesTheWorldDoesNotRunWhenEarlierReceip
 {
     QHttpServer upstream;
     int posts = 0;
-    upstream.route(u"/send"_s, [&](const QHttpServerRequest &) {
-        ++posts;
-        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("sent"));
-    });
-    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
-    QVERIFY(port != 0);
-    HttpClient client;
-    m_directory->dispatcher->setRunner(u"http"_s, std::make_unique<HttpRunner>(client));
-    Row send =
-        flowTestRow(u"SEND"_s, u"http"_s, u"POST http://127.0.0.1:%1/send"_s.arg(port), u"[\"$1+\"]"_s);
-    QVERIFY(!m_directory->store->importRows({send}).isError());
+    QVERIFY(addSendRow(upstream, [&] { ++posts; }));
     QVERIFY(m_directory->addFlow(u"NOTIFY"_s, u"ECHO: hello > SEND: $PREV"_s));
-    QCOMPARE(RawSql::exec(m_directory->store->location(),
-                          {u"CREATE TRIGGER refuse_echo BEFORE INSERT ON receipts WHEN NEW.key = 'ECHO' "
-                           "BEGIN SELECT RAISE(ABORT, 'disk says no'); END"_s}),
-             QString());
+    QCOMPARE(refuseEchoReceipts(), QString());
 
     const InvocationOutcome outcome = m_directory->invoke(u"NOTIFY"_s, QString());
     QVERIFY2(outcome.result.output.contains(
