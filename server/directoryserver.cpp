@@ -2,7 +2,7 @@
 
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "server/accesslog.h"
 #include "server/httpconnection.h"
 #include "server/limitedsslserver.h"
@@ -88,7 +88,7 @@ QString bearerTokenOf(const QHttpServerRequest &request)
 } // namespace
 
 DirectoryServer::DirectoryServer(ServeOptions options, OwnerKey ownerKey,
-                                 const std::shared_ptr<SqliteDirectoryStore> &store,
+                                 const std::shared_ptr<SqlDirectoryStore> &store,
                                  const std::shared_ptr<DirectoryLedger> &ledger, Dispatcher &dispatcher,
                                  QObject *parent)
     : QAbstractHttpServer(parent), m_options(std::move(options)), m_ownerKey(std::move(ownerKey)),

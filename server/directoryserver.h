@@ -18,7 +18,7 @@
 class Dispatcher;
 class DirectoryLedger;
 class QHttpServerResponder;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 struct ServerReply;
 
 // `capdeskctl serve`: SPEC §10 over one directory. Routing is done here rather than with
@@ -36,8 +36,7 @@ class DirectoryServer final : public QAbstractHttpServer
     Q_DISABLE_COPY_MOVE(DirectoryServer)
 
 public:
-    DirectoryServer(ServeOptions options, OwnerKey ownerKey,
-                    const std::shared_ptr<SqliteDirectoryStore> &store,
+    DirectoryServer(ServeOptions options, OwnerKey ownerKey, const std::shared_ptr<SqlDirectoryStore> &store,
                     const std::shared_ptr<DirectoryLedger> &ledger, Dispatcher &dispatcher,
                     QObject *parent = nullptr);
     ~DirectoryServer() override;

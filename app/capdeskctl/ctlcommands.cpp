@@ -5,6 +5,7 @@
 #include "app/capdeskctl/ctlflowplancommand.h"
 #include "app/capdeskctl/ctlhelp.h"
 #include "app/capdeskctl/ctlkeycommands.h"
+#include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctllogcommand.h"
 #include "app/capdeskctl/ctlmcpcommand.h"
@@ -19,12 +20,14 @@
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/directoryhistory.h"
 #include "dispatch/row/rowschema.h"
+#include "dispatch/secrets/keychainpasswords.h"
 #include "dispatch/store/defaultlocations.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
+#include "dispatch/store/postgreslocation.h"
 #include "dispatch/store/rowrestore.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "remote/remotedirectorystore.h"
 
 #include <QDir>
@@ -160,14 +163,18 @@ QString CtlCommands::dbPath() const
 bool CtlCommands::openStore(bool mayCreate)
 {
     const QString path = dbPath();
-    if (!mayCreate && !QFileInfo::exists(path)) {
+    // A PostgreSQL database is there or not on its server; the store says which.
+    const bool isFile = !PostgresLocation::isUrl(path);
+    if (isFile && !mayCreate && !QFileInfo::exists(path)) {
         m_exit = CtlOutput::fail(
             StoreError::make(StoreError::Kind::NotFound,
                              QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
         return false;
     }
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened = SqliteDirectoryStore::open(path);
+    if (isFile)
+        QDir().mkpath(QFileInfo(path).absolutePath());
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened =
+        SqlDirectoryStore::open(path, KeychainPasswords::lookup());
     if (!opened.ok()) {
         m_exit = CtlOutput::fail(opened.error());
         return false;
@@ -191,7 +198,7 @@ bool CtlCommands::openDirectory(bool mayCreate)
 std::shared_ptr<DirectoryLedger> CtlCommands::ledger()
 {
     if (!m_ledger)
-        m_ledger = std::make_shared<DirectoryLedger>(m_store);
+        m_ledger = CtlLedger::open(m_store, m_args);
     return m_ledger;
 }
 

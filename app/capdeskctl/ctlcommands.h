@@ -11,7 +11,7 @@
 class DirectoryLedger;
 class DirectoryStore;
 class ServerConnection;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // The commands of SPEC §11, each a thin call into the engine, dispatched through the
 // command table (CtlCommandTable), which also says which options each takes and which
@@ -70,7 +70,7 @@ private:
 
     CtlArguments m_args;
     const CtlCommand *m_command = nullptr;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<ServerConnection> m_connection;
     std::shared_ptr<DirectoryStore> m_directory;
     std::shared_ptr<DirectoryLedger> m_ledger;

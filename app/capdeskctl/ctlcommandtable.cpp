@@ -226,7 +226,10 @@ const QList<CtlCommand> &CtlCommandTable::commands()
 const QList<QCommandLineOption> &CtlCommandTable::commonOptions()
 {
     static const QList<QCommandLineOption> options{
-        valued(u"db"_s, u"FILE"_s, u"the directory file (default: the one the GUI opens)"_s),
+        valued(u"db"_s, u"FILE|URL"_s,
+               u"the directory file, or postgresql://USER@HOST:PORT/DB (default: the file the GUI opens)"_s),
+        valued(u"signing-key"_s, u"FILE"_s,
+               u"the receipt-signing key's PEM file (mode 0600); servers on one directory share it"_s),
         valued(u"server"_s, u"URL"_s,
                u"work on a server's directory (owner key from CAPDESK_TERMINAL_KEY)"_s),
         valued(u"ca-file"_s, u"FILE"_s,

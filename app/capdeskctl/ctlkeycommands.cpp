@@ -2,6 +2,7 @@
 
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/defaultlocations.h"
 #include "dispatch/store/directorystore.h"
 
 #include <QFile>
@@ -15,9 +16,12 @@ CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<Directo
 int CtlKeyCommands::publicKey()
 {
     const QString databasePath = m_ledger->store()->location();
+    const QString keyFile = m_args.has(QStringLiteral("--signing-key"))
+                                ? m_args.value(QStringLiteral("--signing-key"))
+                                : DefaultLocations::signingKeyFile(databasePath);
     const QString outFile = m_args.value(QStringLiteral("--out"));
     // Either file holds what cannot be recovered from a public key.
-    for (const QString &precious : {databasePath, databasePath + QStringLiteral(".signing-key")}) {
+    for (const QString &precious : {databasePath, keyFile}) {
         if (!outFile.isEmpty()
             && QFileInfo(outFile).absoluteFilePath() == QFileInfo(precious).absoluteFilePath())
             return CtlOutput::usage(

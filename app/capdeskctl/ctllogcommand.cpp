@@ -54,7 +54,7 @@ StoreResult<ReceiptLogAnchor> readAnchor(const QString &path)
 
 } // namespace
 
-CtlLogCommand::CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store,
+CtlLogCommand::CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqlDirectoryStore> store,
                              std::shared_ptr<DirectoryLedger> ledger)
     : m_args(args), m_history(std::move(store)), m_ledger(std::move(ledger))
 {}

@@ -9,7 +9,7 @@
 
 class DirectoryLedger;
 class PublicKey;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // `log [--key K]`, `log --verify [--anchor FILE]` and `log --anchor` (SPEC §8, §11): the
 // event log newest first as {"events":[…]}; with --verify the check of the event log and
@@ -19,7 +19,7 @@ class SqliteDirectoryStore;
 class CtlLogCommand final
 {
 public:
-    CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqliteDirectoryStore> store,
+    CtlLogCommand(const CtlArguments &args, std::shared_ptr<SqlDirectoryStore> store,
                   std::shared_ptr<DirectoryLedger> ledger);
 
     int run();

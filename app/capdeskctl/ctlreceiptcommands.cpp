@@ -6,7 +6,7 @@
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receiptverifier.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QFile>
 #include <QJsonArray>

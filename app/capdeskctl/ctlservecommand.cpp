@@ -2,11 +2,14 @@
 
 #include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctldispatchlimits.h"
+#include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
+#include "dispatch/secrets/keychainpasswords.h"
 #include "dispatch/store/defaultlocations.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/postgreslocation.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "server/directoryserver.h"
 #include "server/servetls.h"
 #include "server/signalwatcher.h"
@@ -148,15 +151,16 @@ int CtlServeCommand::run()
 
     const QString path = m_args.has(QStringLiteral("--db")) ? m_args.value(QStringLiteral("--db"))
                                                             : DefaultLocations::directoryFile();
-    if (!QFileInfo::exists(path))
+    if (!PostgresLocation::isUrl(path) && !QFileInfo::exists(path))
         return CtlOutput::fail(
             StoreError::make(StoreError::Kind::NotFound,
                              QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened =
+        SqlDirectoryStore::open(path, KeychainPasswords::lookup());
     if (!opened.ok())
         return CtlOutput::fail(opened.error());
-    const std::shared_ptr<SqliteDirectoryStore> store = opened.value();
-    const auto ledger = std::make_shared<DirectoryLedger>(store);
+    const std::shared_ptr<SqlDirectoryStore> store = opened.value();
+    const auto ledger = CtlLedger::open(store, m_args);
     QSettings settings;
     StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings), *limits);
 

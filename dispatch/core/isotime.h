@@ -10,5 +10,10 @@ namespace IsoTime {
 QString nowUtc();
 // The same, read from `clock` (the store's, which a test may step).
 QString nowUtc(const Clock &clock);
+// nowUtc(clock), or one millisecond after `previous` when that is not earlier: a row's
+// updated_at must change with every write, even two in one millisecond or from a server
+// whose clock runs behind another's, or an If-Match taken between them would pass.
+// `previous` in another form (a legacy row's) is not compared.
+QString nowUtcAfter(const Clock &clock, const QString &previous);
 
 } // namespace IsoTime

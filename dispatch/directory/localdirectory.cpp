@@ -3,18 +3,18 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/receipts/directoryhistory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 StoreResult<OpenDirectory> LocalDirectory::open(const QString &path,
                                                 std::shared_ptr<const MemorySecrets> memory)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
     if (!store.ok())
         return store.error();
     return over(std::move(store.value()), std::move(memory));
 }
 
-OpenDirectory LocalDirectory::over(std::shared_ptr<SqliteDirectoryStore> store,
+OpenDirectory LocalDirectory::over(std::shared_ptr<SqlDirectoryStore> store,
                                    std::shared_ptr<const MemorySecrets> memory)
 {
     OpenDirectory directory;

@@ -6,7 +6,7 @@
 #include <memory>
 
 class MemorySecrets;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // Opens a directory file with every capability a local file has: the store, a
 // StandardDispatcher, the ledger, the history and the tokens. Its calls take secrets from
@@ -18,6 +18,6 @@ public:
     static StoreResult<OpenDirectory> open(const QString &path,
                                            std::shared_ptr<const MemorySecrets> memory = {});
     // The capabilities over a store opened already (tests, and callers that set it up).
-    static OpenDirectory over(std::shared_ptr<SqliteDirectoryStore> store,
+    static OpenDirectory over(std::shared_ptr<SqlDirectoryStore> store,
                               std::shared_ptr<const MemorySecrets> memory = {});
 };

@@ -1,9 +1,11 @@
 #include "dispatch/invoke/directoryledger.h"
 
+#include "dispatch/store/defaultlocations.h"
+
 #include "dispatch/core/isotime.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/store/writetransaction.h"
 #include "dispatch/tokens/capabilitygate.h"
 
@@ -12,15 +14,30 @@
 
 using namespace Qt::StringLiterals;
 
-DirectoryLedger::DirectoryLedger(std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement,
-                                 qint64 unknownTokenIntervalMs)
-    : m_store(std::move(store)), m_vault(m_store->database(), m_store->location(),
-                                         placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+DirectoryLedger::DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store, KeyPlacement placement,
+                                 qint64 unknownTokenIntervalMs, const QString &signingKeyFile)
+    : m_store(std::move(store)),
+      m_vault(m_store->database(),
+              signingKeyFile.isEmpty() ? DefaultLocations::signingKeyFile(m_store->location())
+                                       : signingKeyFile,
+              placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
       m_receipts(m_store->database()), m_summaries(std::make_shared<ReceiptSummaryReader>(m_store)),
       m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs),
-      m_groupCommit([this](const QList<Receipt> &batch) { return m_receipts.appendBatch(batch, m_key->key); })
+      m_groupCommit([this](const QList<Receipt> &batch) { return receiptWriter().write(batch); })
 {
     m_clock.start();
+}
+
+ReceiptWriter &DirectoryLedger::receiptWriter()
+{
+    if (!m_writer) {
+        m_writer = std::make_unique<ReceiptWriter>(m_store, m_key->key);
+        // Received on this thread: the writer is this thread's object.
+        QObject::connect(
+            m_writer.get(), &ReceiptWriter::written, m_writer.get(), [this] { m_groupCommit.landReady(); },
+            Qt::QueuedConnection);
+    }
+    return *m_writer;
 }
 
 std::shared_ptr<const DirectoryStore> DirectoryLedger::store() const
@@ -118,11 +135,15 @@ StoreResult<Receipt> DirectoryLedger::issue(Receipt receipt)
         return locked;
     if (const StoreError signError = sealAndSign(receipt); signError.isError())
         return signError;
-    // After what is queued, so the chain keeps the order the calls finished in.
+    // Behind what is queued, so the chain keeps the order the calls finished in; flush()
+    // answers it before returning.
+    std::optional<StoreResult<Receipt>> written;
+    m_groupCommit.add(std::move(receipt), ReceiptGroupCommit::Release::WhenDurable,
+                      [&written](const StoreResult<Receipt> &result) { written = result; });
     m_groupCommit.flush();
-    if (const StoreError error = m_receipts.append(receipt, m_key->key); error.isError())
-        return error;
-    return receipt;
+    if (!written)
+        return StoreError::make(StoreError::Kind::Io, u"the receipt was not written"_s);
+    return *written;
 }
 
 StoreError DirectoryLedger::sealPreChain()

@@ -4,6 +4,7 @@
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/receipts/receiptverifier.h"
+#include "dispatch/receipts/receiptwriter.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/secrets/keychainstore.h"
 #include "dispatch/tokens/capabilitygaterefusalcounter.h"
@@ -20,7 +21,7 @@
 #include <utility>
 
 class DirectoryStore;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // The engine's records beside one local directory: signed receipts, capability tokens and
 // gate refusals. The dispatcher writes here in the same code path that runs a call; the
@@ -35,9 +36,12 @@ class DirectoryLedger final
 public:
     enum class KeyPlacement { KeychainOrFile, FileOnly };
 
-    explicit DirectoryLedger(
-        std::shared_ptr<SqliteDirectoryStore> store, KeyPlacement placement = KeyPlacement::KeychainOrFile,
-        qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs);
+    // `signingKeyFile`: where the key's private half is, or goes when no keychain holds it;
+    // empty for DefaultLocations::signingKeyFile() of the store.
+    explicit DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store,
+                             KeyPlacement placement = KeyPlacement::KeychainOrFile,
+                             qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs,
+                             const QString &signingKeyFile = QString());
     // Writes the unknown-token refusals still counted.
     ~DirectoryLedger();
     Q_DISABLE_COPY_MOVE(DirectoryLedger)
@@ -94,6 +98,8 @@ public:
 
 private:
     StoreError unlock();
+    // The group commit's writer, made with the key (unlocked) at the first batch.
+    ReceiptWriter &receiptWriter();
     // The pre-chain receipts sealed once, then `receipt` signed; the key is unlocked.
     StoreError sealAndSign(Receipt &receipt);
     // confirm()'s {"reason","error"} for a receipt whose signature is not valid.
@@ -109,7 +115,7 @@ private:
     StoreError writeUnknownTokenSummary();
     void scheduleUnknownTokenSummary();
 
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     KeychainStore m_keychain;
     SigningKeyVault m_vault;
     std::optional<SigningKeyVault::Unlocked> m_key;
@@ -122,6 +128,8 @@ private:
     QElapsedTimer m_clock;
     bool m_summaryScheduled = false;
     ReceiptGroupCommit m_groupCommit;
+    // Made with the key at the first batch; destroyed before the group commit it notifies.
+    std::unique_ptr<ReceiptWriter> m_writer;
     // The context of the vault's asynchronous steps. Last, so it goes first: no step runs
     // on a ledger being destroyed.
     QObject m_steps;

@@ -4,13 +4,13 @@
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 namespace {
 
-// `read` on a connection usable from this thread (SqliteDirectoryStore::withReadConnection).
+// `read` on a connection usable from this thread (SqlDirectoryStore::withReadConnection).
 template<typename T>
-StoreResult<T> readOn(const SqliteDirectoryStore &store,
+StoreResult<T> readOn(const SqlDirectoryStore &store,
                       const std::function<StoreResult<T>(QSqlDatabase &)> &read)
 {
     std::optional<StoreResult<T>> result;
@@ -25,8 +25,7 @@ StoreResult<T> readOn(const SqliteDirectoryStore &store,
 
 } // namespace
 
-DirectoryHistory::DirectoryHistory(std::shared_ptr<const SqliteDirectoryStore> store)
-    : m_store(std::move(store))
+DirectoryHistory::DirectoryHistory(std::shared_ptr<const SqlDirectoryStore> store) : m_store(std::move(store))
 {}
 
 StoreResult<QList<LogEvent>> DirectoryHistory::events(const QString &key) const

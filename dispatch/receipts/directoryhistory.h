@@ -12,7 +12,7 @@
 
 class PublicKey;
 class SigningKey;
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // The history of one local directory: its event log and the receipt chains beside it, read
 // on any thread (through the store's own connection on its thread, else a short-lived
@@ -20,7 +20,7 @@ class SqliteDirectoryStore;
 class DirectoryHistory final
 {
 public:
-    explicit DirectoryHistory(std::shared_ptr<const SqliteDirectoryStore> store);
+    explicit DirectoryHistory(std::shared_ptr<const SqlDirectoryStore> store);
 
     // Newest first; an empty key gives every event.
     StoreResult<QList<LogEvent>> events(const QString &key = QString()) const;
@@ -41,5 +41,5 @@ public:
     StoreResult<Anchoring> anchor(const SigningKey &key) const;
 
 private:
-    std::shared_ptr<const SqliteDirectoryStore> m_store;
+    std::shared_ptr<const SqlDirectoryStore> m_store;
 };

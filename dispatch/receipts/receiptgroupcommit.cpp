@@ -1,6 +1,7 @@
 #include "dispatch/receipts/receiptgroupcommit.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -9,7 +10,7 @@ ReceiptGroupCommit::ReceiptGroupCommit(Write write, int queuedFlushMs) : m_write
 {
     for (QTimer *timer : {&m_idle, &m_deadline}) {
         timer->setSingleShot(true);
-        QObject::connect(timer, &QTimer::timeout, &m_context, [this] { flush(); });
+        QObject::connect(timer, &QTimer::timeout, &m_context, [this] { pump(); });
     }
     m_idle.setInterval(0);
     m_deadline.setInterval(queuedFlushMs);
@@ -17,7 +18,9 @@ ReceiptGroupCommit::ReceiptGroupCommit(Write write, int queuedFlushMs) : m_write
 
 ReceiptGroupCommit::~ReceiptGroupCommit()
 {
-    const QList<Entry> left = std::exchange(m_queue, {});
+    QList<Entry> left = std::exchange(m_queue, {});
+    if (m_inFlight)
+        left = m_inFlight->batch + left;
     for (const Entry &entry : left) {
         if (entry.release == Release::WhenDurable)
             entry.done(StoreError::make(
@@ -42,42 +45,81 @@ void ReceiptGroupCommit::add(Receipt receipt, Release release, Done done)
     done(signedReceipt);
 }
 
-StoreError ReceiptGroupCommit::flush()
+void ReceiptGroupCommit::pump()
 {
-    m_idle.stop();
-    m_deadline.stop();
-    // Taken from the front a batch at a time, so a flush that an answer asks for (a step
-    // that changes the world) writes the older receipts first and the order holds. Answers
-    // may queue more receipts (a flow's next step); those wait for their own turn.
-    StoreError first;
-    for (qsizetype left = m_queue.size(); left > 0 && !m_queue.isEmpty();) {
-        const qsizetype take = std::min({left, qsizetype(kMaxBatch), m_queue.size()});
-        QList<Entry> batch = m_queue.mid(0, take);
-        m_queue.remove(0, take);
-        left -= take;
-        const StoreError error = writeBatch(std::move(batch));
-        if (!first.isError())
-            first = error;
-    }
-    return first;
+    if (!m_inFlight && !m_queue.isEmpty())
+        startBatch();
 }
 
-StoreError ReceiptGroupCommit::writeBatch(QList<Entry> batch)
+void ReceiptGroupCommit::startBatch()
 {
+    Q_ASSERT(!m_inFlight);
+    const qsizetype take = std::min(qsizetype(kMaxBatch), m_queue.size());
+    InFlight flight;
+    flight.batch = m_queue.mid(0, take);
+    m_queue.remove(0, take);
     QList<Receipt> receipts;
-    receipts.reserve(batch.size());
-    for (const Entry &entry : std::as_const(batch))
+    receipts.reserve(flight.batch.size());
+    for (const Entry &entry : std::as_const(flight.batch))
         receipts.append(entry.receipt);
-    const QList<StoreError> written = m_write(receipts);
+    flight.result = m_write(receipts);
+    m_inFlight = std::move(flight);
+}
+
+void ReceiptGroupCommit::landReady()
+{
+    const std::weak_ptr<int> alive = m_alive;
+    if (m_inFlight && m_inFlight->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        land();
+    if (!alive.expired())
+        pump();
+}
+
+StoreError ReceiptGroupCommit::land()
+{
+    if (!m_inFlight)
+        return StoreError::none();
+    // Taken out before any caller hears back: an answer may queue more receipts (a flow's
+    // next step) or ask for a flush (a step that changes the world).
+    InFlight flight = std::move(*m_inFlight);
+    m_inFlight.reset();
+    const std::weak_ptr<int> alive = m_alive;
+    const QList<StoreError> written = flight.result.get();
     ++m_batches;
     StoreError first;
-    for (qsizetype i = 0; i < batch.size(); ++i) {
+    for (qsizetype i = 0; i < flight.batch.size(); ++i) {
         const StoreError error = i < written.size()
                                      ? written[i]
                                      : StoreError::make(StoreError::Kind::Io, u"no answer from the writer"_s);
         if (!first.isError())
             first = error;
-        answer(batch[i], error);
+        answer(flight.batch[i], error);
+        // A caller's answer may close the directory, and this with it.
+        if (alive.expired())
+            break;
+    }
+    return first;
+}
+
+StoreError ReceiptGroupCommit::flush()
+{
+    m_idle.stop();
+    m_deadline.stop();
+    // The batch in flight is older than anything queued, so it lands first and the order
+    // holds. Then the queue goes a batch at a time from the front; answers may queue more
+    // receipts (a flow's next step), and those wait for their own turn.
+    const std::weak_ptr<int> alive = m_alive;
+    StoreError first = land();
+    for (qsizetype left = m_queue.size(); !alive.expired() && left > 0 && !m_queue.isEmpty();) {
+        // An answer that ran an event loop of its own may have let the timers start one.
+        land();
+        if (alive.expired())
+            break;
+        left -= std::min(qsizetype(kMaxBatch), m_queue.size());
+        startBatch();
+        const StoreError error = land();
+        if (!first.isError())
+            first = error;
     }
     return first;
 }

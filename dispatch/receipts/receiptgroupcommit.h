@@ -10,10 +10,16 @@
 #include <QTimer>
 
 #include <functional>
+#include <future>
+#include <memory>
+#include <optional>
 
 // Group commit: signed receipts wait in one queue and are written by one writer, many to
 // a transaction, so calls that finish together share one durable flush instead of paying
-// one each (a flush costs 0.5-5 ms on real disks, the whole budget of a fn call).
+// one each (a flush costs 0.5-5 ms on real disks, the whole budget of a fn call). The
+// writer works on a thread of its own (ReceiptWriter): one batch is in flight at a time,
+// and what queues meanwhile goes in the next batch the moment the flight lands, so this
+// thread never waits for a flush unless flush() is asked for.
 //
 // A caller released WhenDurable (a top-level call: its answer carries the receipt) hears
 // back only once its batch has committed; such an entry has the queue written as soon as
@@ -29,8 +35,9 @@ class ReceiptGroupCommit final
 {
 public:
     enum class Release { WhenDurable, WhenQueued };
-    // Writes one batch in one transaction; one error per receipt, in order.
-    using Write = std::function<QList<StoreError>(const QList<Receipt> &)>;
+    // Hands one batch to the writer, to be written in one transaction: the future holds one
+    // error per receipt, in order. The writer then calls landReady() on this thread.
+    using Write = std::function<std::shared_future<QList<StoreError>>(const QList<Receipt> &)>;
     using Done = std::function<void(const StoreResult<Receipt> &)>;
 
     static constexpr int kMaxBatch = 512;
@@ -42,9 +49,14 @@ public:
     Q_DISABLE_COPY_MOVE(ReceiptGroupCommit)
 
     void add(Receipt receipt, Release release, Done done);
-    // Writes everything queued now, oldest first in batches of kMaxBatch, and answers
-    // their callers; the first receipt's error, if any could not be written.
+    // Waits for the batch in flight, then writes everything queued now, oldest first in
+    // batches of kMaxBatch, and answers their callers; the first receipt's error, if any
+    // could not be written.
     StoreError flush();
+    // Answers the batch in flight if it has landed, and sends the next one: the writer's
+    // notice, on this thread, that a batch is written. A notice for a batch flush() already
+    // answered finds nothing to do.
+    void landReady();
     // Transactions written so far (batches), and receipts waiting now.
     qint64 batchesWritten() const { return m_batches; }
     qsizetype queued() const { return m_queue.size(); }
@@ -57,7 +69,17 @@ private:
         Done done;
     };
 
-    StoreError writeBatch(QList<Entry> batch);
+    struct InFlight
+    {
+        QList<Entry> batch;
+        std::shared_future<QList<StoreError>> result;
+    };
+
+    // Hands the oldest kMaxBatch receipts to the writer, unless a batch is in flight.
+    void pump();
+    void startBatch();
+    // Answers the batch in flight, waiting for it if it has not landed; its first error.
+    StoreError land();
     void answer(Entry &entry, const StoreError &written);
     void rememberLost(const QString &parent, const QString &why);
     QString takeLost(const QString &invocationId);
@@ -66,6 +88,10 @@ private:
 
     Write m_write;
     QList<Entry> m_queue;
+    std::optional<InFlight> m_inFlight;
+    // Expires with this object: an answer may close the directory that owns it, and the
+    // code that called the answer must then touch nothing of it.
+    std::shared_ptr<int> m_alive = std::make_shared<int>(0);
     qint64 m_batches = 0;
     // A flow's invocation id → why a step's receipt under it was not written, until that
     // flow's receipt is answered (or passes it on to its own flow).

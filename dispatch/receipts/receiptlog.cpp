@@ -7,8 +7,10 @@
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/writetransaction.h"
 
+#include "dispatch/store/sqldialect.h"
 #include <QJsonDocument>
 #include <QSqlError>
+
 #include <QSqlQuery>
 
 using namespace Qt::StringLiterals;
@@ -98,10 +100,12 @@ StoreError ReceiptLog::append(const Receipt &receipt, const SigningKey &key)
 StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
 {
     const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
+    const SqlDialect &dialect = SqlDialect::of(m_db);
     QSqlQuery insert(m_db);
     insert.prepare(
         u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
-        "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s);
+        "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s
+        + dialect.returningSeq);
     insert.addBindValue(receipt.invocationId);
     insert.addBindValue(receipt.trace);
     insert.addBindValue(receipt.key);
@@ -116,7 +120,9 @@ StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
     insert.addBindValue(QString::fromUtf8(json));
     if (!insert.exec())
         return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, insert.lastError());
-    const StoreResult<Tip> next = link(m_writer, *tip, insert.lastInsertId().toLongLong(), json);
+    const qint64 seq = dialect.returningSeq.isEmpty() ? insert.lastInsertId().toLongLong()
+                                                      : (insert.next() ? insert.value(0).toLongLong() : 0);
+    const StoreResult<Tip> next = link(m_writer, *tip, seq, json);
     if (!next.ok())
         return next.error();
     *tip = next.value();

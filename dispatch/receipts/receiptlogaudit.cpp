@@ -88,11 +88,12 @@ private:
             return sqlError(u"cannot count the event log"_s, counts.lastError());
         m_eventCount = counts.value(0).toLongLong();
         m_lastEvent = counts.value(1).toLongLong();
-        // SQLite raises this counter with every event and a rollback takes it back, so in
-        // an untouched file it is the last event's seq.
+        // The database raises this counter with every event and a rollback takes it back
+        // (sqlite_sequence, events_seq_issued), so in an untouched log it is the last
+        // event's seq.
         const qint64 counter = counts.value(2).toLongLong();
         if (counter > m_lastEvent && m_report.events.intact)
-            eventsShort(counter, u"SQLite's own counter"_s);
+            eventsShort(counter, u"the database's own counter"_s);
         return StoreError::none();
     }
 

@@ -1,27 +1,27 @@
 #include "dispatch/receipts/receiptsummaryreader.h"
 
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 
 using namespace Qt::StringLiterals;
 
-ReceiptSummaryReader::ReceiptSummaryReader(std::shared_ptr<const SqliteDirectoryStore> store)
+ReceiptSummaryReader::ReceiptSummaryReader(std::shared_ptr<const SqlDirectoryStore> store)
     : m_store(std::move(store))
 {}
 
 StoreError ReceiptSummaryReader::read(qint64 afterSeq, int newestOnly,
                                       const std::function<void(const ReceiptSummaryView &)> &sink) const
 {
-    const SqliteDirectoryStore &store = *m_store;
+    const SqlDirectoryStore &store = *m_store;
     return store.withReadConnection([&](QSqlDatabase &db) -> StoreError {
         QString sql =
             u"SELECT seq, invocation_id, trace, parent, key, actor, runner, started_at, status, duration_ms, "
             "material FROM receipts WHERE seq > :after"_s;
         if (newestOnly > 0)
             sql = u"SELECT * FROM ("_s + sql + u" ORDER BY seq DESC LIMIT "_s + QString::number(newestOnly)
-                  + u")"_s;
+                  + u") AS newest"_s; // PostgreSQL names every subquery in FROM
         sql += u" ORDER BY seq"_s;
         QSqlQuery query(db);
         query.setForwardOnly(true);

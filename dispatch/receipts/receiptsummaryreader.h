@@ -6,7 +6,7 @@
 #include <functional>
 #include <memory>
 
-class SqliteDirectoryStore;
+class SqlDirectoryStore;
 
 // Reads the `receipts` columns the viewer lists with one forward-only query. Safe from
 // any thread: off the store's own thread it reads through a short-lived read-only
@@ -14,7 +14,7 @@ class SqliteDirectoryStore;
 class ReceiptSummaryReader final
 {
 public:
-    explicit ReceiptSummaryReader(std::shared_ptr<const SqliteDirectoryStore> store);
+    explicit ReceiptSummaryReader(std::shared_ptr<const SqlDirectoryStore> store);
 
     // Gives `sink` the receipts with seq > `afterSeq`, oldest first; with `newestOnly` > 0,
     // only that many of the newest. A view is valid only during its sink call.
@@ -22,5 +22,5 @@ public:
                     const std::function<void(const ReceiptSummaryView &)> &sink) const;
 
 private:
-    std::shared_ptr<const SqliteDirectoryStore> m_store;
+    std::shared_ptr<const SqlDirectoryStore> m_store;
 };

@@ -4,6 +4,7 @@
 #include "dispatch/secrets/keychainsteps.h"
 #include "dispatch/store/sqldialect.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -43,8 +44,8 @@ struct SigningKeyVault::Search
     std::optional<bool> keychainAvailable;
 };
 
-SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &databasePath, KeychainStore *keychain)
-    : m_db(db), m_keyFilePath(databasePath + QStringLiteral(".signing-key")), m_keychain(keychain)
+SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain)
+    : m_db(db), m_keyFilePath(keyFilePath), m_keychain(keychain)
 {}
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
@@ -266,6 +267,11 @@ bool SigningKeyVault::writeKeyFile(const QByteArray &pem, QString *error) const
     // written; created 0600 so not one byte is ever readable by others; then hard-linked
     // into place, which (unlike rename, or QFile::rename's copy fallback) never replaces
     // an existing key.
+    // A PostgreSQL directory's default key folder may not exist yet; owner-only, like the key.
+    const QString folder = QFileInfo(m_keyFilePath).absolutePath();
+    if (!QFileInfo::exists(folder) && QDir().mkpath(folder))
+        QFile::setPermissions(folder,
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     const QString temporaryPath =
         m_keyFilePath
         + QStringLiteral(".new-%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));

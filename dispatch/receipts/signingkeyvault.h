@@ -18,7 +18,9 @@ class QObject;
 // Where a directory's receipt-signing key lives (SPEC §6). The public halves are rows of
 // signing_keys in the directory file, so every receipt stays verifiable from the file
 // alone; the private half is in the OS keychain, or, when no Secret Service answers, in
-// the file `<directory>.signing-key` readable by its owner only.
+// a PEM file readable by its owner only: `<directory>.signing-key` beside a directory file
+// (DefaultLocations::signingKeyFile), or the file `serve --signing-key` names, which is how
+// several servers on one PostgreSQL directory sign with one key.
 class SigningKeyVault final
 {
 public:
@@ -31,8 +33,8 @@ public:
 
     using Unlocking = std::function<void(const std::optional<Unlocked> &key, const QString &error)>;
 
-    // `keychain` may be null: the key then lives in the file.
-    SigningKeyVault(const QSqlDatabase &db, const QString &databasePath, KeychainStore *keychain);
+    // `keychain` may be null: the key then lives in `keyFilePath`.
+    SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain);
 
     // The newest key whose private half can be found, or a new pair when none can. Blocks
     // while the keychain answers (for the CLI). Errors name the place that failed and never

@@ -3,6 +3,7 @@
 #include "dispatch/core/isotime.h"
 #include "dispatch/json/canonicaljson.h"
 #include "dispatch/row/rowcanonicaljson.h"
+#include "dispatch/store/eventrowwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,7 +13,6 @@
 #include <QVariant>
 
 #include <openssl/evp.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <iterator>
@@ -127,11 +127,6 @@ EventLog::EventLog(const QSqlDatabase &db, std::shared_ptr<const Clock> clock)
 
 EventLog::~EventLog() = default;
 
-void EventLog::StatementDeleter::operator()(sqlite3_stmt *statement) const
-{
-    sqlite3_finalize(statement);
-}
-
 StoreResult<std::optional<EventLog::Head>> EventLog::readHead() const
 {
     QSqlQuery query(m_db);
@@ -144,35 +139,15 @@ StoreResult<std::optional<EventLog::Head>> EventLog::readHead() const
 
 StoreError EventLog::prepareAppend()
 {
-    const QVariant handle = m_db.driver()->handle();
-    m_connection = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
-    if (!m_connection)
-        return StoreError::make(Kind::Io, QStringLiteral("the event log's database is not open"));
+    StoreResult<std::unique_ptr<EventRowWriter>> writer = EventRowWriter::forConnection(m_db);
+    if (!writer.ok())
+        return writer.error();
     const StoreResult<std::optional<Head>> head = readHead();
     if (!head.ok())
         return head.error();
-
-    auto prepare = [this](const QByteArray &sql, Statement *statement) {
-        sqlite3_stmt *prepared = nullptr;
-        const bool ok = sqlite3_prepare_v2(m_connection, sql.constData(), int(sql.size()), &prepared, nullptr)
-                        == SQLITE_OK;
-        statement->reset(prepared);
-        return ok;
-    };
-    if (!prepare("INSERT INTO events (" + kColumns.toUtf8() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 &m_insert)
-        || !prepare("INSERT INTO event_chain_head (id, seq, hash) VALUES (1, ?, ?) "
-                    "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-                    &m_moveHead))
-        return sqliteError(QStringLiteral("cannot append to the event log"));
+    m_writer = std::move(writer.value());
     m_head = head.value().value_or(Head{0, kGenesisHash});
     return StoreError::none();
-}
-
-StoreError EventLog::sqliteError(const QString &what) const
-{
-    return StoreError::make(
-        Kind::Io, QStringLiteral("%1: %2").arg(what, QString::fromUtf8(sqlite3_errmsg(m_connection))));
 }
 
 StoreError EventLog::append(LogEvent event)
@@ -202,57 +177,34 @@ StoreError EventLog::appendEncoded(LogEvent event, const QByteArray &before, con
         if (error.isError())
             return error;
     }
-    // Outside a transaction another writer could append between the head read and the
+    // Outside the write lock another writer could append between the head read and the
     // insert, forking the chain.
-    if (sqlite3_get_autocommit(m_connection))
+    if (!m_writer->holdsWriteLock())
         return StoreError::make(
             Kind::Io, QStringLiteral("the event log is appended to only inside a write transaction"));
     if (event.at.isEmpty())
         event.at = IsoTime::nowUtc(*m_clock);
     event.seq = m_head->seq + 1;
     event.prevHash = m_head->hash;
-    const QByteArray detail = CanonicalJson::serialize(event.detail);
-    const QByteArray hash = hashOf(event.seq, event.kind, event.action, event.key, event.actor, event.at,
-                                   before, after, detail, event.prevHash);
-
-    // Bound straight through SQLite's API: QSqlQuery's binding (a QVariant, a generated
-    // placeholder name and a UTF-16 copy per value) doubled the cost of an import.
-    const QByteArray texts[] = {event.kind.toUtf8(),  event.action.toUtf8(), event.key.toUtf8(),
-                                event.actor.toUtf8(), event.at.toUtf8(),     event.prevHash.toUtf8()};
-    sqlite3_stmt *insert = m_insert.get();
-    auto bindText = [insert](int index, const QByteArray &text, bool isNull = false) {
-        return isNull ? sqlite3_bind_null(insert, index)
-                      : sqlite3_bind_text(insert, index, text.constData(), int(text.size()), SQLITE_STATIC);
-    };
-    const int bound[] = {
-        sqlite3_bind_int64(insert, 1, event.seq),
-        bindText(2, texts[0]),
-        bindText(3, texts[1]),
-        bindText(4, texts[2], event.key.isNull()),
-        bindText(5, texts[3]),
-        bindText(6, texts[4]),
-        bindText(7, before, before == "null"), // SQL NULL: the event has no row on that side
-        bindText(8, after, after == "null"),
-        bindText(9, detail),
-        bindText(10, texts[5]),
-        bindText(11, hash),
-    };
-    const bool ok =
-        std::all_of(std::begin(bound), std::end(bound), [](int code) { return code == SQLITE_OK; })
-        && sqlite3_step(insert) == SQLITE_DONE;
-    sqlite3_reset(insert);
-    if (!ok)
-        return sqliteError(QStringLiteral("cannot append event #%1").arg(event.seq));
-
-    sqlite3_stmt *moveHead = m_moveHead.get();
-    const bool moved =
-        sqlite3_bind_int64(moveHead, 1, event.seq) == SQLITE_OK
-        && sqlite3_bind_text(moveHead, 2, hash.constData(), int(hash.size()), SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_step(moveHead) == SQLITE_DONE;
-    sqlite3_reset(moveHead);
-    if (!moved)
-        return sqliteError(QStringLiteral("cannot move the event log's head"));
-    m_head = Head{event.seq, QString::fromLatin1(hash)};
+    EncodedEvent encoded;
+    encoded.seq = event.seq;
+    encoded.kind = event.kind.toUtf8();
+    encoded.action = event.action.toUtf8();
+    encoded.key = event.key.toUtf8();
+    encoded.keyIsNull = event.key.isNull();
+    encoded.actor = event.actor.toUtf8();
+    encoded.at = event.at.toUtf8();
+    encoded.before = before;
+    encoded.after = after;
+    encoded.detail = CanonicalJson::serialize(event.detail);
+    encoded.prevHash = event.prevHash.toUtf8();
+    encoded.hash = hashOf(event.seq, event.kind, event.action, event.key, event.actor, event.at, before,
+                          after, encoded.detail, event.prevHash);
+    if (StoreError error = m_writer->insert(encoded); error.isError())
+        return error;
+    if (StoreError error = m_writer->moveHead(event.seq, encoded.hash); error.isError())
+        return error;
+    m_head = Head{event.seq, QString::fromLatin1(encoded.hash)};
     return StoreError::none();
 }
 
@@ -260,11 +212,13 @@ StoreResult<QList<LogEvent>> EventLog::events(const QString &key, qint64 limit) 
 {
     QSqlQuery query(m_db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT %1 FROM events %2 ORDER BY seq DESC LIMIT ?")
-                      .arg(kColumns, key.isEmpty() ? QString() : QStringLiteral("WHERE key = ?")));
+    query.prepare(QStringLiteral("SELECT %1 FROM events %2 ORDER BY seq DESC%3")
+                      .arg(kColumns, key.isEmpty() ? QString() : QStringLiteral("WHERE key = ?"),
+                           limit < 0 ? QString() : QStringLiteral(" LIMIT ?")));
     if (!key.isEmpty())
         query.addBindValue(key);
-    query.addBindValue(limit < 0 ? qint64(-1) : limit); // SQLite reads a negative LIMIT as none
+    if (limit >= 0)
+        query.addBindValue(limit);
     if (!query.exec())
         return sqlError(QStringLiteral("cannot read the event log"), query.lastError());
     QList<LogEvent> events;

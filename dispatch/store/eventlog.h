@@ -13,8 +13,7 @@
 #include <memory>
 #include <optional>
 
-struct sqlite3;
-struct sqlite3_stmt;
+class EventRowWriter;
 
 // The hash-chained event log of SPEC §8, kept in the directory file's `events` table.
 // Each event's hash is the lowercase hex SHA-256 of the canonical JSON (CanonicalJson) of
@@ -71,22 +70,13 @@ private:
         QString hash;
     };
 
-    struct StatementDeleter
-    {
-        void operator()(sqlite3_stmt *statement) const;
-    };
-    using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
-
     StoreResult<std::optional<Head>> readHead() const;
     StoreError prepareAppend();
-    StoreError sqliteError(const QString &what) const;
     // `before` and `after` are the event's sides as canonical JSON text.
     StoreError appendEncoded(LogEvent event, const QByteArray &before, const QByteArray &after);
 
     QSqlDatabase m_db;
     std::shared_ptr<const Clock> m_clock;
-    sqlite3 *m_connection = nullptr; // m_db's own handle, for the append statements
     std::optional<Head> m_head;
-    Statement m_insert;
-    Statement m_moveHead;
+    std::unique_ptr<EventRowWriter> m_writer;
 };

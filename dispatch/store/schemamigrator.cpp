@@ -2,6 +2,7 @@
 
 #include "dispatch/store/sqldialect.h"
 #include "dispatch/store/sqlstatementsplitter.h"
+#include "dispatch/store/writetransaction.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,11 +21,11 @@ StoreError sqlFailure(const QString &what, const QSqlError &error)
 
 SchemaMigrator::SchemaMigrator(const QSqlDatabase &db) : m_db(db) {}
 
-QList<SchemaMigrator::Migration> SchemaMigrator::bundledMigrations()
+QList<SchemaMigrator::Migration> SchemaMigrator::bundledMigrations(const SqlDialect &dialect)
 {
-    static const QList<Migration> migrations = [] {
+    const auto read = [](const QString &folder) {
         QList<Migration> list;
-        const QDir dir(QStringLiteral(":/migrations"));
+        const QDir dir(folder);
         const QStringList names = dir.entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name);
         for (const QString &name : names) {
             QFile file(dir.filePath(name));
@@ -33,18 +34,25 @@ QList<SchemaMigrator::Migration> SchemaMigrator::bundledMigrations()
             list.append({name.section(u'_', 0, 0).toInt(), name, QString::fromUtf8(file.readAll())});
         }
         return list;
-    }();
-    return migrations;
+    };
+    static const QList<Migration> sqlite = read(SqlDialect::sqlite().migrations);
+    static const QList<Migration> postgresql = read(SqlDialect::postgresql().migrations);
+    return &dialect == &SqlDialect::postgresql() ? postgresql : sqlite;
 }
 
-int SchemaMigrator::latestVersion()
+int SchemaMigrator::latestVersion(const SqlDialect &dialect)
 {
-    const QList<Migration> all = bundledMigrations();
+    const QList<Migration> all = bundledMigrations(dialect);
     return all.isEmpty() ? 0 : all.last().number;
 }
 
 int SchemaMigrator::currentVersion() const
 {
+    // Asked only where the bookkeeping exists: a failed statement would end a PostgreSQL
+    // transaction.
+    const SqlDialect &dialect = SqlDialect::of(m_db);
+    if (&dialect == &SqlDialect::postgresql() && !hasTable(QStringLiteral("schema_migrations")))
+        return 0;
     QSqlQuery query(m_db);
     if (query.exec(SqlDialect::of(m_db).schemaVersion) && query.next())
         return query.value(0).toInt();
@@ -55,7 +63,7 @@ QList<SchemaMigrator::Migration> SchemaMigrator::pending() const
 {
     const int version = currentVersion();
     QList<Migration> list;
-    for (const Migration &migration : bundledMigrations()) {
+    for (const Migration &migration : bundledMigrations(SqlDialect::of(m_db))) {
         if (migration.number > version)
             list.append(migration);
     }
@@ -64,30 +72,24 @@ QList<SchemaMigrator::Migration> SchemaMigrator::pending() const
 
 StoreError SchemaMigrator::migrate()
 {
+    if (pending().isEmpty())
+        return StoreError::none();
+    WriteTransaction transaction(m_db);
+    if (transaction.startError().isError())
+        return transaction.startError();
+    // Read again under the lock: another process may have migrated in between.
     const QList<Migration> todo = pending();
     if (todo.isEmpty())
         return StoreError::none();
-    if (!m_db.transaction())
-        return sqlFailure(QStringLiteral("cannot start the migration"), m_db.lastError());
     for (const Migration &migration : todo) {
         StoreError error = apply(migration);
-        if (error.isError()) {
-            m_db.rollback();
+        if (error.isError())
             return error;
-        }
     }
     QSqlQuery version(m_db);
-    if (!version.exec(SqlDialect::of(m_db).setSchemaVersion.arg(todo.last().number))) {
-        const QSqlError error = version.lastError();
-        m_db.rollback();
-        return sqlFailure(QStringLiteral("cannot record the schema version"), error);
-    }
-    if (!m_db.commit()) {
-        const QSqlError error = m_db.lastError();
-        m_db.rollback();
-        return sqlFailure(QStringLiteral("cannot commit the migration"), error);
-    }
-    return StoreError::none();
+    if (!version.exec(SqlDialect::of(m_db).setSchemaVersion.arg(todo.last().number)))
+        return sqlFailure(QStringLiteral("cannot record the schema version"), version.lastError());
+    return transaction.commit();
 }
 
 StoreError SchemaMigrator::apply(const Migration &migration)
@@ -119,6 +121,17 @@ bool SchemaMigrator::columnExists(const QString &table, const QString &column) c
     query.exec(SqlDialect::of(m_db).columnNames.arg(table));
     while (query.next()) {
         if (query.value(0).toString().compare(column, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool SchemaMigrator::hasTable(const QString &table) const
+{
+    QSqlQuery query(m_db);
+    query.exec(SqlDialect::of(m_db).tableNames);
+    while (query.next()) {
+        if (query.value(0).toString() == table)
             return true;
     }
     return false;

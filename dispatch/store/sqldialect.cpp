@@ -1,10 +1,17 @@
 #include "dispatch/store/sqldialect.h"
 
+#include <QSqlError>
+
 const SqlDialect &SqlDialect::of(const QSqlDatabase &db)
 {
-    // Every connection a store opens today is SQLite's (QSQLITE); a second engine's
-    // driver name picks its own dialect here.
-    Q_ASSERT(db.driverName() == QLatin1String("QSQLITE"));
-    Q_UNUSED(db)
+    if (db.driverName() == postgresql().driver)
+        return postgresql();
+    // Every other connection a store opens is SQLite's (QSQLITE).
+    Q_ASSERT(db.driverName() == sqlite().driver);
     return sqlite();
+}
+
+bool SqlDialect::isUniqueViolation(const QSqlError &error) const
+{
+    return uniqueViolationCodes.contains(error.nativeErrorCode());
 }

@@ -2,15 +2,22 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
+
+class QSqlError;
 
 // The SQL that differs between database engines, named by what it does. The repository
-// classes that more than one engine will share (the migrator, the event log, receipts,
-// signing keys, tokens) write portable SQL and take only these texts from their
-// connection's dialect. Each engine's texts are in one file of its own
-// (sqlitedialect.cpp); a new engine adds its file and a branch in of().
+// classes both engines share (the store, the migrator, the event log, receipts, signing
+// keys, tokens) write portable SQL and take only these texts from their connection's
+// dialect. Each engine's texts are in one file of its own (sqlitedialect.cpp,
+// postgresqldialect.cpp).
 struct SqlDialect
 {
     QString name;
+    // The QtSql driver that speaks it.
+    QString driver;
+    // The folder of its migrations among the bundled resources.
+    QString migrations;
     // Lists the names of the database's tables, one per row.
     QString tableNames;
     // Reads the applied migration number (one row, one integer; none when never set).
@@ -25,8 +32,24 @@ struct SqlDialect
     // A column that orders a table's rows as they were inserted: the tie-breaker of rows
     // stamped in the same millisecond.
     QString insertionOrder;
+    // Opens a write transaction that holds the right to append to the event log until it
+    // ends, so the log stays one hash chain under writers from several processes.
+    QStringList beginWrite;
+    // Whether this connection holds that write lock: one row, one boolean. Empty where
+    // the engine's own API tells (SQLite: a transaction is open).
+    QString holdsWriteLock;
+    // ASCII case-insensitive LIKE, with `\` as its escape.
+    QString likeIgnoringCase;
+    // Ends an INSERT so that it returns the new row's `seq` (QSqlQuery::lastInsertId()
+    // does not know every engine's sequences).
+    QString returningSeq;
+    // The driver's native error codes of a UNIQUE or PRIMARY KEY violation.
+    QStringList uniqueViolationCodes;
+
+    bool isUniqueViolation(const QSqlError &error) const;
 
     static const SqlDialect &sqlite();
+    static const SqlDialect &postgresql();
     // The dialect of `db`'s driver.
     static const SqlDialect &of(const QSqlDatabase &db);
 };

@@ -1,11 +1,10 @@
 #include "dispatch/store/sqlitechangefeed.h"
 
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/outsidewritereport.h"
 #include "dispatch/store/sqlitesummaryscan.h"
-#include "dispatch/store/writetransaction.h"
 
 #include <QAtomicInteger>
-#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QSqlError>
@@ -99,35 +98,6 @@ QString newConnectionName()
     return QStringLiteral("capdesk-feed-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
-void appendOutsideWriteEvent(QSqlDatabase &db)
-{
-    WriteTransaction transaction(db);
-    if (transaction.startError().isError())
-        return;
-    qint64 unreported = 0;
-    {
-        // Read again under the write lock: another poller may have reported them.
-        QSqlQuery marks(db);
-        if (!marks.exec(
-                QStringLiteral("SELECT counted - recorded FROM directory_outside_writes WHERE id = 1"))
-            || !marks.next())
-            return;
-        unreported = marks.value(0).toLongLong();
-    }
-    if (unreported <= 0)
-        return;
-    LogEvent event;
-    event.kind = SqliteChangeFeed::kOutsideWriteKind;
-    event.action = QStringLiteral("detect");
-    event.actor = QStringLiteral("engine:change-feed");
-    event.detail = QJsonObject{{QStringLiteral("row_writes"), unreported}};
-    if (EventLog(db).append(event).isError())
-        return;
-    QSqlQuery settle(db);
-    if (settle.exec(QStringLiteral("UPDATE directory_outside_writes SET recorded = counted WHERE id = 1")))
-        transaction.commit();
-}
-
 DirectoryChanges unchangedAt(QByteArray cursor)
 {
     DirectoryChanges changes;
@@ -138,7 +108,7 @@ DirectoryChanges unchangedAt(QByteArray cursor)
 
 } // namespace
 
-const QString SqliteChangeFeed::kOutsideWriteKind = QStringLiteral("DIRECTORY_OUTSIDE_WRITE");
+const QString SqliteChangeFeed::kOutsideWriteKind = OutsideWriteReport::kKind;
 
 // What a cursor holds: the feed and data_version it was read at (for the cheap check,
 // meaningful only to that feed's connection), and the event it stands at.
@@ -293,7 +263,7 @@ void SqliteChangeFeed::recordOutsideWrites() const
         db.setDatabaseName(m_path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (db.open())
-            appendOutsideWriteEvent(db);
+            OutsideWriteReport::append(db);
         db.close();
     }
     QSqlDatabase::removeDatabase(name);

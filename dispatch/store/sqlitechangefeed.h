@@ -10,7 +10,7 @@
 
 struct sqlite3;
 
-// The change feed of one directory file, behind SqliteDirectoryStore::changesSince().
+// The change feed of one directory file, behind SqlDirectoryStore::changesSince().
 //  - "Nothing changed" costs one PRAGMA data_version on a long-lived read-only
 //    connection of the feed's own. The file is in WAL mode, so a file watcher misses
 //    commits; data_version is per connection, so every poll, from whichever thread,

@@ -4,7 +4,8 @@
 
 namespace {
 
-// A CREATE TRIGGER body holds ';'s of its own; the statement ends at "END;".
+// A SQLite CREATE TRIGGER body (BEGIN … END) holds ';'s of its own; the statement ends at
+// "END;". A PostgreSQL trigger names a function instead and ends at its first ';'.
 bool needsTriggerEnd(QStringView statement)
 {
     // Checked at every ';' of a dump, so the regular expressions only see CREATE statements.
@@ -13,9 +14,12 @@ bool needsTriggerEnd(QStringView statement)
     static const QRegularExpression trigger(
         QStringLiteral(R"(^\s*CREATE\s+(TEMP\s+|TEMPORARY\s+)?TRIGGER\b)"),
         QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression body(QStringLiteral(R"(\bBEGIN\b)"),
+                                         QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression end(QStringLiteral(R"(\bEND\s*$)"),
                                         QRegularExpression::CaseInsensitiveOption);
-    return trigger.match(statement).hasMatch() && !end.match(statement).hasMatch();
+    return trigger.match(statement).hasMatch() && body.match(statement).hasMatch()
+           && !end.match(statement).hasMatch();
 }
 
 } // namespace
@@ -63,6 +67,14 @@ StoreResult<QList<SqlStatement>> SqlStatementSplitter::split(QStringView sql)
                     break;
                 ++i; // doubled quote is an escaped quote
             }
+        } else if (c == u'$' && i + 1 < n && sql[i + 1] == u'$') {
+            // A PostgreSQL function body, dollar-quoted: its ';'s belong to it.
+            const int openLine = line;
+            const qsizetype end = sql.indexOf(u"$$", i + 2);
+            if (end < 0)
+                return invalid(QStringLiteral("line %1: unterminated $$ body").arg(openLine));
+            line += int(sql.mid(i, end - i).count(u'\n'));
+            i = int(end) + 2;
         } else if (c == u'-' && i + 1 < n && sql[i + 1] == u'-') {
             while (i < n && sql[i] != u'\n')
                 ++i;

@@ -1,17 +1,26 @@
 #include "dispatch/store/writetransaction.h"
 
+#include "dispatch/store/sqldialect.h"
+
 #include <QSqlError>
 #include <QSqlQuery>
 
 WriteTransaction::WriteTransaction(const QSqlDatabase &db) : m_db(db)
 {
     QSqlQuery begin(m_db);
-    if (begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+    for (const QString &statement : SqlDialect::of(m_db).beginWrite) {
+        if (!begin.exec(statement)) {
+            m_startError = StoreError::make(
+                StoreError::Kind::Io,
+                QStringLiteral("cannot start a write transaction: %1").arg(begin.lastError().text()));
+            break;
+        }
         m_open = true;
-    else
-        m_startError = StoreError::make(
-            StoreError::Kind::Io,
-            QStringLiteral("cannot start a write transaction: %1").arg(begin.lastError().text()));
+    }
+    if (m_startError.isError() && m_open) {
+        begin.exec(QStringLiteral("ROLLBACK"));
+        m_open = false;
+    }
 }
 
 WriteTransaction::~WriteTransaction()

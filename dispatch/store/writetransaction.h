@@ -4,11 +4,12 @@
 
 #include <QSqlDatabase>
 
-// One write transaction on a SQLite connection, taken with BEGIN IMMEDIATE so the write
-// lock is held from the first read: the event log reads its chain head and appends after
-// it, and a second process (the GUI and capdeskctl on one file) must not slip a write in
-// between. Rolls back unless commit() succeeded. Not nestable: callers that compose
-// writes open one transaction and call the parts that assume one.
+// One write transaction, opened with the dialect's beginWrite so the write lock is held
+// from the first read (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock): the event
+// log reads its chain head and appends after it, and a second process (the GUI and
+// capdeskctl on one file, two servers on one database) must not slip a write in between. Rolls back unless
+// commit() succeeded. Not nestable: callers that compose writes open one transaction and call the parts that
+// assume one.
 class WriteTransaction final
 {
 public:

@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/app/ctltestsupport.h"
 
 #include <QFile>
@@ -100,7 +100,7 @@ void TestCapdeskctlHelp::helpAndInapplicableOptions()
         ctl({QStringLiteral("export"), QStringLiteral("--db"), db(), QStringLiteral("--out=") + db()});
     QCOMPARE(clobber.exitCode, 2);
     QVERIFY(clobber.err.contains("would destroy it"));
-    QVERIFY(SqliteDirectoryStore::open(db()).ok());
+    QVERIFY(SqlDirectoryStore::open(db()).ok());
     const Run dashes = ctl({QStringLiteral("--db"), db(), QStringLiteral("get"), QStringLiteral("--"),
                             QStringLiteral("--NOT_AN_OPTION")});
     QCOMPARE(dashes.exitCode, 3);

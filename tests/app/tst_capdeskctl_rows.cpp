@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/app/ctltestsupport.h"
 #include "tests/support/fixturegenerator.h"
 
@@ -298,8 +298,8 @@ void TestCapdeskctlRows::importAndExportBothFormats()
                       QStringLiteral("--db"), copy})
                      .exitCode,
                  0);
-        auto original = SqliteDirectoryStore::open(db());
-        auto roundTrip = SqliteDirectoryStore::open(copy);
+        auto original = SqlDirectoryStore::open(db());
+        auto roundTrip = SqlDirectoryStore::open(copy);
         QVERIFY(original.ok() && roundTrip.ok());
         QCOMPARE(roundTrip.value()->allRows().value(), original.value()->allRows().value());
     }

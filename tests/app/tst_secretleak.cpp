@@ -243,7 +243,7 @@ void TestSecretLeak::secretIsUsedButNeverLeaks()
         withAuth(makeRow(u"LEAK_AGENT"_s, u"agent"_s, u"grok-4"_s, u"leak"_s, u"You are a probe."_s),
                  u"bearer:"_s + m_bearerName),
     };
-    std::shared_ptr<SqliteDirectoryStore> store = openStoreWithRows(dbPath, rows);
+    std::shared_ptr<SqlDirectoryStore> store = openStoreWithRows(dbPath, rows);
     QVERIFY(store);
 
     // Real and shape calls through the dispatcher the GUI uses.

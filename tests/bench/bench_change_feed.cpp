@@ -3,7 +3,7 @@
 // (a receipt's), when one row changed (written by a second connection, as another
 // process would), and of a complete listing; then what the outside-write triggers add
 // to a bulk import. Usage: bench_change_feed [ROWS] (default 100000).
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 #include "tests/support/rawsql.h"
@@ -58,7 +58,7 @@ Spread timePolls(int runs, const std::function<void()> &before, const std::funct
 
 double importMs(const QString &path, const QList<Row> &rows, bool dropTriggers)
 {
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok())
         return -1;
     if (dropTriggers) {
@@ -85,11 +85,11 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    auto opened = SqliteDirectoryStore::open(path);
-    auto other = SqliteDirectoryStore::open(path); // the other process's connection
+    auto opened = SqlDirectoryStore::open(path);
+    auto other = SqlDirectoryStore::open(path); // the other process's connection
     if (!opened.ok() || !other.ok())
         return 1;
-    SqliteDirectoryStore &store = *opened.value();
+    SqlDirectoryStore &store = *opened.value();
     const QStringList keys = [&] {
         QStringList all;
         store.scanSummaries([&](const RowSummary &summary) { all.append(summary.key); });

@@ -1,6 +1,6 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpprojection.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -30,7 +30,7 @@ const Sized &at(const std::vector<Sized> &sorted, double quantile)
 
 int measure(const QString &path)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
     if (!store.ok()) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(store.error().message));
         return 1;

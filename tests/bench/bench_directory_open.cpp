@@ -2,7 +2,7 @@
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
 // to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
 #include "dispatch/directory/localdirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "tests/bench/benchmeasures.h"
@@ -50,14 +50,14 @@ int main(int argc, char *argv[])
         // The first open migrates the production file; the app pays that once per file.
         QElapsedTimer migrate;
         migrate.start();
-        if (!SqliteDirectoryStore::open(path).ok())
+        if (!SqlDirectoryStore::open(path).ok())
             return 1;
         std::printf("first open with migration:      %7.1f ms\n", double(migrate.nsecsElapsed()) / 1e6);
     }
 
     QElapsedTimer timer;
     timer.start();
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok()) {
         std::fprintf(stderr, "%s\n", qPrintable(opened.error().message));
         return 1;

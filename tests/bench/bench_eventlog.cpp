@@ -2,7 +2,7 @@
 // DIRECTORY_MUTATE event per row) and verifies the resulting event log, printing both
 // times. Usage: bench_eventlog [ROWS] (default 100000).
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
@@ -22,8 +22,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    auto from = SqliteDirectoryStore::open(source);
-    auto to = SqliteDirectoryStore::open(dir.filePath(QStringLiteral("target.db")));
+    auto from = SqlDirectoryStore::open(source);
+    auto to = SqlDirectoryStore::open(dir.filePath(QStringLiteral("target.db")));
     if (!from.ok() || !to.ok())
         return 1;
     const QList<Row> all = from.value()->allRows().value();

@@ -15,7 +15,7 @@
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -122,10 +122,10 @@ std::vector<double> timeReceipts(DirectoryLedger &ledger, int count)
 void benchFlowOn(const QString &where, const QString &folder, int runs)
 {
     QTemporaryDir dir(folder + u"/bench_flows-XXXXXX"_s);
-    auto opened = SqliteDirectoryStore::open(dir.filePath(u"flows.db"_s));
+    auto opened = SqlDirectoryStore::open(dir.filePath(u"flows.db"_s));
     if (!dir.isValid() || !opened.ok())
         std::exit(1);
-    const std::shared_ptr<SqliteDirectoryStore> store = opened.value();
+    const std::shared_ptr<SqlDirectoryStore> store = opened.value();
     const QString fn = u"fn"_s;
     if (store
             ->importRows({row(u"SHOUT"_s, fn, u"upper"_s, {}), row(u"HUSH"_s, fn, u"lower"_s, {}),

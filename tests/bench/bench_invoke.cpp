@@ -10,7 +10,7 @@
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -66,7 +66,7 @@ bool invokeOnce(StandardDispatcher &dispatcher)
 bool benchIn(const QString &folder, const char *label)
 {
     QTemporaryDir dir(folder + QStringLiteral("/capdesk-bench-XXXXXX"));
-    auto opened = SqliteDirectoryStore::open(dir.filePath(QStringLiteral("bench.db")));
+    auto opened = SqlDirectoryStore::open(dir.filePath(QStringLiteral("bench.db")));
     if (!opened.ok() || opened.value()->importRows(SampleDirectory::rows().value()).isError())
         return false;
     auto ledger = std::make_shared<DirectoryLedger>(opened.value(), DirectoryLedger::KeyPlacement::FileOnly);

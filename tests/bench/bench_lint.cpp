@@ -1,6 +1,6 @@
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    const QList<Row> rows = SqliteDirectoryStore::open(path).value()->allRows().value();
+    const QList<Row> rows = SqlDirectoryStore::open(path).value()->allRows().value();
 
     QElapsedTimer timer;
     timer.start();

@@ -3,7 +3,7 @@
 // the GUI thread is kept from its event loop meanwhile, and the re-lint after an edit (the
 // edited row, and the rows reaching it when its key or edges change), then the repaint.
 // Usage: bench_lint_gui [FILE.db] (default: generates one).
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "models/lintcontroller.h"
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok()) {
         std::fprintf(stderr, "cannot open: %s\n", qPrintable(opened.error().message));
         return 1;

@@ -3,7 +3,7 @@
 // (details, signature check, tree, plot, all repainted), a scroll to the end, and peak RSS.
 // Usage: bench_receipt_viewer [FILE.db] (default: generates one).
 #include "dispatch/invoke/directoryledger.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/receipttablemodel.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/paintprobe.h"
@@ -46,7 +46,7 @@ double median(std::vector<double> values)
 
 QString generate(const QString &path, int receipts)
 {
-    auto store = SqliteDirectoryStore::open(path);
+    auto store = SqlDirectoryStore::open(path);
     if (!store.ok())
         return store.error().message;
     QElapsedTimer timer;
@@ -91,7 +91,7 @@ int main(int argc, char *argv[])
 
     QElapsedTimer timer;
     timer.start();
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok()) {
         std::fprintf(stderr, "%s\n", qPrintable(opened.error().message));
         return 1;

@@ -8,7 +8,7 @@
 // with the machine's load.
 // Usage: bench_remote_latency [ROWS] (default 891, the size of the tryout).
 #include "dispatch/directory/localdirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
 #include "tests/bench/benchmeasures.h"
@@ -98,7 +98,7 @@ bool measure(EventCostApplication &app, int roundTripMs, const QString &localPat
     AccessLogCounter log(server);
     log.since({});
     DirectorySession session;
-    auto store = SqliteDirectoryStore::open(localPath);
+    auto store = SqlDirectoryStore::open(localPath);
     if (!store.ok() || session.open(LocalDirectory::over(store.value())).isError())
         return false;
     MainWindow window(session);

@@ -31,8 +31,8 @@ ALLOWED = {
     'views': {'views', 'models', 'remote', 'dispatch'},
     'app': {'app', 'views', 'models', 'remote', 'server', 'dispatch'},
 }
-CONCRETE_STORES = re.compile(r'\b(SqliteDirectoryStore|RemoteDirectoryStore)\b|'
-                             r'"(dispatch/store/sqlitedirectorystore\.h|remote/remotedirectorystore\.h)"')
+CONCRETE_STORES = re.compile(r'\b(SqlDirectoryStore|RemoteDirectoryStore)\b|'
+                             r'"(dispatch/store/sqldirectorystore\.h|remote/remotedirectorystore\.h)"')
 SQL_NAMES = re.compile(r'\bQSql\w*|\bsqlite3_\w+|<QtSql|<sqlite3\.h>|(?:\.|->)database\(\)')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 INCLUDE_DIRS = re.compile(r'\b(target_)?include_directories\s*\(([^)]*)\)', re.S)
@@ -178,12 +178,12 @@ def self_test():
         'CMakeLists.txt': 'target_include_directories(lib PUBLIC ${PROJECT_SOURCE_DIR})\n',
         'dispatch/store/directorystore.h': '#pragma once\n',
         'dispatch/row/row.h': '#pragma once\n#include "dispatch/store/directorystore.h"\n',
-        'views/table/view.cpp': '#include "dispatch/row/row.h"\n#include "view.moc"\n// SqliteDirectoryStore in a comment\n',
+        'views/table/view.cpp': '#include "dispatch/row/row.h"\n#include "view.moc"\n// SqlDirectoryStore in a comment\n',
     }
     broken = {
         'layering': {'dispatch/row/up.cpp': '#include "views/shell/top.h"\n', 'views/shell/top.h': ''},
         'concrete-store': {'views/table/cast.cpp':
-                           'void f(S s) { auto x = std::dynamic_pointer_cast<SqliteDirectoryStore>(s); }\n'},
+                           'void f(S s) { auto x = std::dynamic_pointer_cast<SqlDirectoryStore>(s); }\n'},
         'sql-outside': {'models/reader.cpp': '#include <QSqlQuery>\nvoid f() { QSqlQuery q; }\n',
                         'app/tool.cpp': 'void f(S &s) { TokenStore(s->database()).list(); }\n'},
         'include-folder': {'views/table/bare.cpp': '#include "row.h"\n'},

@@ -8,7 +8,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/runners/fnrunner.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -32,7 +32,7 @@ public:
     // SHOUT (upper), ECHO (the whole body back), NAP (sleep_ms), BOOM (fail).
     bool open(const FlowLimits &limits = {})
     {
-        auto opened = SqliteDirectoryStore::open(m_dir.filePath(QStringLiteral("flows.db")));
+        auto opened = SqlDirectoryStore::open(m_dir.filePath(QStringLiteral("flows.db")));
         if (!opened.ok())
             return false;
         store = opened.value();
@@ -96,7 +96,7 @@ public:
         return ledger->receipts().list(query).value();
     }
 
-    std::shared_ptr<SqliteDirectoryStore> store;
+    std::shared_ptr<SqlDirectoryStore> store;
     std::shared_ptr<DirectoryLedger> ledger;
     std::unique_ptr<LocalDispatcher> dispatcher;
 

@@ -1,7 +1,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "server/directoryserver.h"
 #include "server/ownerkey.h"
 #include "server/serveoptions.h"
@@ -42,7 +42,7 @@ const char *const kTamperedRow = "INSERT INTO directory (key, type, target, cont
 struct Harness
 {
     QTemporaryDir dir;
-    std::shared_ptr<SqliteDirectoryStore> store;
+    std::shared_ptr<SqlDirectoryStore> store;
     std::shared_ptr<DirectoryLedger> ledger;
     std::unique_ptr<StandardDispatcher> dispatcher;
     std::unique_ptr<DirectoryServer> server;
@@ -107,7 +107,7 @@ void setUp()
 {
     harness = new Harness;
     const QString path = harness->dir.filePath(QStringLiteral("fuzz.db"));
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened = SqlDirectoryStore::open(path);
     if (!opened.ok())
         fatal(opened.error().message);
     harness->store = opened.value();

@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/contentsearch.h"
 
 #include <QSignalSpy>
@@ -25,7 +25,7 @@ private slots:
 
 private:
     QTemporaryDir m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
 };
 
 namespace {
@@ -41,7 +41,7 @@ QStringList sorted(QStringList list)
 void TestContentSearch::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    auto opened = SqliteDirectoryStore::open(m_dir.filePath(QStringLiteral("search.db")));
+    auto opened = SqlDirectoryStore::open(m_dir.filePath(QStringLiteral("search.db")));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
 
@@ -206,11 +206,11 @@ void TestContentSearch::destroyedMidSearchReleasesTheStore()
     // The search is the store's last owner and goes away while its query runs: the
     // destructor waits for the worker, the store closes, and the file opens again.
     const QString path = m_dir.filePath(QStringLiteral("owned.db"));
-    std::weak_ptr<SqliteDirectoryStore> weak;
+    std::weak_ptr<SqlDirectoryStore> weak;
     {
-        auto opened = SqliteDirectoryStore::open(path);
+        auto opened = SqlDirectoryStore::open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error().message));
-        std::shared_ptr<SqliteDirectoryStore> store = std::move(opened.value());
+        std::shared_ptr<SqlDirectoryStore> store = std::move(opened.value());
         weak = store;
         Row row;
         row.key = QStringLiteral("ONLY");
@@ -229,7 +229,7 @@ void TestContentSearch::destroyedMidSearchReleasesTheStore()
     }
     // The destructor waited for its worker, so no answer is left to come: the file opens
     // again at once.
-    auto again = SqliteDirectoryStore::open(path);
+    auto again = SqlDirectoryStore::open(path);
     QVERIFY2(again.ok(), qPrintable(again.error().message));
     const auto keys = again.value()->keysWithContent(QStringLiteral("NEEDLE"));
     QVERIFY(keys.ok());

@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/categorycountmodel.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
@@ -47,14 +47,14 @@ private slots:
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::unique_ptr<DirectoryDocument> m_doc;
 };
 
 void TestDirectoryDocument::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(m_dir->filePath(QStringLiteral("doc.db")));
+    auto opened = SqlDirectoryStore::open(m_dir->filePath(QStringLiteral("doc.db")));
     QVERIFY(opened.ok());
     m_store = opened.value();
     QVERIFY(!m_store

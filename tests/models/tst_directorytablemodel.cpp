@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/directorytablemodel.h"
 #include "tests/support/fixturegenerator.h"
 
@@ -32,7 +32,7 @@ private:
     QStringList modelKeys() const;
 
     QTemporaryDir m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     DirectoryTableModel m_model;
 };
 
@@ -41,7 +41,7 @@ void TestDirectoryTableModel::initTestCase()
     const QString path = m_dir.filePath(QStringLiteral("gen.db"));
     const QString error = FixtureGenerator::makeDatabase(path, 891);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
     QVERIFY(!m_model.load(*m_store).isError());

@@ -1,5 +1,5 @@
 #include "dispatch/receipts/receiptsummaryreader.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/receipttablemodel.h"
 #include "tests/support/receiptfixture.h"
 
@@ -36,7 +36,7 @@ private:
     void addReceipts(int count);
 
     QTemporaryDir m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     int m_written = 0;
 };
 
@@ -55,7 +55,7 @@ bool waitForLoad(ReceiptTableModel &model)
 
 void TestReceiptTableModel::initTestCase()
 {
-    auto opened = SqliteDirectoryStore::open(m_dir.filePath(QStringLiteral("receipts.db")));
+    auto opened = SqlDirectoryStore::open(m_dir.filePath(QStringLiteral("receipts.db")));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
     addReceipts(kReceipts);

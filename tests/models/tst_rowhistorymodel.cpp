@@ -1,5 +1,5 @@
 #include "dispatch/receipts/directoryhistory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/rowhistorymodel.h"
 
 #include <QAbstractItemModelTester>
@@ -38,12 +38,12 @@ private slots:
 private:
     QTemporaryDir m_dir;
     int m_counter = 0;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
 };
 
 void TestRowHistoryModel::init()
 {
-    auto opened = SqliteDirectoryStore::open(m_dir.filePath(QStringLiteral("h%1.db").arg(++m_counter)));
+    auto opened = SqlDirectoryStore::open(m_dir.filePath(QStringLiteral("h%1.db").arg(++m_counter)));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
 }

@@ -1,7 +1,7 @@
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/remotedispatcher.h"
 #include "remote/serverconnection.h"
@@ -146,7 +146,7 @@ void TestRemoteDispatcher::realCallCarriesTheSignedReceipt()
 void TestRemoteDispatcher::shapeMatchesALocalShape()
 {
     RemoteDispatcher remote(connection());
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> local = SqliteDirectoryStore::open(m_db);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> local = SqlDirectoryStore::open(m_db);
     QVERIFY(local.ok());
     StandardDispatcher localDispatcher(local.value(), std::make_shared<DirectoryLedger>(local.value()));
     for (const QString &key : {u"ZZ_WEATHER"_s, u"ZZ_ECHO"_s}) {

@@ -1,5 +1,5 @@
 #include "dispatch/core/isotime.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedispatcher.h"
 #include "remote/rowpatch.h"
@@ -324,7 +324,7 @@ void TestRemoteStoreWrites::putReportsCreatedAsTheLocalStoreDoes()
     QFETCH(Server, server);
     const auto store = storeFor(server);
     QTemporaryDir dir;
-    const auto local = SqliteDirectoryStore::open(dir.filePath(u"local.db"_s));
+    const auto local = SqlDirectoryStore::open(dir.filePath(u"local.db"_s));
     QVERIFY2(local.ok(), qPrintable(local.error().message));
     Row row = documentedRow(uniqueKey("PUT_TWICE"), u"fn"_s, u"echo"_s);
     for (const bool created : {true, false}) {

@@ -5,9 +5,13 @@ response without a receipt, or a receipt count other than N afterwards.
 
     tests/server/load_dispatch.py --capdeskctl build/app/capdeskctl/capdeskctl \
         [--requests 2000] [--clients 16] [--dir /dev/shm/capdesk-load]
+        [--postgres postgresql://USER@:PORT/EMPTY_DB?host=SOCKET_DIR [--instances 2]]
 
 It starts its own server on a free 127.0.0.1 port with a throwaway directory and owner
 key, and stops it with SIGTERM (which must exit 0). Loopback only, bounded by --requests.
+With --postgres the directory is that (empty) PostgreSQL database, and --instances N
+starts N servers on it sharing one --signing-key file; the clients take them in turn, and
+the receipts are counted with psql.
 """
 import argparse
 import http.client
@@ -69,32 +73,53 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--dir", help="where the throwaway directory file goes (default: a temp dir)")
+    parser.add_argument("--postgres", help="an empty PostgreSQL database's URL to use instead of a file")
+    parser.add_argument("--instances", type=int, default=1, help="servers on the one directory (with --postgres)")
     args = parser.parse_args()
     if not 1 <= args.requests <= 100000 or not 1 <= args.clients <= 256:
         sys.exit("--requests is 1..100000 and --clients 1..256")
+    if not 1 <= args.instances <= 8 or (args.instances > 1 and not args.postgres):
+        sys.exit("--instances is 1..8, and above 1 only with --postgres")
 
     workdir = args.dir or tempfile.mkdtemp(prefix="capdesk-load-")
     os.makedirs(workdir, exist_ok=True)
-    db = os.path.join(workdir, "load-%d.db" % os.getpid())
+    db = args.postgres or os.path.join(workdir, "load-%d.db" % os.getpid())
     env = dict(os.environ, CAPDESK_TERMINAL_KEY=secrets.token_urlsafe(32))
     owner_key = env["CAPDESK_TERMINAL_KEY"]
     subprocess.run([args.capdeskctl, "init", "--db", db], check=True, capture_output=True, env=env)
-    port = free_port()
-    server = subprocess.Popen([args.capdeskctl, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    key_file = os.path.join(workdir, "load-%d.pem" % os.getpid())
+    ports = [free_port() for _ in range(args.instances)]
+    servers = [subprocess.Popen([args.capdeskctl, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port,
+                                 "--signing-key", key_file],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for port in ports[:1]]
     failures = []
     latencies = []
+    exit_codes = []
     lock = threading.Lock()
     try:
-        if not wait_ready(port, time.monotonic() + 20):
+        # The first server makes the signing key; the others then find it there.
+        if not wait_ready(ports[0], time.monotonic() + 20):
             sys.exit("the server did not answer within 20 s")
-        status, body = request(http.client.HTTPConnection("127.0.0.1", port), "POST", "/api/directory", ROW, owner_key)
+        status, body = request(http.client.HTTPConnection("127.0.0.1", ports[0]), "POST", "/api/directory", ROW, owner_key)
         if status != 201:
             sys.exit("creating the row failed: %d %s" % (status, body[:300]))
+
+        status, body = request(http.client.HTTPConnection("127.0.0.1", ports[0]), "POST", "/api/dispatch",
+                               {"key": KEY, "body": "warm-up"}, owner_key)
+        if status != 200:
+            sys.exit("the first dispatch failed: %d %s" % (status, body[:300]))
+        for port in ports[1:]:
+            servers.append(subprocess.Popen([args.capdeskctl, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port,
+                                             "--signing-key", key_file],
+                                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            if not wait_ready(port, time.monotonic() + 20):
+                sys.exit("a further server did not answer within 20 s")
 
         share, extra = divmod(args.requests, args.clients)
 
         def client(index):
+            port = ports[index % len(ports)]
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             mine = []
             for n in range(share + (1 if index < extra else 0)):
@@ -122,15 +147,23 @@ def main():
             thread.join()
         wall = time.perf_counter() - wall
     finally:
-        server.send_signal(signal.SIGTERM)
-        exit_code = server.wait(timeout=60)
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        exit_codes = [server.wait(timeout=60) for server in servers]
+    exit_code = next((code for code in exit_codes if code != 0), 0)
 
-    with sqlite3.connect(db) as conn:
-        receipts = conn.execute("SELECT count(*) FROM receipts WHERE key = ?", (KEY,)).fetchone()[0]
+    count = "SELECT count(*) FROM receipts WHERE key = '%s'" % KEY
+    if args.postgres:
+        receipts = int(subprocess.run(["psql", "-tAc", count, db], check=True, capture_output=True,
+                                      text=True).stdout.strip())
+    else:
+        with sqlite3.connect(db) as conn:
+            receipts = conn.execute(count).fetchone()[0]
+    receipts -= 1  # the warm-up call
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
     print(json.dumps({
-        "db": db, "requests": len(latencies), "clients": args.clients, "failed": len(failures),
+        "db": db, "instances": args.instances, "requests": len(latencies), "clients": args.clients, "failed": len(failures),
         "receipts": receipts, "seconds": round(wall, 3), "requests_per_s": round(len(latencies) / wall, 1),
         "p50_ms": round(p(0.50), 2), "p99_ms": round(p(0.99), 2), "max_ms": round(latencies[-1] * 1000, 2),
         "server_exit": exit_code,

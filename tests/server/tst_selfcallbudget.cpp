@@ -1,5 +1,5 @@
 #include "dispatch/receipts/receiptlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/processrun.h"
 #include "tests/support/serveprocess.h"
 
@@ -51,7 +51,7 @@ void TestSelfCallBudget::aSelfCallingRowRunsOutOfOneBudget()
              qPrintable(error));
     qunsetenv("CAPDESK_TEST_SELF_TOKEN");
 
-    auto store = SqliteDirectoryStore::open(db);
+    auto store = SqlDirectoryStore::open(db);
     QVERIFY(store.ok());
     Row self;
     self.key = u"SELF"_s;

@@ -4,7 +4,7 @@
 // file holding them, so a test names the one fault it is about.
 
 #include "dispatch/row/row.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QList>
 #include <QString>
@@ -64,9 +64,9 @@ inline Row warningRow(const QString &key)
     return row;
 }
 
-inline std::shared_ptr<SqliteDirectoryStore> openStore(const QString &path, const QList<Row> &rows)
+inline std::shared_ptr<SqlDirectoryStore> openStore(const QString &path, const QList<Row> &rows)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
     if (!store.ok() || store.value()->importRows(rows).isError())
         return nullptr;
     return store.value();

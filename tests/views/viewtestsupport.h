@@ -3,7 +3,7 @@
 // Shared by the views tests: a Prompter that answers from fields instead of dialogs, and
 // a directory file in a temporary folder holding a few known rows.
 
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "views/common/prompter.h"
 
 #include <QList>
@@ -138,9 +138,9 @@ inline QList<Row> sampleRows()
 }
 
 // Fails the calling test (and returns null) when the store cannot be set up.
-inline std::shared_ptr<SqliteDirectoryStore> openStoreWithRows(const QString &path, const QList<Row> &rows)
+inline std::shared_ptr<SqlDirectoryStore> openStoreWithRows(const QString &path, const QList<Row> &rows)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
     if (!store.ok()) {
         qWarning("cannot open %s: %s", qPrintable(path), qPrintable(store.error().message));
         return nullptr;

@@ -5,7 +5,10 @@
 LaunchOptions LaunchOptions::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption db(QStringLiteral("db"), tr("Open the directory FILE."), QStringLiteral("FILE"));
+    const QCommandLineOption db(
+        QStringLiteral("db"),
+        tr("Open the directory FILE, or the PostgreSQL directory postgresql://USER@HOST:PORT/DB."),
+        QStringLiteral("FILE|URL"));
     const QCommandLineOption server(
         QStringLiteral("server"),
         tr("Administer the directory on a server: a saved profile's name or the "

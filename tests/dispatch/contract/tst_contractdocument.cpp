@@ -1,7 +1,7 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QJsonDocument>
@@ -67,7 +67,7 @@ QJsonObject callExample(const QString &markdown)
 
 QList<Row> readRows(const QString &path)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store = SqliteDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
     if (!store.ok())
         return {};
     StoreResult<QList<Row>> rows = store.value()->allRows();

@@ -8,7 +8,7 @@
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/runners/fnrunner.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/dispatch/ledgertestrows.h"
 #include "tests/support/rawsql.h"
 
@@ -56,7 +56,7 @@ private:
     Receipt invoke(const QString &key, const QString &body);
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<LocalDispatcher> m_dispatcher;
 };
@@ -65,7 +65,7 @@ void TestDirectoryLedger::init()
 {
     m_dispatcher.reset();
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(m_dir->filePath(u"d.db"_s));
+    auto opened = SqlDirectoryStore::open(m_dir->filePath(u"d.db"_s));
     QVERIFY(opened.ok());
     m_store = opened.value();
     QVERIFY(!m_store->importRows({fnRow(u"SHOUT"_s, u"upper"_s), fnRow(u"BOOM"_s, u"fail"_s)}).isError());
@@ -114,7 +114,7 @@ void TestDirectoryLedger::aRowHoldingAnotherReceiptIsNotConfirmed()
          u"UPDATE receipts SET receipt_json = (SELECT receipt_json FROM receipts WHERE invocation_id = '%1') "
          "WHERE invocation_id = '%2'"_s.arg(other.invocationId, asked.invocationId)});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    auto reopened = SqliteDirectoryStore::open(path);
+    auto reopened = SqlDirectoryStore::open(path);
     QVERIFY(reopened.ok());
     DirectoryLedger ledger(reopened.value(), DirectoryLedger::KeyPlacement::FileOnly);
     const QJsonObject confirmation = ledger.confirm(asked.invocationId);
@@ -192,7 +192,7 @@ void TestDirectoryLedger::sqlCannotUpdateOrDeleteAReceipt()
     const QString failure = RawSql::exec(path, {sql});
     QVERIFY2(failure.contains(u"append-only"_s), qPrintable(failure));
     QCOMPARE(fileHash(path), hashBefore);
-    auto reopened = SqliteDirectoryStore::open(path);
+    auto reopened = SqlDirectoryStore::open(path);
     QVERIFY(reopened.ok());
     const QList<Receipt> after = ReceiptLog(reopened.value()->database()).list({}).value();
     QCOMPARE(after.size(), before.size());
@@ -238,7 +238,7 @@ void TestDirectoryLedger::verificationNeedsTheRightKey()
     const QJsonObject receipt = invoke(u"SHOUT"_s, u"x"_s).toJson();
     QCOMPARE(ReceiptVerifier::check(receipt, {}), ReceiptVerifier::Result::NoKey);
     QTemporaryDir otherDir;
-    auto other = SqliteDirectoryStore::open(otherDir.filePath(u"o.db"_s));
+    auto other = SqlDirectoryStore::open(otherDir.filePath(u"o.db"_s));
     QVERIFY(other.ok());
     DirectoryLedger otherLedger(other.value(), DirectoryLedger::KeyPlacement::FileOnly);
     QVERIFY(otherLedger.publicKeyPem().ok());

@@ -9,7 +9,7 @@
 #include "dispatch/secrets/environmentkeychainsecrets.h"
 #include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 #include "tests/support/secretservicepause.h"
 
@@ -73,7 +73,7 @@ private slots:
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::unique_ptr<LocalDispatcher> m_dispatcher;
     std::shared_ptr<DirectoryLedger> m_ledger;
 };
@@ -81,7 +81,7 @@ private:
 void TestLocalDispatcher::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(m_dir->filePath(QStringLiteral("d.db")));
+    auto opened = SqlDirectoryStore::open(m_dir->filePath(QStringLiteral("d.db")));
     QVERIFY(opened.ok());
     m_store = opened.value();
     Row disabled = fnRow(QStringLiteral("OFF_ROW"), QStringLiteral("echo"));
@@ -193,7 +193,7 @@ void TestLocalDispatcher::aRealCallCommitsOneSignedReceipt()
         await(m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}}));
     QVERIFY2(outcome.receipt, qPrintable(outcome.receiptError));
     // Committed before the handle reported: a fresh connection to the file sees it.
-    auto reopened = SqliteDirectoryStore::open(m_store->location());
+    auto reopened = SqlDirectoryStore::open(m_store->location());
     QVERIFY(reopened.ok());
     const StoreResult<Receipt> stored = ReceiptLog(reopened.value()->database()).find(outcome.invocationId);
     QVERIFY2(stored.ok(), qPrintable(stored.error().message));

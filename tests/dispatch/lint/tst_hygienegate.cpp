@@ -1,5 +1,5 @@
 #include "dispatch/lint/hygienegate.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -56,9 +56,9 @@ QStringList codesOf(const QJsonArray &details)
     return codes;
 }
 
-std::shared_ptr<SqliteDirectoryStore> openStore(const QTemporaryDir &dir)
+std::shared_ptr<SqlDirectoryStore> openStore(const QTemporaryDir &dir)
 {
-    auto store = SqliteDirectoryStore::open(dir.filePath(QStringLiteral("d.db")));
+    auto store = SqlDirectoryStore::open(dir.filePath(QStringLiteral("d.db")));
     return store.ok() ? store.value() : nullptr;
 }
 

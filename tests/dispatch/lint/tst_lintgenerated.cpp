@@ -1,6 +1,6 @@
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QSignalSpy>
@@ -58,7 +58,7 @@ void TestLintGenerated::initTestCase()
     const QString path = m_dir.filePath(QStringLiteral("g.db"));
     const QString error = FixtureGenerator::makeDatabase(path, 891);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const auto store = SqliteDirectoryStore::open(path);
+    const auto store = SqlDirectoryStore::open(path);
     QVERIFY(store.ok());
     const StoreResult<QList<Row>> rows = store.value()->allRows();
     QVERIFY(rows.ok());
@@ -118,7 +118,7 @@ void TestLintGenerated::lintRunMatchesOneThread()
 {
     const QString path = m_dir.filePath(QStringLiteral("big.db"));
     QVERIFY(FixtureGenerator::makeDatabase(path, 3500, 7).isEmpty());
-    const QList<Row> rows = SqliteDirectoryStore::open(path).value()->allRows().value();
+    const QList<Row> rows = SqlDirectoryStore::open(path).value()->allRows().value();
     QCOMPARE(rows.size(), 3500);
 
     const DirectoryIndex index = DirectoryIndex::build(rows);

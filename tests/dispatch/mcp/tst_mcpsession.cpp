@@ -2,7 +2,7 @@
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/mcp/mcpsession.h"
 #include "dispatch/mcp/mcptoolcatalog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 
 #include <QJsonArray>
@@ -75,7 +75,7 @@ private:
     void makeSession(McpOptions options = {});
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<StandardDispatcher> m_dispatcher;
     std::unique_ptr<McpToolCatalog> m_catalog;
@@ -85,7 +85,7 @@ private:
 void TestMcpSession::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(m_dir->filePath(u"d.db"_s));
+    auto opened = SqlDirectoryStore::open(m_dir->filePath(u"d.db"_s));
     QVERIFY(opened.ok());
     m_store = opened.value();
     Row hidden = fnRow(u"HIDDEN"_s, u"upper"_s);

@@ -5,7 +5,7 @@
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/runners/fnrunner.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/dispatch/ledgertestrows.h"
 #include "tests/support/rawsql.h"
 
@@ -39,7 +39,7 @@ private:
     QString path() const { return m_dir->filePath(u"d.db"_s); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<DirectoryHistory> m_history;
 };
@@ -47,7 +47,7 @@ private:
 void TestDirectoryHistory::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(path());
+    auto opened = SqlDirectoryStore::open(path());
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
     m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);

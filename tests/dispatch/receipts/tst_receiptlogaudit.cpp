@@ -8,7 +8,7 @@
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/runners/fnrunner.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/dispatch/ledgertestrows.h"
 #include "tests/support/rawsql.h"
 
@@ -67,7 +67,7 @@ private:
     QString path() const { return m_dir->filePath(u"d.db"_s); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<LocalDispatcher> m_dispatcher;
     QList<PublicKey> m_trusted;
@@ -90,7 +90,7 @@ void TestReceiptLogAudit::cleanup()
 
 void TestReceiptLogAudit::open()
 {
-    auto opened = SqliteDirectoryStore::open(path());
+    auto opened = SqlDirectoryStore::open(path());
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
     m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly);

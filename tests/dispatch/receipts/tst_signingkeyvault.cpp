@@ -1,6 +1,6 @@
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/secrets/keychainstore.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include <QDir>
 #include <QFile>
@@ -69,13 +69,13 @@ private:
     QString keyFile() const { return m_path + u".signing-key"_s; }
     SigningKeyVault vault(KeychainStore *keychain = nullptr) const
     {
-        return SigningKeyVault(m_store->database(), m_path, keychain);
+        return SigningKeyVault(m_store->database(), m_path + QStringLiteral(".signing-key"), keychain);
     }
     int rowCount() const;
     void insertRow(const PublicKey &key, const QString &createdAt);
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     QString m_path;
     QStringList m_keychainEntries;
 };
@@ -85,7 +85,7 @@ void TestSigningKeyVault::init()
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_path = m_dir->filePath(u"directory.db"_s);
-    auto opened = SqliteDirectoryStore::open(m_path);
+    auto opened = SqlDirectoryStore::open(m_path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
 }

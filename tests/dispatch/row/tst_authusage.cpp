@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QSqlQuery>
@@ -20,12 +20,12 @@ private slots:
     void productionShapedDirectoryCountsEveryCredentialedRow();
 
 private:
-    static std::shared_ptr<SqliteDirectoryStore> storeWith(const QString &path, const QStringList &auths);
+    static std::shared_ptr<SqlDirectoryStore> storeWith(const QString &path, const QStringList &auths);
 };
 
-std::shared_ptr<SqliteDirectoryStore> TestAuthUsage::storeWith(const QString &path, const QStringList &auths)
+std::shared_ptr<SqlDirectoryStore> TestAuthUsage::storeWith(const QString &path, const QStringList &auths)
 {
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok())
         return nullptr;
     QList<Row> rows;
@@ -85,7 +85,7 @@ void TestAuthUsage::productionShapedDirectoryCountsEveryCredentialedRow()
     const QString path = dir.filePath(u"gen.db"_s);
     const QString error = FixtureGenerator::makeDatabase(path, 891);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     const auto usage = opened.value()->authUsage();
     QVERIFY(usage.ok());

@@ -1,7 +1,7 @@
 #include "dispatch/runners/agentrunner.h"
 #include "dispatch/runners/httpclient.h"
 #include "dispatch/secrets/secretsource.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/templates/templatecontext.h"
 
 #include <QHttpServer>
@@ -41,7 +41,7 @@ private:
     RunResult runAndWait(const QString &key, const QString &body, bool shape = false);
 
     QTemporaryDir m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     QHttpServer m_server;
     quint16 m_port = 0;
     int m_requests = 0;
@@ -76,7 +76,7 @@ QJsonObject reply(const QString &text)
 void TestAgentRunner::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    auto opened = SqliteDirectoryStore::open(m_dir.filePath(u"dir.sqlite"_s));
+    auto opened = SqlDirectoryStore::open(m_dir.filePath(u"dir.sqlite"_s));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
 

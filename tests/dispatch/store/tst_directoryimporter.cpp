@@ -2,8 +2,8 @@
 #include "dispatch/row/rowvalidator.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/store/sqldumpreader.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QFile>
@@ -92,17 +92,16 @@ private slots:
     void exportImportRoundTrip();
 
 private:
-    std::shared_ptr<SqliteDirectoryStore> openStore(const QString &name);
+    std::shared_ptr<SqlDirectoryStore> openStore(const QString &name);
     QString generatedDump();
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
 };
 
-std::shared_ptr<SqliteDirectoryStore> TestDirectoryImporter::openStore(const QString &name)
+std::shared_ptr<SqlDirectoryStore> TestDirectoryImporter::openStore(const QString &name)
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store =
-        SqliteDirectoryStore::open(m_dir->filePath(name));
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(m_dir->filePath(name));
     if (!store.ok()) {
         qWarning("%s", qPrintable(store.error().message));
         return nullptr;
@@ -599,7 +598,7 @@ void TestDirectoryImporter::exportImportRoundTrip()
 
     const StoreResult<QByteArray> exported = DirectoryExporter::exportBytes(*m_store, format);
     QVERIFY2(exported.ok(), qPrintable(exported.error().message));
-    const std::shared_ptr<SqliteDirectoryStore> copy = openStore(QStringLiteral("copy.db"));
+    const std::shared_ptr<SqlDirectoryStore> copy = openStore(QStringLiteral("copy.db"));
     QVERIFY(copy);
     const StoreResult<ImportReport> imported =
         DirectoryImporter::importBytes(*copy, exported.value(), legacy());

@@ -1,6 +1,6 @@
 #include "dispatch/json/canonicaljson.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/store/writetransaction.h"
 #include "tests/support/rawsql.h"
 
@@ -63,24 +63,24 @@ private slots:
     void twoStoresOnOneFileKeepOneChain();
 
 private:
-    std::shared_ptr<SqliteDirectoryStore> openStore(const QString &path);
+    std::shared_ptr<SqlDirectoryStore> openStore(const QString &path);
     QString freshPath() { return m_dir.filePath(QStringLiteral("e%1.db").arg(++m_counter)); }
-    static QList<LogEvent> allEvents(const SqliteDirectoryStore &store);
-    static EventLog::Verification verify(const SqliteDirectoryStore &store);
+    static QList<LogEvent> allEvents(const SqlDirectoryStore &store);
+    static EventLog::Verification verify(const SqlDirectoryStore &store);
 
     QTemporaryDir m_dir;
     int m_counter = 0;
 };
 
-std::shared_ptr<SqliteDirectoryStore> TestEventLog::openStore(const QString &path)
+std::shared_ptr<SqlDirectoryStore> TestEventLog::openStore(const QString &path)
 {
-    auto opened = SqliteDirectoryStore::open(path);
+    auto opened = SqlDirectoryStore::open(path);
     if (!opened.ok())
         qWarning("%s", qPrintable(opened.error().message));
     return opened.ok() ? opened.value() : nullptr;
 }
 
-QList<LogEvent> TestEventLog::allEvents(const SqliteDirectoryStore &store)
+QList<LogEvent> TestEventLog::allEvents(const SqlDirectoryStore &store)
 {
     const StoreResult<QList<LogEvent>> events = EventLog(store.database()).events();
     if (!events.ok())
@@ -88,7 +88,7 @@ QList<LogEvent> TestEventLog::allEvents(const SqliteDirectoryStore &store)
     return events.ok() ? events.value() : QList<LogEvent>();
 }
 
-EventLog::Verification TestEventLog::verify(const SqliteDirectoryStore &store)
+EventLog::Verification TestEventLog::verify(const SqlDirectoryStore &store)
 {
     const StoreResult<EventLog::Verification> verified = EventLog(store.database()).verify();
     if (!verified.ok()) {

@@ -1,7 +1,7 @@
 #include "dispatch/row/row.h"
 #include "dispatch/store/schemamigrator.h"
 #include "dispatch/store/sqldialect.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/rawsql.h"
 
 #include <QSqlError>
@@ -31,13 +31,13 @@ private:
     QStringList column(const QString &sql);
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
 };
 
 void TestSqlDialect::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto opened = SqliteDirectoryStore::open(m_dir->filePath(u"d.db"_s));
+    auto opened = SqlDirectoryStore::open(m_dir->filePath(u"d.db"_s));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
 }

@@ -1,7 +1,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/store/sqlitechangefeed.h"
-#include "dispatch/store/sqlitedirectorystore.h"
 #include "tests/support/processrun.h"
 #include "tests/support/rawsql.h"
 #include "tests/support/serveprocess.h"
@@ -74,7 +74,7 @@ enum class Change {
 
 Q_DECLARE_METATYPE(Change)
 
-// SqliteDirectoryStore::changesSince(): deltas from the event log, complete listings
+// SqlDirectoryStore::changesSince(): deltas from the event log, complete listings
 // where no delta can be told, and "unchanged" at the price of one PRAGMA.
 class TestSqliteChangeFeed : public QObject
 {
@@ -104,14 +104,14 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_path;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
 };
 
 void TestSqliteChangeFeed::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     m_path = m_dir->filePath(u"directory.db"_s);
-    auto opened = SqliteDirectoryStore::open(m_path);
+    auto opened = SqlDirectoryStore::open(m_path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_store = opened.value();
     for (const char *key : {"ALPHA", "BRAVO"})
@@ -305,7 +305,7 @@ void TestSqliteChangeFeed::garbledCursorsAreCompleteListings()
 
 void TestSqliteChangeFeed::aCursorOfAnotherFileIsACompleteListing()
 {
-    auto other = SqliteDirectoryStore::open(m_dir->filePath(u"other.db"_s));
+    auto other = SqlDirectoryStore::open(m_dir->filePath(u"other.db"_s));
     QVERIFY(other.ok());
     for (const char *key : {"ALPHA", "BRAVO"})
         QVERIFY(other.value()->create(sampleRow(QLatin1String(key))).ok());
@@ -321,7 +321,7 @@ void TestSqliteChangeFeed::aCursorOfAnotherFileIsACompleteListing()
 void TestSqliteChangeFeed::outsideWritesAreRecordedOnceForEveryReader()
 {
     const QByteArray before = baseline();
-    auto second = SqliteDirectoryStore::open(m_path); // another reader of the same file
+    auto second = SqlDirectoryStore::open(m_path); // another reader of the same file
     QVERIFY(second.ok());
     const QByteArray secondBefore = second.value()->changesSince(QByteArray()).value().cursor;
     QCOMPARE(execRaw({u"UPDATE directory SET target = 'upper'"_s}), QString());

@@ -1,6 +1,6 @@
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/store/eventlog.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/tokens/capabilitygate.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 
@@ -67,15 +67,15 @@ private:
     QByteArray fileBytes() const;
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_directory;
+    std::shared_ptr<SqlDirectoryStore> m_directory;
     std::unique_ptr<CapabilityTokenStore> m_tokens;
 };
 
 void TestCapabilityTokenStore::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> opened =
-        SqliteDirectoryStore::open(m_dir->filePath(u"tokens.db"_s));
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened =
+        SqlDirectoryStore::open(m_dir->filePath(u"tokens.db"_s));
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     m_directory = opened.value();
     QVERIFY(!m_directory->importRows({echoRow()}).isError());

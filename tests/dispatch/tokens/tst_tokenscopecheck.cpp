@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/tokens/capabilitytoken.h"
 #include "dispatch/tokens/tokenscopecheck.h"
 
@@ -41,8 +41,8 @@ const TokenScopeCheck::Names kKnown{{u"ECHO_BACK"_s, u"NOW"_s, u"WEATHER_NOW"_s}
 void TestTokenScopeCheck::knownNamesOfADirectory()
 {
     QTemporaryDir dir;
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> store =
-        SqliteDirectoryStore::open(dir.filePath(u"scope.db"_s));
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store =
+        SqlDirectoryStore::open(dir.filePath(u"scope.db"_s));
     QVERIFY(store.ok());
     QVERIFY(!store.value()
                  ->importRows({row(u"NOW"_s, u"time"_s), row(u"ECHO_BACK"_s, u"text"_s),

@@ -66,7 +66,7 @@ void TestRowEditorPanel::init()
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_path = m_dir->filePath(QStringLiteral("directory.db"));
-    std::shared_ptr<SqliteDirectoryStore> store = openStoreWithRows(m_path, sampleRows());
+    std::shared_ptr<SqlDirectoryStore> store = openStoreWithRows(m_path, sampleRows());
     QVERIFY(store);
     m_document = std::make_unique<DirectoryDocument>(store);
     QVERIFY(!m_document->load().isError());
@@ -131,7 +131,7 @@ void TestRowEditorPanel::typedTargetSurvivesUndoRedoAndSave()
     QVERIFY(!m_document->isModified());
     QVERIFY(!m_actions->saveAction()->isEnabled());
 
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> fresh = SqliteDirectoryStore::open(m_path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> fresh = SqlDirectoryStore::open(m_path);
     QVERIFY2(fresh.ok(), qPrintable(fresh.error().message));
     const StoreResult<Row> saved = fresh.value()->row(key);
     QVERIFY(saved.ok());

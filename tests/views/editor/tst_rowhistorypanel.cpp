@@ -57,7 +57,7 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_path;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::unique_ptr<RowHistoryPanel> m_panel;
 };
 

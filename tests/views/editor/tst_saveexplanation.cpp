@@ -87,7 +87,7 @@ QPlainTextEdit *TestSaveExplanation::contentEdit() const
 
 std::optional<Row> TestSaveExplanation::storedRow(const QString &key) const
 {
-    StoreResult<std::shared_ptr<SqliteDirectoryStore>> fresh = SqliteDirectoryStore::open(m_path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> fresh = SqlDirectoryStore::open(m_path);
     if (!fresh.ok())
         return std::nullopt;
     StoreResult<Row> row = fresh.value()->row(key);
@@ -209,7 +209,7 @@ void TestSaveExplanation::storeRefusalIsShownTheSameWay()
 {
     // Another process deletes ECHO_B after the window linted the directory.
     {
-        StoreResult<std::shared_ptr<SqliteDirectoryStore>> other = SqliteDirectoryStore::open(m_path);
+        StoreResult<std::shared_ptr<SqlDirectoryStore>> other = SqlDirectoryStore::open(m_path);
         QVERIFY(other.ok());
         QVERIFY(!other.value()->remove(QStringLiteral("ECHO_B")).isError());
     }

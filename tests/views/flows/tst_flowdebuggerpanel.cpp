@@ -70,7 +70,7 @@ private:
     quint16 m_port = 0;
     QList<QPair<QString, QByteArray>> m_sent; // path, body
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     std::unique_ptr<StandardDispatcher> m_dispatcher;
     std::unique_ptr<DirectoryDocument> m_document;

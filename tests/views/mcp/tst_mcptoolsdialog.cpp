@@ -1,6 +1,6 @@
 #include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/store/sampledirectory.h"
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/mcptoollistmodel.h"
 #include "views/mcp/mcptoolsdialog.h"
 
@@ -25,9 +25,9 @@ private slots:
 void TestMcpToolsDialog::showsWhatAClientIsHanded()
 {
     QTemporaryDir dir;
-    auto opened = SqliteDirectoryStore::open(dir.filePath(QStringLiteral("d.db")));
+    auto opened = SqlDirectoryStore::open(dir.filePath(QStringLiteral("d.db")));
     QVERIFY(opened.ok());
-    std::shared_ptr<SqliteDirectoryStore> store = opened.value();
+    std::shared_ptr<SqlDirectoryStore> store = opened.value();
     QVERIFY(!store->importRows(SampleDirectory::rows().value()).isError());
     const QJsonArray expected = McpToolCatalog(store, nullptr, {}).tools().value();
 

@@ -58,7 +58,7 @@ private:
     QString writeFile(const QString &name, const QByteArray &bytes);
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     std::shared_ptr<DirectoryLedger> m_ledger;
     FakePrompter m_prompter;
     std::unique_ptr<ReceiptViewer> m_viewer;

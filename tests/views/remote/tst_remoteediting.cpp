@@ -131,7 +131,7 @@ void TestRemoteEditing::cleanupTestCase()
 void TestRemoteEditing::openWindow()
 {
     m_session = std::make_unique<DirectorySession>();
-    auto store = SqliteDirectoryStore::open(m_localPath);
+    auto store = SqlDirectoryStore::open(m_localPath);
     QVERIFY(store.ok());
     QVERIFY(!m_session->open(LocalDirectory::over(store.value())).isError());
     auto fake = std::make_unique<FakePrompter>();

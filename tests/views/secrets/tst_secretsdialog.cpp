@@ -61,7 +61,7 @@ private:
     QString m_apiName;
     QString m_envName;
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     FakePrompter m_prompter;
     std::unique_ptr<SecretsDialog> m_dialog;
 };

@@ -177,7 +177,7 @@ void TestEditActions::saveFailureShowsTheStoreMessageAndKeepsEverything()
     QCOMPARE(m_document->modifiedKeys().size(), 2);
     QCOMPARE(m_document->undoStack()->count(), 2);
     // All or nothing: the valid edit was not written either.
-    auto fresh = SqliteDirectoryStore::open(m_path);
+    auto fresh = SqlDirectoryStore::open(m_path);
     QVERIFY(fresh.ok());
     QCOMPARE(fresh.value()->row(QStringLiteral("ECHO_BACK")).value().target, QStringLiteral("echo"));
 

@@ -135,7 +135,7 @@ void TestMainWindow::saveIncludesAKeyStillBeingTyped()
     QTest::keyClicks(key, QStringLiteral("TYPED_KEY")); // no Return yet
     QTest::keySequence(m_sample->window.get(), QKeySequence::Save);
     QVERIFY(!m_sample->session->document()->isModified());
-    auto fresh = SqliteDirectoryStore::open(m_sample->path);
+    auto fresh = SqlDirectoryStore::open(m_sample->path);
     QVERIFY(fresh.ok());
     QVERIFY(fresh.value()->row(QStringLiteral("TYPED_KEY")).ok());
     QCOMPARE(m_sample->window->editorPanel()->key(), QStringLiteral("TYPED_KEY"));
@@ -153,7 +153,7 @@ void TestMainWindow::closingWithUnsavedEditsAsks()
 
     prompter().unsavedAnswer = Prompter::UnsavedChoice::Save;
     QVERIFY(m_sample->window->close());
-    auto fresh = SqliteDirectoryStore::open(m_sample->path);
+    auto fresh = SqlDirectoryStore::open(m_sample->path);
     QVERIFY(fresh.ok());
     QCOMPARE(fresh.value()->row(QStringLiteral("NOW")).value().target, QStringLiteral("uuid"));
 }

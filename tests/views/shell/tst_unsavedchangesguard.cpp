@@ -71,7 +71,7 @@ void TestUnsavedChangesGuard::saveWritesThenDrops()
     m_document->setField(QStringLiteral("NOW"), QStringLiteral("target"), QStringLiteral("uuid"));
     m_prompter.unsavedAnswer = Prompter::UnsavedChoice::Save;
     QVERIFY(UnsavedChangesGuard(m_prompter).mayDrop(m_document.get()));
-    auto fresh = SqliteDirectoryStore::open(m_path);
+    auto fresh = SqlDirectoryStore::open(m_path);
     QVERIFY(fresh.ok());
     QCOMPARE(fresh.value()->row(QStringLiteral("NOW")).value().target, QStringLiteral("uuid"));
 }

@@ -62,7 +62,7 @@ private:
     int tokenEventCount() const;
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::shared_ptr<SqliteDirectoryStore> m_store;
+    std::shared_ptr<SqlDirectoryStore> m_store;
     FakePrompter m_prompter;
     std::unique_ptr<TokensDialog> m_dialog;
 };

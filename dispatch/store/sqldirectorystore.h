@@ -2,8 +2,8 @@
 
 #include "dispatch/core/clock.h"
 #include "dispatch/lint/rules/directoryindex.h"
+#include "dispatch/store/directoryengine.h"
 #include "dispatch/store/directorystore.h"
-#include "dispatch/store/sqlitechangefeed.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -14,15 +14,20 @@
 
 class EventLog;
 
-// The embedded directory: one SQLite file through QtSql, in WAL mode, migrated to the
-// app's schema when opened. A file that is not a directory, is newer than this build, or
-// is corrupt is refused and left exactly as it was.
-class SqliteDirectoryStore final : public DirectoryStore
+// A directory in a SQL database through QtSql, migrated to the app's schema when opened:
+// the embedded SQLite file (SqliteDirectoryEngine) or a PostgreSQL database shared by
+// several processes (PostgresDirectoryEngine). Rows, the hygiene gate, the writes and
+// their event log are the same on both; what differs is in the engine and the dialect.
+class SqlDirectoryStore final : public DirectoryStore
 {
 public:
-    static StoreResult<std::shared_ptr<SqliteDirectoryStore>> open(const QString &path);
-    ~SqliteDirectoryStore() override;
-    Q_DISABLE_COPY_MOVE(SqliteDirectoryStore)
+    // `location` is a file path, or a postgresql:// URL (PostgresLocation) whose password,
+    // if the server wants one, `passwords` may know (KeychainPasswords::lookup()).
+    static StoreResult<std::shared_ptr<SqlDirectoryStore>> open(const QString &location,
+                                                                const DatabasePasswordLookup &passwords = {});
+    static StoreResult<std::shared_ptr<SqlDirectoryStore>> open(std::unique_ptr<DirectoryEngine> engine);
+    ~SqlDirectoryStore() override;
+    Q_DISABLE_COPY_MOVE(SqlDirectoryStore)
 
     QString location() const override { return m_path; }
 
@@ -44,9 +49,9 @@ public:
     StoreError applyTracked(const ChangeSet &changes, ApplyTracking &tracking) override;
     bool hasRoundTrips() const override { return false; }
 
-    // See SqliteChangeFeed.
+    // See SqliteChangeFeed and PostgresChangeFeed.
     StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
-    int changePollIntervalMs() const override { return 1000; }
+    int changePollIntervalMs() const override { return m_engine->changePollIntervalMs(); }
 
     void setActor(const QString &actor) override { m_actor = actor; }
     QString actor() const override { return m_actor; }
@@ -60,9 +65,13 @@ public:
     // it, else on a short-lived read-only connection: QtSql connections are per thread.
     // For readers of the engine's other tables (the event log, receipts) on any thread.
     StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
+    // Adds and opens a read-write connection `name` to this directory on the calling
+    // thread, for a component that writes from a thread of its own (ReceiptWriter); the
+    // caller closes and removes it.
+    StoreError openConnection(const QString &name) const { return m_engine->openConnection(name, false); }
 
 private:
-    SqliteDirectoryStore(QString path, QString connectionName);
+    SqlDirectoryStore(std::unique_ptr<DirectoryEngine> engine, QString connectionName);
 
     static QString insertStatement();
     bool exists(const QString &key) const;
@@ -91,11 +100,11 @@ private:
     // lands, to be rebuilt from the table on next use.
     DirectoryIndex &index();
 
+    std::unique_ptr<DirectoryEngine> m_engine;
     QString m_path;
     QString m_connectionName;
     std::optional<DirectoryIndex> m_index;
     QThread *m_ownerThread;
-    SqliteChangeFeed m_feed;
     QString m_actor = QStringLiteral("owner:local");
     std::shared_ptr<const Clock> m_clock = Clock::system();
 };

@@ -1,4 +1,4 @@
-#include "dispatch/store/sqlitedirectorystore.h"
+#include "dispatch/store/sqldirectorystore.h"
 
 #include "dispatch/core/isotime.h"
 #include "dispatch/lint/hygienegate.h"
@@ -6,24 +6,19 @@
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/postgresdirectoryengine.h"
+#include "dispatch/store/postgreslocation.h"
 #include "dispatch/store/rowrestore.h"
-#include "dispatch/store/schemamigrator.h"
 #include "dispatch/store/sqldialect.h"
-#include "dispatch/store/sqlitesummaryscan.h"
+#include "dispatch/store/sqlitedirectoryengine.h"
 #include "dispatch/store/writetransaction.h"
 
 #include <QAtomicInteger>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QSet>
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QSqlRecord>
 #include <QThread>
-
-#include <sqlite3.h>
 
 namespace {
 
@@ -42,71 +37,6 @@ StoreError sqlError(const QString &what, const QSqlError &error)
     const Kind kind =
         text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid : Kind::Io;
     return StoreError::make(kind, QStringLiteral("%1: %2").arg(what, text));
-}
-
-StoreError checkIsSqliteFile(const QString &path)
-{
-    const QFileInfo info(path);
-    if (info.isDir())
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1 is a folder, not a directory file").arg(path));
-    if (!info.exists() || info.size() == 0)
-        return StoreError::none();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    if (file.read(16) != QByteArray("SQLite format 3\0", 16))
-        return StoreError::make(
-            Kind::NotDirectory,
-            QStringLiteral("%1 is not a SQLite database, so not a capability directory").arg(path));
-    // SQLite would report a read-only file as "attempt to write a readonly database" at
-    // the first migration or WAL switch; say what is wrong instead.
-    if (!info.isWritable() || !QFileInfo(info.absolutePath()).isWritable())
-        return StoreError::make(Kind::Io,
-                                QStringLiteral("%1 is read-only (the file or its folder): Capdesk needs to "
-                                               "write beside it for its journal, migrations and edits")
-                                    .arg(path));
-    return StoreError::none();
-}
-
-// A file with tables but no `directory` table (or one without key/type) belongs to
-// something else; a file with no tables at all is a new directory.
-StoreError checkIsDirectory(QSqlDatabase &db, const QString &path, bool *isEmpty)
-{
-    QSqlQuery tables(db);
-    if (!tables.exec(SqlDialect::sqlite().tableNames))
-        return StoreError::make(
-            Kind::NotDirectory,
-            QStringLiteral("%1 cannot be read as SQLite (%2)").arg(path, tables.lastError().text()));
-    QStringList names;
-    while (tables.next())
-        names.append(tables.value(0).toString());
-    *isEmpty = names.isEmpty();
-    if (*isEmpty)
-        return StoreError::none();
-    if (!names.contains(QStringLiteral("directory")))
-        return StoreError::make(
-            Kind::NotDirectory,
-            QStringLiteral("%1 is not a capability directory: it has no 'directory' table (tables: %2)")
-                .arg(path, names.join(QStringLiteral(", "))));
-    const QSqlRecord columns = db.record(QStringLiteral("directory"));
-    if (!columns.contains(QStringLiteral("key")) || !columns.contains(QStringLiteral("type")))
-        return StoreError::make(
-            Kind::NotDirectory,
-            QStringLiteral("%1: its 'directory' table has no key/type columns").arg(path));
-    return StoreError::none();
-}
-
-StoreError checkIntegrity(QSqlDatabase &db, const QString &path)
-{
-    QSqlQuery check(db);
-    if (!check.exec(QStringLiteral("PRAGMA quick_check(1)")) || !check.next())
-        return StoreError::make(Kind::NotDirectory,
-                                QStringLiteral("%1 is corrupt: %2").arg(path, check.lastError().text()));
-    const QString verdict = check.value(0).toString();
-    if (verdict != QLatin1String("ok"))
-        return StoreError::make(Kind::NotDirectory, QStringLiteral("%1 is corrupt: %2").arg(path, verdict));
-    return StoreError::none();
 }
 
 QString selectColumns()
@@ -140,69 +70,42 @@ QString likePattern(const QString &needle)
 
 } // namespace
 
-StoreResult<std::shared_ptr<SqliteDirectoryStore>> SqliteDirectoryStore::open(const QString &path)
+StoreResult<std::shared_ptr<SqlDirectoryStore>>
+SqlDirectoryStore::open(const QString &location, const DatabasePasswordLookup &passwords)
 {
-    StoreError error = checkIsSqliteFile(path);
-    if (error.isError())
-        return error;
-
-    const QString name = newConnectionName();
-    std::shared_ptr<SqliteDirectoryStore> store(new SqliteDirectoryStore(path, name));
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-    if (!db.open())
-        return StoreError::make(Kind::Io,
-                                QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
-
-    bool isEmpty = false;
-    error = checkIsDirectory(db, path, &isEmpty);
-    if (error.isError())
-        return error;
-
-    SchemaMigrator migrator(db);
-    if (migrator.currentVersion() > SchemaMigrator::latestVersion())
-        return StoreError::make(
-            Kind::TooNew,
-            QStringLiteral("%1 has schema version %2, newer than this Capdesk understands (%3); "
-                           "open it with a newer Capdesk")
-                .arg(path)
-                .arg(migrator.currentVersion())
-                .arg(SchemaMigrator::latestVersion()));
-    if (!isEmpty && !migrator.pending().isEmpty()) {
-        error = checkIntegrity(db, path);
-        if (error.isError())
-            return error;
+    if (PostgresLocation::isUrl(location)) {
+        StoreResult<PostgresLocation> parsed = PostgresLocation::parse(location);
+        if (!parsed.ok())
+            return parsed.error();
+        return open(std::make_unique<PostgresDirectoryEngine>(parsed.value(), passwords));
     }
-    error = migrator.migrate();
+    return open(std::make_unique<SqliteDirectoryEngine>(location));
+}
+
+StoreResult<std::shared_ptr<SqlDirectoryStore>>
+SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine)
+{
+    StoreError error = engine->checkBeforeOpening();
     if (error.isError())
         return error;
-
-    QSqlQuery pragma(db);
-    if (!pragma.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !pragma.next()
-        || pragma.value(0).toString() != QLatin1String("wal"))
-        return StoreError::make(Kind::Io, QStringLiteral("cannot switch %1 to write-ahead logging: %2")
-                                              .arg(path, pragma.lastError().text()));
-    if (!pragma.exec(QStringLiteral("PRAGMA synchronous = FULL")))
-        return sqlError(QStringLiteral("cannot make writes to %1 durable").arg(path), pragma.lastError());
-    // Group commit answers a caller once its batch is committed, which is a promise only
-    // while a commit waits for the disk: read back, since SQLite ignores a setting it refuses.
-    constexpr int synchronousFull = 2;
-    if (!pragma.exec(QStringLiteral("PRAGMA synchronous")) || !pragma.next()
-        || pragma.value(0).toInt() != synchronousFull)
-        return StoreError::make(Kind::Io,
-                                QStringLiteral("cannot make writes to %1 durable: synchronous is %2, not "
-                                               "FULL")
-                                    .arg(path, pragma.value(0).toString()));
+    const QString name = newConnectionName();
+    std::shared_ptr<SqlDirectoryStore> store(new SqlDirectoryStore(std::move(engine), name));
+    error = store->m_engine->openConnection(name, false);
+    if (error.isError())
+        return error;
+    QSqlDatabase db = store->database();
+    error = store->m_engine->prepare(db);
+    if (error.isError())
+        return error;
     return store;
 }
 
-SqliteDirectoryStore::SqliteDirectoryStore(QString path, QString connectionName)
-    : m_path(std::move(path)), m_connectionName(std::move(connectionName)),
-      m_ownerThread(QThread::currentThread()), m_feed(m_path)
+SqlDirectoryStore::SqlDirectoryStore(std::unique_ptr<DirectoryEngine> engine, QString connectionName)
+    : m_engine(std::move(engine)), m_path(m_engine->location()), m_connectionName(std::move(connectionName)),
+      m_ownerThread(QThread::currentThread())
 {}
 
-SqliteDirectoryStore::~SqliteDirectoryStore()
+SqlDirectoryStore::~SqlDirectoryStore()
 {
     {
         QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -211,59 +114,36 @@ SqliteDirectoryStore::~SqliteDirectoryStore()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-QSqlDatabase SqliteDirectoryStore::database() const
+QSqlDatabase SqlDirectoryStore::database() const
 {
     return QSqlDatabase::database(m_connectionName, false);
 }
 
-StoreError
-SqliteDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
+StoreError SqlDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
 {
     if (QThread::currentThread() == m_ownerThread) {
         QSqlDatabase db = database();
         return read(db);
     }
     const QString name = newConnectionName();
-    StoreError error;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(m_path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
-        error = db.open() ? read(db) : sqlError(QStringLiteral("cannot open %1").arg(m_path), db.lastError());
+    StoreError error = m_engine->openConnection(name, true);
+    if (!error.isError()) {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        error = read(db);
         db.close();
     }
     QSqlDatabase::removeDatabase(name);
     return error;
 }
 
-StoreError SqliteDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
-                                                  int firstByKey) const
+StoreError SqlDirectoryStore::scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
+                                               int firstByKey) const
 {
-    // The bulk load steps a statement on the same QtSql connection directly (see
-    // SqliteSummaryScan).
-    return withReadConnection([&](QSqlDatabase &connection) -> StoreError {
-        const QVariant handle = connection.driver()->handle();
-        sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
-        if (!db)
-            return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
-        QByteArray sql = QByteArray("SELECT ") + SqliteSummaryScan::kColumns + " FROM directory";
-        if (firstByKey > 0)
-            sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
-        sqlite3_stmt *statement = nullptr;
-        if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
-            return StoreError::make(
-                Kind::Io,
-                QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
-        const int step = SqliteSummaryScan::read(statement, sink);
-        const QString message = QString::fromUtf8(sqlite3_errmsg(db));
-        sqlite3_finalize(statement);
-        if (step != SQLITE_DONE)
-            return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, message));
-        return StoreError::none();
-    });
+    return withReadConnection(
+        [&](QSqlDatabase &connection) { return m_engine->scanSummaries(connection, sink, firstByKey); });
 }
 
-StoreResult<Row> SqliteDirectoryStore::row(const QString &key) const
+StoreResult<Row> SqlDirectoryStore::row(const QString &key) const
 {
     QSqlQuery query(database());
     query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(selectColumns()));
@@ -275,7 +155,7 @@ StoreResult<Row> SqliteDirectoryStore::row(const QString &key) const
     return rowFromQuery(query);
 }
 
-StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
+StoreResult<QList<Row>> SqlDirectoryStore::allRows() const
 {
     // On any thread: the lint of a whole directory reads it on the pool.
     QList<Row> rows;
@@ -296,7 +176,7 @@ StoreResult<QList<Row>> SqliteDirectoryStore::allRows() const
     return rows;
 }
 
-StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) const
+StoreResult<QList<Row>> SqlDirectoryStore::rows(const QStringList &keys) const
 {
     // SQLite limits bound parameters per statement; 500 stays far below every build's limit.
     constexpr qsizetype chunk = 500;
@@ -322,13 +202,14 @@ StoreResult<QList<Row>> SqliteDirectoryStore::rows(const QStringList &keys) cons
     return found;
 }
 
-StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &needle) const
+StoreResult<QStringList> SqlDirectoryStore::keysWithContent(const QString &needle) const
 {
     QStringList keys;
     const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
         QSqlQuery query(db);
         query.setForwardOnly(true);
-        query.prepare(QStringLiteral("SELECT key FROM directory WHERE content LIKE ? ESCAPE '\\'"));
+        query.prepare(QStringLiteral("SELECT key FROM directory WHERE content %1 ? ESCAPE '\\'")
+                          .arg(SqlDialect::of(db).likeIgnoringCase));
         query.addBindValue(likePattern(needle));
         if (!query.exec())
             return sqlError(QStringLiteral("content search failed"), query.lastError());
@@ -343,7 +224,7 @@ StoreResult<QStringList> SqliteDirectoryStore::keysWithContent(const QString &ne
     return keys;
 }
 
-StoreResult<QList<AuthUsage>> SqliteDirectoryStore::authUsage() const
+StoreResult<QList<AuthUsage>> SqlDirectoryStore::authUsage() const
 {
     QList<AuthUsage> usage;
     const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
@@ -364,7 +245,7 @@ StoreResult<QList<AuthUsage>> SqliteDirectoryStore::authUsage() const
     return usage;
 }
 
-bool SqliteDirectoryStore::exists(const QString &key) const
+bool SqlDirectoryStore::exists(const QString &key) const
 {
     QSqlQuery query(database());
     query.prepare(QStringLiteral("SELECT 1 FROM directory WHERE key = ?"));
@@ -372,7 +253,7 @@ bool SqliteDirectoryStore::exists(const QString &key) const
     return query.exec() && query.next();
 }
 
-QString SqliteDirectoryStore::insertStatement()
+QString SqlDirectoryStore::insertStatement()
 {
     QStringList marks;
     for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
@@ -380,7 +261,7 @@ QString SqliteDirectoryStore::insertStatement()
     return QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u','));
 }
 
-StoreError SqliteDirectoryStore::insertRow(const Row &row)
+StoreError SqlDirectoryStore::insertRow(const Row &row)
 {
     QSqlQuery query(database());
     query.prepare(insertStatement());
@@ -391,7 +272,7 @@ StoreError SqliteDirectoryStore::insertRow(const Row &row)
     return StoreError::none();
 }
 
-StoreError SqliteDirectoryStore::updateRow(const Row &row)
+StoreError SqlDirectoryStore::updateRow(const Row &row)
 {
     QStringList assignments;
     for (const QString &column : RowSchema::columns()) {
@@ -411,7 +292,7 @@ StoreError SqliteDirectoryStore::updateRow(const Row &row)
     return StoreError::none();
 }
 
-StoreError SqliteDirectoryStore::markLogging(bool logging)
+StoreError SqlDirectoryStore::markLogging(bool logging)
 {
     QSqlQuery query(database());
     query.prepare(QStringLiteral("UPDATE directory_outside_writes SET logging = ? WHERE id = 1"));
@@ -421,7 +302,7 @@ StoreError SqliteDirectoryStore::markLogging(bool logging)
     return StoreError::none();
 }
 
-StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreError(EventLog &)> &work)
+StoreError SqlDirectoryStore::inWriteTransaction(const std::function<StoreError(EventLog &)> &work)
 {
     WriteTransaction transaction(database());
     if (transaction.startError().isError())
@@ -446,7 +327,7 @@ StoreError SqliteDirectoryStore::inWriteTransaction(const std::function<StoreErr
     return committed;
 }
 
-DirectoryIndex &SqliteDirectoryStore::index()
+DirectoryIndex &SqlDirectoryStore::index()
 {
     // A table that cannot be read fails the write that follows with its own error, so an
     // empty index here refuses nothing that would otherwise have been written.
@@ -458,7 +339,7 @@ DirectoryIndex &SqliteDirectoryStore::index()
 }
 
 StoreResult<WriteOutcome>
-SqliteDirectoryStore::writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work)
+SqlDirectoryStore::writeOne(const std::function<StoreResult<WriteOutcome>(EventLog &)> &work)
 {
     std::optional<WriteOutcome> outcome;
     const StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {
@@ -473,7 +354,7 @@ SqliteDirectoryStore::writeOne(const std::function<StoreResult<WriteOutcome>(Eve
     return *outcome;
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
+StoreResult<WriteOutcome> SqlDirectoryStore::createIn(Row row, EventLog &log)
 {
     const QList<FieldProblem> problems = RowValidator::check(row);
     if (!problems.isEmpty())
@@ -496,8 +377,8 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::createIn(Row row, EventLog &log)
     return WriteOutcome{row.key, row.updatedAt, true};
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
-                                                          ReplaceGate gate, EventLog &log, qint64 restoresSeq)
+StoreResult<WriteOutcome> SqlDirectoryStore::replaceIn(Row row, const QString &expectedUpdatedAt,
+                                                       ReplaceGate gate, EventLog &log, qint64 restoresSeq)
 {
     const StoreResult<Row> current = this->row(row.key);
     if (!current.ok())
@@ -542,7 +423,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
                                    : HygieneGate::checkPatch(current.value(), row, index());
     if (refused.isError())
         return refused;
-    row.updatedAt = IsoTime::nowUtc(*m_clock);
+    row.updatedAt = IsoTime::nowUtcAfter(*m_clock, current.value().updatedAt);
     row.createdAt = current.value().createdAt;
     StoreError error = updateRow(row);
     if (!error.isError())
@@ -558,7 +439,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::replaceIn(Row row, const QString
     return WriteOutcome{row.key, row.updatedAt, false};
 }
 
-StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log)
+StoreError SqlDirectoryStore::removeIn(const QString &key, const QString &expectedUpdatedAt, EventLog &log)
 {
     const StoreResult<Row> current = row(key);
     if (!current.ok())
@@ -577,29 +458,29 @@ StoreError SqliteDirectoryStore::removeIn(const QString &key, const QString &exp
     return log.appendRowChange(QStringLiteral("delete"), m_actor, &current.value(), nullptr);
 }
 
-StoreResult<DirectoryChanges> SqliteDirectoryStore::changesSince(const QByteArray &cursor) const
+StoreResult<DirectoryChanges> SqlDirectoryStore::changesSince(const QByteArray &cursor) const
 {
-    return m_feed.changesSince(cursor);
+    return m_engine->changesSince(cursor);
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::create(Row row)
+StoreResult<WriteOutcome> SqlDirectoryStore::create(Row row)
 {
     return writeOne([&](EventLog &log) { return createIn(std::move(row), log); });
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
+StoreResult<WriteOutcome> SqlDirectoryStore::replace(Row row, const QString &expectedUpdatedAt)
 {
     return writeOne([&](EventLog &log) {
         return replaceIn(std::move(row), expectedUpdatedAt, ReplaceGate::Strict, log);
     });
 }
 
-StoreError SqliteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
+StoreError SqlDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)
 {
     return inWriteTransaction([&](EventLog &log) { return removeIn(key, expectedUpdatedAt, log); });
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
+StoreResult<WriteOutcome> SqlDirectoryStore::put(Row row)
 {
     // Inside the transaction, so no other writer can take or free the key in between.
     return writeOne([&](EventLog &log) {
@@ -608,7 +489,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::put(Row row)
     });
 }
 
-StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+StoreResult<WriteOutcome> SqlDirectoryStore::patch(const QString &key, const QJsonObject &fields)
 {
     QStringList named;
     QVariantList values;
@@ -639,7 +520,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
         const StoreError refused = HygieneGate::checkPatch(current.value(), patched, index());
         if (refused.isError())
             return refused;
-        patched.updatedAt = IsoTime::nowUtc(*m_clock);
+        patched.updatedAt = IsoTime::nowUtcAfter(*m_clock, current.value().updatedAt);
         QStringList assignments;
         for (const QString &field : named)
             assignments.append(field + QStringLiteral(" = ?"));
@@ -662,7 +543,7 @@ StoreResult<WriteOutcome> SqliteDirectoryStore::patch(const QString &key, const 
     });
 }
 
-StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
+StoreError SqlDirectoryStore::importRows(const QList<Row> &rows)
 {
     // Imports are not gated (legacy dumps must land as they are); the index is rebuilt.
     m_index.reset();
@@ -685,7 +566,7 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
                 query.addBindValue(row.value(column));
             // The primary key refuses a key taken in the store or earlier in the batch.
             if (!query.exec()) {
-                if (query.lastError().text().contains(QLatin1String("UNIQUE constraint failed")))
+                if (SqlDialect::of(database()).isUniqueViolation(query.lastError()))
                     return StoreError::make(
                         Kind::Invalid, QStringLiteral("row %1: duplicate key '%2'").arg(i + 1).arg(row.key));
                 return sqlError(QStringLiteral("cannot import '%1'").arg(row.key), query.lastError());
@@ -698,13 +579,13 @@ StoreError SqliteDirectoryStore::importRows(const QList<Row> &rows)
     });
 }
 
-StoreError SqliteDirectoryStore::apply(const ChangeSet &changes)
+StoreError SqlDirectoryStore::apply(const ChangeSet &changes)
 {
     ApplyTracking tracking;
     return applyTracked(changes, tracking);
 }
 
-StoreError SqliteDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
+StoreError SqlDirectoryStore::applyTracked(const ChangeSet &changes, ApplyTracking &tracking)
 {
     QList<WriteOutcome> written;
     StoreError error = inWriteTransaction([&](EventLog &log) -> StoreError {

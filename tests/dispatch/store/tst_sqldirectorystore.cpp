@@ -4,59 +4,22 @@
 #include "dispatch/row/rowschema.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/schemamigrator.h"
-#include "dispatch/store/sqlitedirectorystore.h"
-#include "tests/support/fixturegenerator.h"
-#include "tests/support/rawsql.h"
+#include "dispatch/store/sqldialect.h"
+#include "dispatch/store/sqldirectorystore.h"
+#include "tests/support/storebackend.h"
 
-#include <QCryptographicHash>
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 namespace {
-
-QByteArray fileHash(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
-}
-
-// Every value of every row, read with plain SQL, for before/after comparisons.
-QList<QVariantList> readTable(const QString &path, const QStringList &columns)
-{
-    QList<QVariantList> rows;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        if (!db.open())
-            return rows;
-        QSqlQuery query(db);
-        query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(columns.join(u',')));
-        while (query.next()) {
-            QVariantList row;
-            for (int i = 0; i < columns.size(); ++i)
-                row.append(query.value(i));
-            rows.append(row);
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return rows;
-}
-
-void execRaw(const QString &path, const QStringList &statements)
-{
-    const QString failure = RawSql::exec(path, statements);
-    QVERIFY2(failure.isEmpty(), qPrintable(failure));
-}
 
 Row sampleRow(const QString &key)
 {
@@ -74,18 +37,19 @@ Row sampleRow(const QString &key)
 
 } // namespace
 
-class TestSqliteDirectoryStore : public QObject
+// The store's semantics (SPEC §8: rows, stamps, the gate, conflicts, all-or-nothing writes,
+// restores, imports, search, the event log) on every engine: each case runs on a SQLite file
+// and on a database of a real PostgreSQL server.
+class TestSqlDirectoryStore : public QObject
 {
     Q_OBJECT
 
+public:
+    explicit TestSqlDirectoryStore(StoreBackend::Kind kind) : m_backend(kind) {}
+
 private slots:
+    void initTestCase();
     void createsANewDirectoryWithTheFullSchema();
-    void usesWriteAheadLogging();
-    void migratesAProductionFileInPlace();
-    void migratesAnOldSixColumnFile();
-    void refusesFilesThatAreNotDirectories_data();
-    void refusesFilesThatAreNotDirectories();
-    void refusesANewerSchema();
     void createGetReplaceDelete();
     void createStampsTimestamps();
     void createRefusesBadRows_data();
@@ -95,136 +59,45 @@ private slots:
     void patchOfMissingRowIsNotFound();
     void staleWritesAreConflicts();
     void replaceJudgesOnlyWhatItChanges();
-    void partialReadsAreErrors();
     void applyIsAllOrNothing();
     void restoreNamesOnlyAVersionOfItsOwnRow_data();
     void restoreNamesOnlyAVersionOfItsOwnRow();
     void importRowsIsAllOrNothing();
     void contentSearchIsCaseInsensitiveAndEscaped();
+    void refusesANewerSchema();
+    void updatedAtChangesWithEveryWrite();
+    void keysSortBytewise();
+    void historyIsAppendOnly_data();
+    void historyIsAppendOnly();
+    void twoProcessesKeepOneEventChain();
+    void conflictsHoldAcrossInstances();
+    void changeFeedTellsOtherInstancesWrites();
 
 private:
-    QTemporaryDir m_dir;
-    int m_counter = 0;
-    QString freshPath() { return m_dir.filePath(QStringLiteral("d%1.db").arg(++m_counter)); }
+    StoreBackend m_backend;
 };
 
-void TestSqliteDirectoryStore::createsANewDirectoryWithTheFullSchema()
+void TestSqlDirectoryStore::initTestCase()
 {
-    const QString path = freshPath();
-    auto opened = SqliteDirectoryStore::open(path);
+    qInfo("engine: %s", qPrintable(m_backend.name()));
+    QVERIFY2(m_backend.start(), "the PostgreSQL server of this run did not start (see the warning above)");
+}
+
+void TestSqlDirectoryStore::createsANewDirectoryWithTheFullSchema()
+{
+    const QString path = m_backend.freshLocation();
+    auto opened = SqlDirectoryStore::open(path);
     QVERIFY2(opened.ok(), qPrintable(opened.error().message));
     const QSqlRecord record = opened.value()->database().record(QStringLiteral("directory"));
     for (const QString &column : RowSchema::columns())
         QVERIFY2(record.contains(column), qPrintable(column));
-    QCOMPARE(SchemaMigrator(opened.value()->database()).currentVersion(), SchemaMigrator::latestVersion());
+    const QSqlDatabase db = opened.value()->database();
+    QCOMPARE(SchemaMigrator(db).currentVersion(), SchemaMigrator::latestVersion(SqlDialect::of(db)));
 }
 
-void TestSqliteDirectoryStore::usesWriteAheadLogging()
+void TestSqlDirectoryStore::createGetReplaceDelete()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
-    QVERIFY(opened.ok());
-    QSqlQuery query(opened.value()->database());
-    QVERIFY(query.exec(QStringLiteral("PRAGMA journal_mode")) && query.next());
-    QCOMPARE(query.value(0).toString(), QStringLiteral("wal"));
-}
-
-void TestSqliteDirectoryStore::migratesAProductionFileInPlace()
-{
-    const QString path = freshPath();
-    const QString error = FixtureGenerator::makeDatabase(path, 891);
-    QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QList<QVariantList> before = readTable(path, RowSchema::columns());
-    QCOMPARE(before.size(), 891);
-
-    auto opened = SqliteDirectoryStore::open(path);
-    QVERIFY2(opened.ok(), qPrintable(opened.error().message));
-    QCOMPARE(SchemaMigrator(opened.value()->database()).currentVersion(), SchemaMigrator::latestVersion());
-    opened = StoreError();
-    QCOMPARE(readTable(path, RowSchema::columns()), before);
-}
-
-void TestSqliteDirectoryStore::migratesAnOldSixColumnFile()
-{
-    const QString path = freshPath();
-    execRaw(path,
-            {QStringLiteral("CREATE TABLE directory (key TEXT PRIMARY KEY, type TEXT NOT NULL, target TEXT, "
-                            "auth TEXT, content TEXT, updated_at TEXT NOT NULL)"),
-             QStringLiteral("INSERT INTO directory VALUES ('NOW','fn','now',NULL,'# WHAT: "
-                            "time','2026-01-01T00:00:00.000Z')"),
-             QStringLiteral(
-                 "INSERT INTO directory VALUES ('ECHO','fn','echo','','x','2026-01-02T00:00:00.000Z')")});
-    auto opened = SqliteDirectoryStore::open(path);
-    QVERIFY2(opened.ok(), qPrintable(opened.error().message));
-    const StoreResult<Row> now = opened.value()->row(QStringLiteral("NOW"));
-    QVERIFY(now.ok());
-    QCOMPARE(now.value().target, QStringLiteral("now"));
-    QVERIFY(now.value().auth.isNull());
-    QCOMPARE(now.value().updatedAt, QStringLiteral("2026-01-01T00:00:00.000Z"));
-    QVERIFY(now.value().enabled);
-    QCOMPARE(now.value().plannerRank, 100);
-    QVERIFY(now.value().createdAt.isNull());
-    const QSqlRecord record = opened.value()->database().record(QStringLiteral("directory"));
-    QVERIFY(record.contains(QStringLiteral("created_at")));
-    QVERIFY(record.contains(QStringLiteral("includes")));
-}
-
-void TestSqliteDirectoryStore::refusesFilesThatAreNotDirectories_data()
-{
-    QTest::addColumn<QByteArray>("kind");
-    QTest::addColumn<QString>("expected");
-    QTest::addRow("text file") << QByteArray("text") << QStringLiteral("not a SQLite database");
-    QTest::addRow("other tables") << QByteArray("other")
-                                  << QStringLiteral("no 'directory' table (tables: notes)");
-    QTest::addRow("corrupt") << QByteArray("corrupt") << QStringLiteral("corrupt");
-}
-
-void TestSqliteDirectoryStore::refusesFilesThatAreNotDirectories()
-{
-    QFETCH(QByteArray, kind);
-    QFETCH(QString, expected);
-    const QString path = freshPath();
-    if (kind == "text") {
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("key,type\nNOW,fn\n");
-    } else if (kind == "other") {
-        execRaw(path, {QStringLiteral("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")});
-    } else {
-        QVERIFY(FixtureGenerator::makeDatabase(path, 400).isEmpty());
-        // Keep the header and schema page, scramble the pages that hold rows.
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadWrite));
-        QVERIFY(file.size() > 8 * 4096);
-        file.seek(3 * 4096);
-        file.write(QByteArray(4 * 4096, '\xA5'));
-    }
-    const QByteArray hashBefore = fileHash(path);
-    const auto opened = SqliteDirectoryStore::open(path);
-    QVERIFY(!opened.ok());
-    QCOMPARE(opened.error().kind, StoreError::Kind::NotDirectory);
-    QVERIFY2(opened.error().message.contains(expected), qPrintable(opened.error().message));
-    QCOMPARE(fileHash(path), hashBefore);
-}
-
-void TestSqliteDirectoryStore::refusesANewerSchema()
-{
-    const QString path = freshPath();
-    {
-        auto opened = SqliteDirectoryStore::open(path);
-        QVERIFY(opened.ok());
-    }
-    execRaw(path, {QStringLiteral("PRAGMA user_version = %1").arg(SchemaMigrator::latestVersion() + 1)});
-    const QByteArray hashBefore = fileHash(path);
-    const auto opened = SqliteDirectoryStore::open(path);
-    QVERIFY(!opened.ok());
-    QCOMPARE(opened.error().kind, StoreError::Kind::TooNew);
-    QVERIFY(opened.error().message.contains(QStringLiteral("newer")));
-    QCOMPARE(fileHash(path), hashBefore);
-}
-
-void TestSqliteDirectoryStore::createGetReplaceDelete()
-{
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     DirectoryStore &store = *opened.value();
 
@@ -247,9 +120,9 @@ void TestSqliteDirectoryStore::createGetReplaceDelete()
     QCOMPARE(store.remove(QStringLiteral("ECHO_ONE")).kind, StoreError::Kind::NotFound);
 }
 
-void TestSqliteDirectoryStore::createStampsTimestamps()
+void TestSqlDirectoryStore::createStampsTimestamps()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     const auto clock = std::make_shared<SteppingClock>();
     opened.value()->setClock(clock);
@@ -278,7 +151,7 @@ void TestSqliteDirectoryStore::createStampsTimestamps()
     QCOMPARE(events.value().at(1).at, row.updatedAt);
 }
 
-void TestSqliteDirectoryStore::createRefusesBadRows_data()
+void TestSqlDirectoryStore::createRefusesBadRows_data()
 {
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("value");
@@ -309,12 +182,12 @@ void TestSqliteDirectoryStore::createRefusesBadRows_data()
                                           << "examples[1] must be a string";
 }
 
-void TestSqliteDirectoryStore::createRefusesBadRows()
+void TestSqlDirectoryStore::createRefusesBadRows()
 {
     QFETCH(QString, field);
     QFETCH(QString, value);
     QFETCH(QString, message);
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     Row row = sampleRow(QStringLiteral("GOOD_KEY"));
     QVERIFY(row.setValue(field, value));
@@ -325,7 +198,7 @@ void TestSqliteDirectoryStore::createRefusesBadRows()
     QVERIFY(opened.value()->allRows().value().isEmpty());
 }
 
-void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
+void TestSqlDirectoryStore::patchHonoursTheAllowList_data()
 {
     QTest::addColumn<QByteArray>("fields");
     QTest::addColumn<QString>("error");
@@ -362,13 +235,13 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList_data()
                               << "seq" << QVariant();
 }
 
-void TestSqliteDirectoryStore::patchHonoursTheAllowList()
+void TestSqlDirectoryStore::patchHonoursTheAllowList()
 {
     QFETCH(QByteArray, fields);
     QFETCH(QString, error);
     QFETCH(QString, checkField);
     QFETCH(QVariant, expected);
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     QVERIFY(opened.value()->create(sampleRow(QStringLiteral("PATCHED"))).ok());
     const Row before = opened.value()->row(QStringLiteral("PATCHED")).value();
@@ -386,18 +259,18 @@ void TestSqliteDirectoryStore::patchHonoursTheAllowList()
         QCOMPARE(after.value(checkField), expected);
 }
 
-void TestSqliteDirectoryStore::patchOfMissingRowIsNotFound()
+void TestSqlDirectoryStore::patchOfMissingRowIsNotFound()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     const auto result = opened.value()->patch(QStringLiteral("NOPE"),
                                               QJsonObject{{QStringLiteral("content"), QStringLiteral("x")}});
     QCOMPARE(result.error().kind, StoreError::Kind::NotFound);
 }
 
-void TestSqliteDirectoryStore::staleWritesAreConflicts()
+void TestSqlDirectoryStore::staleWritesAreConflicts()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     const auto clock = std::make_shared<SteppingClock>();
     opened.value()->setClock(clock);
@@ -425,9 +298,9 @@ void TestSqliteDirectoryStore::staleWritesAreConflicts()
              .isError());
 }
 
-void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
+void TestSqlDirectoryStore::replaceJudgesOnlyWhatItChanges()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     Row legacy = sampleRow(QStringLiteral("legacy_row"));
     legacy.examples = QStringLiteral("oops not json");
@@ -446,28 +319,9 @@ void TestSqliteDirectoryStore::replaceJudgesOnlyWhatItChanges()
     QVERIFY(refused.message.startsWith(QStringLiteral("legacy_row: H050 input_schema_json (input_schema)")));
 }
 
-void TestSqliteDirectoryStore::partialReadsAreErrors()
+void TestSqlDirectoryStore::applyIsAllOrNothing()
 {
-    const QString path = freshPath();
-    QVERIFY(FixtureGenerator::makeDatabase(path, 400).isEmpty());
-    QVERIFY(SqliteDirectoryStore::open(path).ok()); // migrated and checked while intact
-    {
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadWrite));
-        file.seek(6 * 4096);
-        file.write(QByteArray(4 * 4096, '\xA5'));
-    }
-    auto opened = SqliteDirectoryStore::open(path);
-    QVERIFY(opened.ok());
-    const StoreResult<QList<Row>> rows = opened.value()->allRows();
-    QVERIFY2(!rows.ok(), "a damaged table must not read as a shorter one");
-    int seen = 0;
-    QVERIFY(opened.value()->scanSummaryViews([&seen](const RowSummaryView &) { ++seen; }).isError());
-}
-
-void TestSqliteDirectoryStore::applyIsAllOrNothing()
-{
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     DirectoryStore &store = *opened.value();
     QVERIFY(store.create(sampleRow(QStringLiteral("KEEP_ME"))).ok());
@@ -489,7 +343,7 @@ void TestSqliteDirectoryStore::applyIsAllOrNothing()
     QCOMPARE(store.allRows().value().first().key, QStringLiteral("NEW_ONE"));
 }
 
-void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow_data()
+void TestSqlDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow_data()
 {
     QTest::addColumn<QString>("version"); // which event's seq the restore names
     QTest::addColumn<QString>("error"); // empty: written, logged as a restore
@@ -507,13 +361,13 @@ void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow_data()
 
 // A restore is a replace logged as `restore` with the seq it put back; a seq that is no
 // event of that row is refused, and nothing is written.
-void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow()
+void TestSqlDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow()
 {
     QFETCH(QString, version);
     QFETCH(QString, error);
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
-    SqliteDirectoryStore &store = *opened.value();
+    SqlDirectoryStore &store = *opened.value();
     QVERIFY(store.create(sampleRow(QStringLiteral("ROW_A"))).ok());
     QVERIFY(store.create(sampleRow(QStringLiteral("ROW_B"))).ok());
     QVERIFY(
@@ -544,9 +398,9 @@ void TestSqliteDirectoryStore::restoreNamesOnlyAVersionOfItsOwnRow()
     QVERIFY(history.auditTrustingListedKeys().value().intact());
 }
 
-void TestSqliteDirectoryStore::importRowsIsAllOrNothing()
+void TestSqlDirectoryStore::importRowsIsAllOrNothing()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     DirectoryStore &store = *opened.value();
     Row kept = sampleRow(QStringLiteral("OLD_ROW"));
@@ -561,9 +415,9 @@ void TestSqliteDirectoryStore::importRowsIsAllOrNothing()
     QCOMPARE(store.allRows().value(), before);
 }
 
-void TestSqliteDirectoryStore::contentSearchIsCaseInsensitiveAndEscaped()
+void TestSqlDirectoryStore::contentSearchIsCaseInsensitiveAndEscaped()
 {
-    auto opened = SqliteDirectoryStore::open(freshPath());
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
     Row a = sampleRow(QStringLiteral("ROW_A"));
     a.content = QStringLiteral("Weather in 100% of cases");
@@ -577,5 +431,206 @@ void TestSqliteDirectoryStore::contentSearchIsCaseInsensitiveAndEscaped()
              QStringList{QStringLiteral("ROW_B")});
 }
 
-QTEST_GUILESS_MAIN(TestSqliteDirectoryStore)
-#include "tst_sqlitedirectorystore.moc"
+void TestSqlDirectoryStore::refusesANewerSchema()
+{
+    const QString location = m_backend.freshLocation();
+    int newer = 0;
+    {
+        auto opened = SqlDirectoryStore::open(location);
+        QVERIFY2(opened.ok(), qPrintable(opened.error().message));
+        const QSqlDatabase db = opened.value()->database();
+        newer = SchemaMigrator::latestVersion(SqlDialect::of(db)) + 1;
+        QSqlQuery query(db);
+        QVERIFY2(query.exec(SqlDialect::of(db).setSchemaVersion.arg(newer)),
+                 qPrintable(query.lastError().text()));
+    }
+    const auto opened = SqlDirectoryStore::open(location);
+    QVERIFY(!opened.ok());
+    QCOMPARE(opened.error().kind, StoreError::Kind::TooNew);
+    QVERIFY2(opened.error().message.contains(QString::number(newer)), qPrintable(opened.error().message));
+}
+
+void TestSqlDirectoryStore::updatedAtChangesWithEveryWrite()
+{
+    // Two writes in one millisecond (a clock that does not move): If-Match must still tell
+    // them apart, so the second stamp is a millisecond after the first.
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    SqlDirectoryStore &store = *opened.value();
+    auto clock = std::make_shared<SteppingClock>();
+    store.setClock(clock);
+    const auto created = store.create(sampleRow(QStringLiteral("AB")));
+    QVERIFY(created.ok());
+    Row row = store.row(QStringLiteral("AB")).value();
+    row.category = QStringLiteral("first");
+    const auto replaced = store.replace(row, created.value().updatedAt);
+    QVERIFY2(replaced.ok(), qPrintable(replaced.error().message));
+    QVERIFY(replaced.value().updatedAt > created.value().updatedAt);
+    const auto patched =
+        store.patch(QStringLiteral("AB"), {{QStringLiteral("category"), QStringLiteral("x")}});
+    QVERIFY(patched.ok());
+    QVERIFY(patched.value().updatedAt > replaced.value().updatedAt);
+    // A stale If-Match from before the patch is refused, though the clock never moved.
+    row.category = QStringLiteral("second");
+    QCOMPARE(store.replace(row, replaced.value().updatedAt).error().kind, StoreError::Kind::Conflict);
+}
+
+void TestSqlDirectoryStore::keysSortBytewise()
+{
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    SqlDirectoryStore &store = *opened.value();
+    const QStringList keys{QStringLiteral("b"),
+                           QStringLiteral("B"),
+                           QStringLiteral("a_b"),
+                           QStringLiteral("a-b"),
+                           QStringLiteral("\u00e9t\u00e9"),
+                           QStringLiteral("Z")};
+    QList<Row> rows;
+    for (const QString &key : keys)
+        rows.append(sampleRow(key));
+    QVERIFY(!store.importRows(rows).isError());
+    QStringList expected = keys;
+    std::sort(expected.begin(), expected.end(),
+              [](const QString &x, const QString &y) { return x.toUtf8() < y.toUtf8(); });
+    QStringList read;
+    const StoreResult<QList<Row>> all = store.allRows();
+    QVERIFY(all.ok());
+    for (const Row &row : all.value())
+        read.append(row.key);
+    QCOMPARE(read, expected);
+    QStringList first;
+    QVERIFY(
+        !store
+             .scanSummaryViews([&](const RowSummaryView &view) { first.append(RowSummary::of(view).key); }, 3)
+             .isError());
+    QCOMPARE(first, expected.mid(0, 3));
+}
+
+void TestSqlDirectoryStore::historyIsAppendOnly_data()
+{
+    QTest::addColumn<QString>("statement");
+    QTest::newRow("update an event") << QStringLiteral("UPDATE events SET actor = 'x'");
+    QTest::newRow("delete an event") << QStringLiteral("DELETE FROM events");
+    if (m_backend.kind() == StoreBackend::Kind::Postgres) {
+        // Row triggers do not see TRUNCATE; statement triggers do.
+        QTest::newRow("truncate the events") << QStringLiteral("TRUNCATE events");
+        QTest::newRow("truncate the receipts") << QStringLiteral("TRUNCATE receipts");
+        QTest::newRow("truncate the receipt chains") << QStringLiteral("TRUNCATE receipt_chain_links");
+    }
+}
+
+void TestSqlDirectoryStore::historyIsAppendOnly()
+{
+    QFETCH(QString, statement);
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    SqlDirectoryStore &store = *opened.value();
+    QVERIFY(store.create(sampleRow(QStringLiteral("AB"))).ok());
+    QSqlQuery query(store.database());
+    QVERIFY(!query.exec(statement));
+    QVERIFY2(query.lastError().text().contains(QStringLiteral("append-only")),
+             qPrintable(query.lastError().text()));
+    EventLog log(store.database());
+    QCOMPARE(log.events().value().size(), 1);
+}
+
+void TestSqlDirectoryStore::twoProcessesKeepOneEventChain()
+{
+    // Two stores on one directory, as two processes would be, writing at once from two
+    // threads: the event log stays one chain with every write in it.
+    constexpr int perWriter = 40;
+    const QString location = m_backend.freshLocation();
+    QVERIFY(SqlDirectoryStore::open(location).ok());
+    std::atomic_int failures{0};
+    QString firstFailure;
+    auto writer = [&](const QString &prefix) {
+        auto opened = SqlDirectoryStore::open(location);
+        if (!opened.ok()) {
+            ++failures;
+            return;
+        }
+        for (int i = 0; i < perWriter; ++i) {
+            const auto written = opened.value()->create(sampleRow(prefix + QString::number(i)));
+            if (!written.ok() && failures++ == 0)
+                firstFailure = written.error().message;
+        }
+    };
+    std::unique_ptr<QThread> one(QThread::create(writer, QStringLiteral("ONE_")));
+    std::unique_ptr<QThread> two(QThread::create(writer, QStringLiteral("TWO_")));
+    one->start();
+    two->start();
+    QVERIFY(one->wait(120000));
+    QVERIFY(two->wait(120000));
+    QVERIFY2(failures == 0, qPrintable(firstFailure));
+    auto opened = SqlDirectoryStore::open(location);
+    QVERIFY(opened.ok());
+    EventLog log(opened.value()->database());
+    const auto verified = log.verify();
+    QVERIFY(verified.ok());
+    QVERIFY2(verified.value().intact, qPrintable(verified.value().problem));
+    QCOMPARE(verified.value().checked, qint64(2 * perWriter));
+    QCOMPARE(opened.value()->allRows().value().size(), 2 * perWriter);
+}
+
+void TestSqlDirectoryStore::conflictsHoldAcrossInstances()
+{
+    const QString location = m_backend.freshLocation();
+    auto first = SqlDirectoryStore::open(location);
+    auto second = SqlDirectoryStore::open(location);
+    QVERIFY(first.ok() && second.ok());
+    const auto created = first.value()->create(sampleRow(QStringLiteral("AB")));
+    QVERIFY(created.ok());
+    Row theirs = second.value()->row(QStringLiteral("AB")).value();
+    theirs.category = QStringLiteral("theirs");
+    QVERIFY(second.value()->replace(theirs, created.value().updatedAt).ok());
+    Row mine = first.value()->row(QStringLiteral("AB")).value();
+    mine.category = QStringLiteral("mine");
+    const auto refused = first.value()->replace(mine, created.value().updatedAt);
+    QCOMPARE(refused.error().kind, StoreError::Kind::Conflict);
+    QCOMPARE(first.value()->row(QStringLiteral("AB")).value().category, QStringLiteral("theirs"));
+    QCOMPARE(first.value()->remove(QStringLiteral("AB"), created.value().updatedAt).kind,
+             StoreError::Kind::Conflict);
+}
+
+void TestSqlDirectoryStore::changeFeedTellsOtherInstancesWrites()
+{
+    const QString location = m_backend.freshLocation();
+    auto reader = SqlDirectoryStore::open(location);
+    auto writer = SqlDirectoryStore::open(location);
+    QVERIFY(reader.ok() && writer.ok());
+    QVERIFY(writer.value()->create(sampleRow(QStringLiteral("GONE"))).ok());
+    const auto baseline = reader.value()->changesSince({});
+    QVERIFY(baseline.ok());
+    QVERIFY(baseline.value().unchanged);
+    const auto quiet = reader.value()->changesSince(baseline.value().cursor);
+    QVERIFY(quiet.ok());
+    QVERIFY(quiet.value().unchanged);
+
+    QVERIFY(writer.value()->create(sampleRow(QStringLiteral("NEW"))).ok());
+    QVERIFY(!writer.value()->remove(QStringLiteral("GONE")).isError());
+    const auto delta = reader.value()->changesSince(baseline.value().cursor);
+    QVERIFY2(delta.ok(), qPrintable(delta.error().message));
+    QVERIFY(!delta.value().unchanged);
+    QVERIFY(!delta.value().complete);
+    QCOMPARE(delta.value().changed.size(), 1);
+    QCOMPARE(delta.value().changed.first().key, QStringLiteral("NEW"));
+    QCOMPARE(delta.value().removed, QStringList{QStringLiteral("GONE")});
+
+    // A write with plain SQL, behind the log: the next poll cannot tell a delta.
+    QSqlQuery outside(writer.value()->database());
+    QVERIFY2(outside.exec(QStringLiteral("UPDATE directory SET target = 'sql' WHERE key = 'NEW'")),
+             qPrintable(outside.lastError().text()));
+    const auto complete = reader.value()->changesSince(delta.value().cursor);
+    QVERIFY2(complete.ok(), qPrintable(complete.error().message));
+    QVERIFY(complete.value().complete);
+    QCOMPARE(complete.value().changed.size(), 1);
+    QCOMPARE(complete.value().changed.first().target, QStringLiteral("sql"));
+    // A garbled cursor is answered with everything, never an error.
+    const auto garbled = reader.value()->changesSince(QByteArrayLiteral("pg1:9:zz"));
+    QVERIFY(garbled.ok());
+    QVERIFY(garbled.value().complete);
+}
+
+CAPDESK_TEST_ON_BOTH_BACKENDS(TestSqlDirectoryStore)
+#include "tst_sqldirectorystore.moc"

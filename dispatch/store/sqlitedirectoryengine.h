@@ -1,0 +1,26 @@
+#pragma once
+
+#include "dispatch/store/directoryengine.h"
+#include "dispatch/store/sqlitechangefeed.h"
+
+// The embedded directory: one SQLite file through QtSql, in WAL mode with
+// synchronous=FULL. A file that is not a directory, is newer than this build, or is
+// corrupt is refused and left exactly as it was.
+class SqliteDirectoryEngine final : public DirectoryEngine
+{
+public:
+    explicit SqliteDirectoryEngine(QString path);
+
+    QString location() const override { return m_path; }
+    StoreError openConnection(const QString &name, bool readOnly) const override;
+    StoreError checkBeforeOpening() const override;
+    StoreError prepare(QSqlDatabase &db) const override;
+    StoreError scanSummaries(QSqlDatabase &db, const std::function<void(const RowSummaryView &)> &sink,
+                             int firstByKey) const override;
+    StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
+    int changePollIntervalMs() const override { return 1000; }
+
+private:
+    QString m_path;
+    SqliteChangeFeed m_feed;
+};
