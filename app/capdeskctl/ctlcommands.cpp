@@ -9,6 +9,7 @@
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctllogcommand.h"
 #include "app/capdeskctl/ctlmcpcommand.h"
+#include "app/capdeskctl/ctlmigratecommand.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "app/capdeskctl/ctlservecommand.h"
 #include "app/capdeskctl/ctlservercommands.h"
@@ -428,6 +429,11 @@ int CtlCommands::log()
     if (!openStore())
         return m_exit;
     return CtlLogCommand(m_args, m_store, ledger()).run();
+}
+
+int CtlCommands::migrate()
+{
+    return CtlMigrateCommand(m_args).run();
 }
 
 int CtlCommands::restore()

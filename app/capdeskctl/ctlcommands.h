@@ -44,6 +44,7 @@ public:
     int verifyReceipt();
     int publicKey();
     int log();
+    int migrate();
     int restore();
     int tokenCreate();
     int tokenList();

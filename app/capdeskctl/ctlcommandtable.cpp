@@ -192,6 +192,18 @@ QList<CtlCommand> buildCommands()
                      u"--anchor FILE also that the log still holds that anchor. --anchor alone prints a"_s,
                      u"signed anchor of where the log ends now, to keep elsewhere."_s}),
         withDetails(
+            entry(u"migrate"_s, u"--from FILE|URL --to FILE|URL"_s,
+                  u"move a whole directory to a new database, SQLite or PostgreSQL, and verify the copy"_s,
+                  &CtlCommands::migrate,
+                  {valued(u"from"_s, u"FILE|URL"_s, u"the directory to copy"_s),
+                   valued(u"to"_s, u"FILE|URL"_s, u"a new file, or an empty PostgreSQL database"_s)},
+                  Server::LocalOnly),
+            {u"Rows, tokens, signing keys, receipts, their chains and the event log are copied as they"_s,
+             u"are, in one transaction, while the source's writers wait. The source must pass log"_s,
+             u"--verify first; each table is compared by digest before the copy commits, and the copy"_s,
+             u"must pass log --verify after. A signing key kept in a file beside the source is copied"_s,
+             u"(owner-only) to where the new location looks; one in the keychain serves both already."_s}),
+        withDetails(
             entry(u"restore"_s, u"KEY SEQ"_s,
                   u"put back the version of KEY that event SEQ saved, logged as a restore"_s,
                   &CtlCommands::restore, {}, Server::LocalOnly),

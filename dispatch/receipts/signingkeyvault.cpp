@@ -166,6 +166,18 @@ std::optional<QList<PublicKey>> SigningKeyVault::readPublicKeys(QString *error) 
     return keys;
 }
 
+std::optional<SigningKey> SigningKeyVault::keyInFile(QString *error) const
+{
+    std::optional<SigningKey> key;
+    readKeyFile(&key, error);
+    return key;
+}
+
+bool SigningKeyVault::keepInFile(const SigningKey &key, QString *error) const
+{
+    return writeKeyFile(key.privatePem(), error);
+}
+
 SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *key, QString *error) const
 {
     const QFileInfo info(m_keyFilePath);

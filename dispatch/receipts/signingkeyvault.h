@@ -49,6 +49,13 @@ public:
 
     static QString storageDescription(const Unlocked &unlocked);
 
+    // The key in the key file, with the same checks unlock() makes (owner-only, no
+    // symlink, a valid PEM); none when there is no file, with `error` set when it is refused.
+    std::optional<SigningKey> keyInFile(QString *error) const;
+    // Writes `key` as the key file, owner-only; never replaces a file that is there. For
+    // `migrate`, which carries a directory's key file to where the new location looks.
+    bool keepInFile(const SigningKey &key, QString *error) const;
+
 private:
     // Refused: the place holds something that must not be used nor replaced.
     enum class Lookup { Absent, Found, Refused };

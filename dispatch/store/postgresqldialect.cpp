@@ -27,6 +27,7 @@ const SqlDialect &SqlDialect::postgresql()
         "AND pid = pg_backend_pid() AND classid = 0 AND objid = 1128353860)"_s,
         u"ILIKE"_s,
         u" RETURNING seq"_s,
+        u"SELECT setval(pg_get_serial_sequence('%1', 'seq'), COALESCE((SELECT MAX(seq) FROM %1), 0) + 1, false)"_s,
         {u"23505"_s},
     };
     return dialect;

@@ -43,6 +43,9 @@ struct SqlDialect
     // Ends an INSERT so that it returns the new row's `seq` (QSqlQuery::lastInsertId()
     // does not know every engine's sequences).
     QString returningSeq;
+    // After rows were inserted into table `%1` with their `seq` given, makes the next
+    // generated seq follow them; empty where the engine does so itself (AUTOINCREMENT).
+    QString followCopiedSeqs;
     // The driver's native error codes of a UNIQUE or PRIMARY KEY violation.
     QStringList uniqueViolationCodes;
 

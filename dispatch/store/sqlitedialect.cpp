@@ -21,6 +21,7 @@ const SqlDialect &SqlDialect::sqlite()
         QString(),
         u"LIKE"_s,
         QString(),
+        QString(),
         // SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE
         {u"1555"_s, u"2067"_s},
     };
