@@ -486,12 +486,27 @@ StoreResult<WriteOutcome> RemoteDirectoryStore::put(Row row)
     return create(std::move(row));
 }
 
-StoreResult<WriteOutcome> RemoteDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+StoreResult<WriteOutcome> RemoteDirectoryStore::patch(const QString &key, const QJsonObject &fields,
+                                                      const QString &expectedUpdatedAt)
 {
     if (!RowValidator::isValidKey(key))
         return missing(key);
-    return writeAnswer(m_connection->send(QByteArrayLiteral("PATCH"), rowPath(key), compact(fields)), key,
-                       false);
+    if (expectedUpdatedAt.isEmpty())
+        return writeAnswer(m_connection->send(QByteArrayLiteral("PATCH"), rowPath(key), compact(fields)), key,
+                           false);
+    // A server that ignores If-Match still gets the check, one read before the write.
+    if (!knownAt(key, expectedUpdatedAt)) {
+        const StoreResult<Row> current = currentFor(key, expectedUpdatedAt);
+        if (!current.ok())
+            return current.error();
+    }
+    const ServerResponse response =
+        m_connection->send(QByteArrayLiteral("PATCH"), rowPath(key), compact(fields),
+                           {{QByteArrayLiteral("If-Match"), expectedUpdatedAt.toUtf8()}});
+    forget(key);
+    if (response.status == 412)
+        return conflictAfter412(key);
+    return writeAnswer(response, key, false);
 }
 
 StoreError RemoteDirectoryStore::remove(const QString &key, const QString &expectedUpdatedAt)

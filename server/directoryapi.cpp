@@ -488,16 +488,11 @@ ServerReply DirectoryApi::patch(const QString &key, const QByteArray &body, cons
         return *bad;
     if (auto bad = badField(fields, true))
         return *bad;
-    // The store's patch takes no expected updated_at. All REST writes run on the server's
-    // one thread, so nothing of this server's can slip between this read and the patch.
-    if (!ifMatch.isEmpty()) {
-        const StoreResult<Row> current = m_store->row(key);
-        if (!current.ok())
-            return refusal(current.error());
-        if (current.value().updatedAt != ifMatch)
-            return conflict(key, current.value().updatedAt);
-    }
-    const StoreResult<WriteOutcome> outcome = m_store->patch(key, fields);
+    // Judged inside the store's write: another server on the same database (or the GUI on
+    // the same file) may write between any read here and the patch.
+    const StoreResult<WriteOutcome> outcome = m_store->patch(key, fields, ifMatch);
+    if (!outcome.ok() && outcome.error().kind == StoreError::Kind::Conflict)
+        return conflict(key, currentUpdatedAt(key));
     return outcome.ok() ? ServerReply::json(200, written(outcome.value())) : refusal(outcome.error());
 }
 

@@ -78,8 +78,10 @@ public:
     // Creates the row when the key is free, replaces it otherwise.
     virtual StoreResult<WriteOutcome> put(Row row) = 0;
     // Only the 13 allow-listed fields; a patch naming none is refused with
-    // "no recognized fields".
-    virtual StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) = 0;
+    // "no recognized fields". A non-empty `expectedUpdatedAt` is a Conflict when the row
+    // changed since, judged inside the write, so no other writer can land in between.
+    virtual StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields,
+                                            const QString &expectedUpdatedAt = QString()) = 0;
     virtual StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) = 0;
 
     // Rows as they are (timestamps kept); a duplicate or taken key refuses the whole batch.

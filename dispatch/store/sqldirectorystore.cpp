@@ -489,7 +489,8 @@ StoreResult<WriteOutcome> SqlDirectoryStore::put(Row row)
     });
 }
 
-StoreResult<WriteOutcome> SqlDirectoryStore::patch(const QString &key, const QJsonObject &fields)
+StoreResult<WriteOutcome> SqlDirectoryStore::patch(const QString &key, const QJsonObject &fields,
+                                                   const QString &expectedUpdatedAt)
 {
     QStringList named;
     QVariantList values;
@@ -510,6 +511,11 @@ StoreResult<WriteOutcome> SqlDirectoryStore::patch(const QString &key, const QJs
         const StoreResult<Row> current = row(key);
         if (!current.ok())
             return current.error();
+        if (!expectedUpdatedAt.isEmpty() && current.value().updatedAt != expectedUpdatedAt)
+            return StoreError::make(Kind::Conflict,
+                                    QStringLiteral("'%1' changed since it was read (updated %2, read %3)")
+                                        .arg(key, current.value().updatedAt, expectedUpdatedAt),
+                                    QJsonArray{current.value().toJson()});
         Row patched = current.value();
         for (qsizetype i = 0; i < named.size(); ++i)
             patched.setValue(named.at(i), values.at(i));

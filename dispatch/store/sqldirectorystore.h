@@ -42,7 +42,8 @@ public:
     StoreResult<WriteOutcome> create(Row row) override;
     StoreResult<WriteOutcome> replace(Row row, const QString &expectedUpdatedAt = QString()) override;
     StoreResult<WriteOutcome> put(Row row) override;
-    StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields) override;
+    StoreResult<WriteOutcome> patch(const QString &key, const QJsonObject &fields,
+                                    const QString &expectedUpdatedAt = QString()) override;
     StoreError remove(const QString &key, const QString &expectedUpdatedAt = QString()) override;
     StoreError importRows(const QList<Row> &rows) override;
     StoreError apply(const ChangeSet &changes) override;

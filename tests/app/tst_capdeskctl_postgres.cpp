@@ -6,6 +6,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,6 +22,140 @@ const QByteArray kEchoRow =
     "{\"key\":\"ZZ_PG_ECHO\",\"type\":\"fn\",\"target\":\"echo\",\"category\":\"tools\","
     "\"content\":\"# WHAT: Echo from PostgreSQL\\n# WHEN_TO_USE: tests\\n# ARGS: $1=text\\n"
     "# EX: [ZZ_PG_ECHO]hi[/ZZ_PG_ECHO]\\n# OUTPUT: the text\",\"examples\":\"[\\\"hi\\\"]\"}";
+
+const QString kEchoPath = u"/api/directory/ZZ_PG_ECHO"_s;
+
+// Clients working two servers at once through the REST surface, as agents and editors
+// behind a round-robin proxy would: each worker runs its operations one after another,
+// alternating servers; a third of them dispatch the echo row, the rest raise its
+// planner_rank by one with a read and a PATCH under If-Match. What was acknowledged is
+// tallied, so the directory can be checked for it afterwards.
+class TwoServerLoad final
+{
+public:
+    struct Tally
+    {
+        int patched = 0; // acknowledged: 200
+        int conflicts = 0; // 412, the row changed since it was read
+        int dispatched = 0; // acknowledged with a receipt
+        int failed = 0; // no answer (a server killed mid-request) or an unexpected one
+        QStringList unexpected;
+        QStringList invocationIds;
+    };
+
+    TwoServerLoad(QList<QUrl> servers, QByteArray ownerKey)
+        : m_servers(std::move(servers)), m_ownerKey(std::move(ownerKey))
+    {}
+
+    void start(int workers, int operationsEach)
+    {
+        m_tally = {};
+        m_answered = 0;
+        m_remaining = workers;
+        for (int worker = 0; worker < workers; ++worker)
+            next(worker, operationsEach);
+    }
+    bool finished() const { return m_remaining == 0; }
+    int answered() const { return m_answered; }
+    const Tally &tally() const { return m_tally; }
+    // Later operations go to the other servers only.
+    void drop(const QUrl &server) { m_servers.removeAll(server); }
+
+private:
+    QNetworkRequest request(const QUrl &server, const QString &path) const
+    {
+        QUrl url = server;
+        url.setPath(path);
+        QNetworkRequest request(url);
+        request.setRawHeader("x-terminal-key", m_ownerKey);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+        request.setTransferTimeout(20000);
+        return request;
+    }
+
+    void next(int worker, int left)
+    {
+        if (left == 0) {
+            --m_remaining;
+            return;
+        }
+        const QUrl server = m_servers.at((worker + left) % m_servers.size());
+        const auto then = [this, worker, left] { next(worker, left - 1); };
+        if (left % 3 == 0)
+            dispatch(server, then);
+        else
+            raiseRank(server, then);
+    }
+
+    void fail(QNetworkReply *reply)
+    {
+        ++m_tally.failed;
+        if (reply->error() != QNetworkReply::RemoteHostClosedError
+            && reply->error() != QNetworkReply::ConnectionRefusedError)
+            m_tally.unexpected.append(
+                u"%1 %2: %3"_s.arg(reply->request().url().toString())
+                    .arg(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt())
+                    .arg(QString::fromUtf8(reply->readAll())));
+    }
+
+    void dispatch(const QUrl &server, const std::function<void()> &then)
+    {
+        QNetworkReply *reply =
+            m_network.post(request(server, u"/api/dispatch"_s), R"({"key":"ZZ_PG_ECHO","body":"load"})");
+        QObject::connect(reply, &QNetworkReply::finished, reply, [this, reply, then] {
+            reply->deleteLater();
+            const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+            const QString id = answer.value(u"proof"_s).toObject().value(u"invocation_id"_s).toString();
+            if (reply->error() == QNetworkReply::NoError && !id.isEmpty()) {
+                ++m_tally.dispatched;
+                m_tally.invocationIds.append(id);
+            } else {
+                fail(reply);
+            }
+            ++m_answered;
+            then();
+        });
+    }
+
+    void raiseRank(const QUrl &server, const std::function<void()> &then)
+    {
+        QNetworkReply *read = m_network.get(request(server, kEchoPath));
+        QObject::connect(read, &QNetworkReply::finished, read, [this, read, server, then] {
+            read->deleteLater();
+            const QJsonObject row = QJsonDocument::fromJson(read->readAll()).object();
+            if (read->error() != QNetworkReply::NoError || row.isEmpty()) {
+                fail(read);
+                ++m_answered;
+                return then();
+            }
+            QNetworkRequest patch = request(server, kEchoPath);
+            patch.setRawHeader("If-Match", row.value(u"updated_at"_s).toString().toUtf8());
+            const QByteArray body =
+                QJsonDocument(QJsonObject{{u"planner_rank"_s, row.value(u"planner_rank"_s).toInt() + 1}})
+                    .toJson(QJsonDocument::Compact);
+            QNetworkReply *write = m_network.sendCustomRequest(patch, "PATCH", body);
+            QObject::connect(write, &QNetworkReply::finished, write, [this, write, then] {
+                write->deleteLater();
+                const int status = write->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                if (status == 200)
+                    ++m_tally.patched;
+                else if (status == 412)
+                    ++m_tally.conflicts;
+                else
+                    fail(write);
+                ++m_answered;
+                then();
+            });
+        });
+    }
+
+    QNetworkAccessManager m_network;
+    QList<QUrl> m_servers;
+    QByteArray m_ownerKey;
+    Tally m_tally;
+    int m_answered = 0;
+    int m_remaining = 0;
+};
 
 } // namespace
 
@@ -36,6 +173,7 @@ private slots:
     void urlsThatAreRefused();
     void twoServersShareOneDirectory();
     void servesAsARoleThatCannotRewriteHistory();
+    void twoServersUnderConcurrentLoadLoseNothing();
 
 private:
     std::unique_ptr<TemporaryPostgres> m_postgres;
@@ -217,6 +355,98 @@ void TestCapdeskctlPostgres::servesAsARoleThatCannotRewriteHistory()
         QVERIFY2(refused.contains(u"permission denied"_s) || refused.contains(u"must be owner"_s),
                  qPrintable(sql + u": "_s + refused));
     }
+}
+
+void TestCapdeskctlPostgres::twoServersUnderConcurrentLoadLoseNothing()
+{
+    const QString db = m_postgres->createDatabase();
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db}).exitCode, 0);
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db}, kEchoRow).exitCode, 0);
+    const QString keyFile = m_dir.filePath(u"load.pem"_s);
+    ServeProcess first;
+    ServeProcess second;
+    QString error;
+    QVERIFY2(first.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
+    QVERIFY2(second.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
+    const auto rank = [&db] {
+        return ctl({u"get"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}).json().value(u"planner_rank"_s).toInt();
+    };
+    const auto receiptCount = [&db] {
+        return ctl({u"receipts"_s, u"--key"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db})
+            .json()
+            .value(u"receipts"_s)
+            .toArray()
+            .size();
+    };
+    const auto rowEvents = [&db] {
+        return ctl({u"log"_s, u"--key"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db})
+            .json()
+            .value(u"events"_s)
+            .toArray()
+            .size();
+    };
+    const auto confirmedOn = [](const ServeProcess &serve, const QStringList &ids) {
+        QNetworkAccessManager network;
+        for (const QString &id : ids) {
+            QUrl url = serve.baseUrl();
+            url.setPath(u"/api/dispatch"_s);
+            url.setQuery(u"confirm="_s + id);
+            QNetworkReply *reply = network.get(QNetworkRequest(url));
+            if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, 20000))
+                return false;
+            reply->deleteLater();
+            if (QJsonDocument::fromJson(reply->readAll()).object().value(u"confirmed"_s) != QJsonValue(true))
+                return false;
+        }
+        return true;
+    };
+
+    // Eight clients on both servers at once, all on one row: every acknowledged PATCH is
+    // there (the rank counts them exactly, and each is one event), the losers of a race
+    // are 412, and each acknowledged dispatch has exactly one receipt, which either server
+    // confirms.
+    const int startRank = rank();
+    TwoServerLoad load({first.baseUrl(), second.baseUrl()}, kServedKey);
+    load.start(8, 30);
+    QVERIFY(QTest::qWaitFor([&load] { return load.finished(); }, 120000));
+    TwoServerLoad::Tally tally = load.tally();
+    QVERIFY2(tally.failed == 0, qPrintable(tally.unexpected.join(u'\n')));
+    qInfo("%d patches acknowledged, %d refused as conflicts, %d dispatches", tally.patched, tally.conflicts,
+          tally.dispatched);
+    QVERIFY(tally.patched > 0);
+    QCOMPARE(tally.patched + tally.conflicts + tally.dispatched, 8 * 30);
+    QCOMPARE(rank(), startRank + tally.patched);
+    QCOMPARE(rowEvents(), 1 + tally.patched);
+    QCOMPARE(receiptCount(), tally.dispatched);
+    QCOMPARE(QSet<QString>(tally.invocationIds.begin(), tally.invocationIds.end()).size(), tally.dispatched);
+    QVERIFY(confirmedOn(first, tally.invocationIds));
+    QVERIFY(confirmedOn(second, tally.invocationIds));
+
+    // One server is killed (SIGKILL) in the middle of the same load: the other keeps
+    // answering, and nothing acknowledged is lost. A request in flight to the dead one
+    // may have landed before it died, so the rank may exceed the acknowledged count by
+    // at most the requests that got no answer.
+    const int rankBefore = rank();
+    const int receiptsBefore = receiptCount();
+    load.start(8, 30);
+    QVERIFY(QTest::qWaitFor([&load] { return load.answered() >= 40; }, 60000));
+    first.kill();
+    load.drop(first.baseUrl());
+    const int answeredAtKill = load.answered();
+    QVERIFY(QTest::qWaitFor([&load] { return load.finished(); }, 120000));
+    tally = load.tally();
+    qInfo("after the kill: %d patches, %d conflicts, %d dispatches, %d unanswered", tally.patched,
+          tally.conflicts, tally.dispatched, tally.failed);
+    QVERIFY2(tally.unexpected.isEmpty(), qPrintable(tally.unexpected.join(u'\n')));
+    QVERIFY(load.answered() > answeredAtKill + 100);
+    QVERIFY(rank() >= rankBefore + tally.patched);
+    QVERIFY(rank() <= rankBefore + tally.patched + tally.failed);
+    QVERIFY(receiptCount() >= receiptsBefore + tally.dispatched);
+    QVERIFY(receiptCount() <= receiptsBefore + tally.dispatched + tally.failed);
+    QVERIFY(confirmedOn(second, tally.invocationIds));
+
+    const Run log = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
+    QVERIFY2(log.exitCode == 0, log.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlPostgres)

@@ -591,6 +591,16 @@ void TestSqlDirectoryStore::conflictsHoldAcrossInstances()
     QCOMPARE(first.value()->row(QStringLiteral("AB")).value().category, QStringLiteral("theirs"));
     QCOMPARE(first.value()->remove(QStringLiteral("AB"), created.value().updatedAt).kind,
              StoreError::Kind::Conflict);
+    // A patch naming the version it read is judged inside its write, as the servers'
+    // If-Match PATCH is: a stale one changes nothing, the current one lands.
+    const QJsonObject rank{{QStringLiteral("planner_rank"), 7}};
+    const auto stalePatch = first.value()->patch(QStringLiteral("AB"), rank, created.value().updatedAt);
+    QCOMPARE(stalePatch.error().kind, StoreError::Kind::Conflict);
+    QVERIFY(stalePatch.error().message.contains(QStringLiteral("changed since it was read")));
+    QCOMPARE(first.value()->row(QStringLiteral("AB")).value().plannerRank, 100);
+    const QString current = second.value()->row(QStringLiteral("AB")).value().updatedAt;
+    QVERIFY(first.value()->patch(QStringLiteral("AB"), rank, current).ok());
+    QCOMPARE(second.value()->row(QStringLiteral("AB")).value().plannerRank, 7);
 }
 
 void TestSqlDirectoryStore::changeFeedTellsOtherInstancesWrites()
