@@ -94,11 +94,11 @@ QList<PublicKey> CtlLogCommand::trustedKeys(const ReceiptLogAnchor *anchor)
     if (!chains.ok() || (chains.value() == 0 && !anchor))
         return {};
     const QList<PublicKey> listed = m_ledger->publicKeys();
-    const StoreResult<SigningKey> key = m_ledger->signingKey();
-    if (!key.ok())
+    // A check must not make a key: one made now would have signed nothing here.
+    const StoreResult<std::optional<SigningKey>> key = m_ledger->heldSigningKey();
+    if (!key.ok() || !key.value())
         return {};
-    // A key made just now, because none could be found, has signed nothing here.
-    const PublicKey held = key.value().publicKey();
+    const PublicKey held = key.value()->publicKey();
     // An anchor kept outside the file vouches for the key that signed it as well as the
     // file's list does; a key made just now cannot match it.
     const bool known = std::any_of(listed.begin(), listed.end(),

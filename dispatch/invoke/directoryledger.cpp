@@ -164,6 +164,17 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
     return m_key->key;
 }
 
+StoreResult<std::optional<SigningKey>> DirectoryLedger::heldSigningKey()
+{
+    if (m_key)
+        return std::optional<SigningKey>(m_key->key);
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> found = m_vault.find(&error);
+    if (!found && !error.isEmpty())
+        return cannotSign(error);
+    return found ? std::optional<SigningKey>(found->key) : std::nullopt;
+}
+
 StoreError DirectoryLedger::writeUnknownTokenSummary()
 {
     const CapabilityGateRefusalCounter::Summary summary = m_unknownTokens.take(m_clock.elapsed());

@@ -80,6 +80,8 @@ public:
     StoreError sealPreChain();
     // The signing key, unlocked (or created) first.
     StoreResult<SigningKey> signingKey();
+    // The signing key if this machine holds one for the directory; never makes one.
+    StoreResult<std::optional<SigningKey>> heldSigningKey();
 
     // Where the signing key lives, in words for the UI; unlocks (or creates) it first.
     StoreResult<QString> keyStorage();

@@ -42,6 +42,7 @@ struct SigningKeyVault::Search
     std::optional<SigningKey> fileKey;
     QString fileKeyId;
     std::optional<bool> keychainAvailable;
+    Missing missing;
 };
 
 SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain)
@@ -50,13 +51,26 @@ SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFileP
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
 {
+    return searchBlocking(Missing::Create, error);
+}
+
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::find(QString *error)
+{
+    return searchBlocking(Missing::Report, error);
+}
+
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::searchBlocking(Missing missing, QString *error)
+{
     std::optional<Unlocked> unlocked;
     QString why;
     // Blocking steps run every continuation before search() returns.
-    search(KeychainSteps::blocking(), [&](const std::optional<Unlocked> &key, const QString &reason) {
-        unlocked = key;
-        why = reason;
-    });
+    search(
+        KeychainSteps::blocking(),
+        [&](const std::optional<Unlocked> &key, const QString &reason) {
+            unlocked = key;
+            why = reason;
+        },
+        missing);
     if (!unlocked && error)
         *error = why;
     return unlocked;
@@ -67,9 +81,9 @@ void SigningKeyVault::unlockAsync(QObject *context, Unlocking done)
     search(KeychainSteps::onContext(context), std::move(done));
 }
 
-void SigningKeyVault::search(KeychainSteps steps, Unlocking done)
+void SigningKeyVault::search(KeychainSteps steps, Unlocking done, Missing missing)
 {
-    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}});
+    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}, missing});
     QString error;
     const std::optional<QList<PublicKey>> known = readPublicKeys(&error);
     if (!known || readKeyFile(&search->fileKey, &error) == Lookup::Refused)
@@ -85,7 +99,9 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
         // A valid file whose row is missing was written by a run that stopped before the
         // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
         if (!search->fileKey)
-            return createKey(search);
+            return search->missing == Missing::Create ? createKey(search) : finish(search, std::nullopt, {});
+        if (search->missing == Missing::Report)
+            return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
         QString error;
         const std::optional<Unlocked> adopted = adoptKeyFile(*search->fileKey, &error);
         return finish(search, adopted, error);

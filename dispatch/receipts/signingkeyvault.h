@@ -40,6 +40,10 @@ public:
     // while the keychain answers (for the CLI). Errors name the place that failed and never
     // contain key material.
     std::optional<Unlocked> unlock(QString *error);
+    // The same search, but it never makes a key nor writes anything: none, with `error`
+    // empty, when no key is held here. For checks (`log --verify`), which a new key could
+    // only confuse.
+    std::optional<Unlocked> find(QString *error);
     // The same search without blocking this thread: each keychain question is asked
     // asynchronously and `done` runs later in `context`'s event loop. `context` lives on
     // the database's thread and is destroyed no later than the vault.
@@ -63,7 +67,9 @@ private:
     struct Search;
     using SearchPtr = std::shared_ptr<Search>;
 
-    void search(KeychainSteps steps, Unlocking done);
+    enum class Missing { Create, Report };
+    std::optional<Unlocked> searchBlocking(Missing missing, QString *error);
+    void search(KeychainSteps steps, Unlocking done, Missing missing = Missing::Create);
     void tryKey(const SearchPtr &search, qsizetype index);
     void createKey(const SearchPtr &search);
     void placeInFile(const SearchPtr &search, const SigningKey &key);

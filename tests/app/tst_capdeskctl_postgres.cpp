@@ -314,6 +314,16 @@ void TestCapdeskctlPostgres::twoServersShareOneDirectory()
     run = on(second, {u"get"_s, u"ZZ_PG_ECHO"_s});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(QJsonDocument::fromJson(run.out).object().value(u"seq"_s).toInt(), 10);
+    // Without the servers' key the heads cannot be checked, and the check says so; it
+    // makes no key of its own, which would list a key that signed nothing.
+    const Run keyless = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db});
+    QCOMPARE(keyless.exitCode, 1);
+    QCOMPARE(findingCodes(keyless.json()), QStringList{u"no_trusted_key"_s});
+    const QString oneKey = m_postgres->exec(
+        db.section(u'/', 3).section(u'?', 0, 0),
+        u"DO $$ BEGIN IF (SELECT COUNT(*) FROM signing_keys) <> 1 THEN RAISE EXCEPTION 'a key was added'; "
+        "END IF; END $$"_s);
+    QVERIFY2(oneKey.isEmpty(), qPrintable(oneKey));
     const Run log = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
     QVERIFY2(log.exitCode == 0, log.out.constData());
     QVERIFY(log.json().value(u"intact"_s).toBool());
