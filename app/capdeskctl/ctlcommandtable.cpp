@@ -199,7 +199,7 @@ QList<CtlCommand> buildCommands()
                    valued(u"to"_s, u"FILE|URL"_s, u"a new file, or an empty PostgreSQL database"_s)},
                   Server::LocalOnly),
             {u"Rows, tokens, signing keys, receipts, their chains and the event log are copied as they"_s,
-             u"are, in one transaction, while the source's writers wait. The source must pass log"_s,
+             u"are, in one transaction, holding off the source's writers. The source must pass log"_s,
              u"--verify first; each table is compared by digest before the copy commits, and the copy"_s,
              u"must pass log --verify after. A signing key kept in a file beside the source is copied"_s,
              u"(owner-only) to where the new location looks; one in the keychain serves both already."_s}),

@@ -1,9 +1,13 @@
 #pragma once
 
+#include <QList>
+
 #include <memory>
 
 struct CtlArguments;
 class DirectoryLedger;
+class PublicKey;
+struct ReceiptLogAnchor;
 class SqlDirectoryStore;
 
 namespace CtlLedger {
@@ -12,5 +16,11 @@ namespace CtlLedger {
 // that PEM file's (made there when absent) and never the keychain's, so every server that
 // is given the same file signs with the same key.
 std::shared_ptr<DirectoryLedger> open(std::shared_ptr<SqlDirectoryStore> store, const CtlArguments &args);
+
+// The key a check of `ledger`'s chain heads trusts (`log --verify`, `migrate`): the one
+// whose private half this machine holds, not whatever public keys the directory lists
+// (anyone who can write it can add one), or the one that signed `anchor` (may be null).
+// Empty when the heads cannot be checked; a check never makes a key.
+QList<PublicKey> trustedKeys(DirectoryLedger &ledger, const ReceiptLogAnchor *anchor = nullptr);
 
 } // namespace CtlLedger

@@ -1,6 +1,7 @@
 #include "app/capdeskctl/ctllogcommand.h"
 
 #include "app/capdeskctl/ctlcommandtable.h"
+#include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/json/jsontextcheck.h"
@@ -87,26 +88,6 @@ int CtlLogCommand::list()
     return CtlOutput::Ok;
 }
 
-QList<PublicKey> CtlLogCommand::trustedKeys(const ReceiptLogAnchor *anchor)
-{
-    const StoreResult<qint64> chains = m_ledger->receipts().chainCount();
-    // A log wiped with its chains still has the anchor's key to be checked against.
-    if (!chains.ok() || (chains.value() == 0 && !anchor))
-        return {};
-    const QList<PublicKey> listed = m_ledger->publicKeys();
-    // A check must not make a key: one made now would have signed nothing here.
-    const StoreResult<std::optional<SigningKey>> key = m_ledger->heldSigningKey();
-    if (!key.ok() || !key.value())
-        return {};
-    const PublicKey held = key.value()->publicKey();
-    // An anchor kept outside the file vouches for the key that signed it as well as the
-    // file's list does; a key made just now cannot match it.
-    const bool known = std::any_of(listed.begin(), listed.end(),
-                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); })
-                       || (anchor && anchor->selfSigned() && anchor->keyId() == held.keyId());
-    return known ? QList<PublicKey>{held} : QList<PublicKey>{};
-}
-
 int CtlLogCommand::verify()
 {
     // The chains are across all keys, so --key does not narrow a verification.
@@ -127,7 +108,7 @@ int CtlLogCommand::verify()
         else
             return CtlOutput::fail(read.error());
     }
-    const QList<PublicKey> keys = trustedKeys(anchor ? &*anchor : nullptr);
+    const QList<PublicKey> keys = CtlLedger::trustedKeys(*m_ledger, anchor ? &*anchor : nullptr);
     const StoreResult<ReceiptLogAudit::Report> audited = m_history.audit(keys, anchor ? &*anchor : nullptr);
     if (!audited.ok())
         return CtlOutput::fail(audited.error());

@@ -28,11 +28,6 @@ private:
     int list();
     int verify();
     int anchor();
-    // The key the heads must be signed with: the one whose private half this directory
-    // holds, not whatever public keys the file lists (anyone who can write the file can
-    // add one), or the one that signed `anchor` (may be null). Empty when the heads cannot
-    // be checked.
-    QList<PublicKey> trustedKeys(const ReceiptLogAnchor *anchor);
 
     const CtlArguments &m_args;
     DirectoryHistory m_history;

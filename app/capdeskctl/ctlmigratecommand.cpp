@@ -1,8 +1,11 @@
 #include "app/capdeskctl/ctlmigratecommand.h"
 
 #include "app/capdeskctl/ctlcommandtable.h"
+#include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctloutput.h"
+#include "dispatch/invoke/directoryledger.h"
 #include "dispatch/receipts/directoryhistory.h"
+#include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/signingkeymove.h"
 #include "dispatch/secrets/keychainpasswords.h"
 #include "dispatch/store/directorycopy.h"
@@ -13,6 +16,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
+
+#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -26,11 +31,21 @@ QString shown(const QString &location)
     return parsed.ok() ? parsed.value().display() : location;
 }
 
-// Compares what `log --verify` would: the event log and the receipt chains, their heads
-// checked against the public keys the directory lists (which the copy carries along).
-StoreResult<ReceiptLogAudit::Report> audit(const std::shared_ptr<SqlDirectoryStore> &store)
+// A file named through a symlink or a relative path is still the same file.
+bool sameFile(const QString &one, const QString &other)
 {
-    return DirectoryHistory(store).auditTrustingListedKeys();
+    const QString first = QFileInfo(one).canonicalFilePath();
+    return !first.isEmpty() && first == QFileInfo(other).canonicalFilePath();
+}
+
+QJsonObject toJson(const SigningKeyMove::Outcome &key)
+{
+    QJsonObject out{{u"carried"_s, key.carried()}};
+    if (key.carried())
+        out.insert(u"file"_s, key.file);
+    else
+        out.insert(u"reason"_s, key.reason);
+    return out;
 }
 
 void removeFile(const QString &path)
@@ -39,10 +54,9 @@ void removeFile(const QString &path)
         QFile::remove(path + suffix);
 }
 
-QJsonObject toJson(const SigningKeyMove::Outcome &key)
+int refuse(StoreError::Kind kind, const QString &message, int exitCode = -1)
 {
-    return key.carried ? QJsonObject{{u"carried"_s, true}, {u"file"_s, key.file}}
-                       : QJsonObject{{u"carried"_s, false}, {u"reason"_s, key.reason}};
+    return CtlOutput::fail(StoreError::make(kind, message), exitCode);
 }
 
 } // namespace
@@ -77,15 +91,17 @@ int CtlMigrateCommand::run()
         return CtlOutput::usage(CtlCommandTable::usageLine(u"migrate"_s));
     const bool fromFile = !PostgresLocation::isUrl(from);
     const bool toFile = !PostgresLocation::isUrl(to);
-    if (fromFile == toFile
-        && (fromFile ? QFileInfo(from).absoluteFilePath() == QFileInfo(to).absoluteFilePath()
-                     : shown(from) == shown(to)))
-        return CtlOutput::usage(u"--from and --to name the same directory"_s);
+    if (fromFile && toFile && sameFile(from, to))
+        return refuse(StoreError::Kind::Invalid, u"--from and --to name the same file"_s, CtlOutput::Usage);
 
     const StoreResult<std::shared_ptr<SqlDirectoryStore>> source = openSource(from);
     if (!source.ok())
         return CtlOutput::fail(source.error());
-    const StoreResult<ReceiptLogAudit::Report> before = audit(source.value());
+    // Checked as `log --verify` checks it, trusting only a key this machine holds, so a
+    // move never carries forged heads along unnoticed; the copy is held to the same keys.
+    const std::shared_ptr<DirectoryLedger> ledger = CtlLedger::open(source.value(), m_args);
+    const QList<PublicKey> keys = CtlLedger::trustedKeys(*ledger);
+    const StoreResult<ReceiptLogAudit::Report> before = DirectoryHistory(source.value()).audit(keys);
     if (!before.ok())
         return CtlOutput::fail(before.error());
     if (!before.value().intact()) {
@@ -93,8 +109,8 @@ int CtlMigrateCommand::run()
         out.insert(u"error"_s, u"source_not_intact"_s);
         CtlOutput::printJson(out);
         std::fprintf(stderr,
-                     "capdeskctl: %s does not verify (see `log --verify`); migrate moves only an intact "
-                     "history, so nothing was copied\n",
+                     "capdeskctl: %s does not pass log --verify (findings above); migrate moves only an "
+                     "intact history, so nothing was copied\n",
                      qUtf8Printable(shown(from)));
         return CtlOutput::Findings;
     }
@@ -104,36 +120,45 @@ int CtlMigrateCommand::run()
     if (!opened.ok())
         return CtlOutput::fail(opened.error());
     std::shared_ptr<SqlDirectoryStore> destination = std::move(opened.value());
-    const StoreResult<QList<DirectoryCopy::Table>> copied =
-        DirectoryCopy::copy(*source.value(), *destination);
-    if (!copied.ok()) {
-        const int exit = CtlOutput::fail(copied.error());
+    const auto abandon = [&](int exit) {
         if (created) {
             // Closed first, so SQLite does not write its journal beside a removed file.
             destination.reset();
             removeFile(to);
         }
         return exit;
-    }
-    const StoreResult<ReceiptLogAudit::Report> after = audit(destination);
+    };
+    const SigningKeyMove::Outcome keyCheck = SigningKeyMove::check(*source.value(), *destination);
+    if (keyCheck.refused())
+        return abandon(refuse(StoreError::Kind::Invalid, keyCheck.reason));
+    const StoreResult<QList<DirectoryCopy::Table>> copied =
+        DirectoryCopy::copy(*source.value(), *destination);
+    if (!copied.ok())
+        return abandon(CtlOutput::fail(copied.error()));
+    const StoreResult<ReceiptLogAudit::Report> after = DirectoryHistory(destination).audit(keys);
     if (!after.ok())
         return CtlOutput::fail(after.error());
+    const SigningKeyMove::Outcome key = SigningKeyMove::carry(*source.value(), *destination);
 
     QJsonObject tables;
     for (const DirectoryCopy::Table &table : copied.value())
         tables.insert(table.name, QJsonObject{{u"rows"_s, table.rows}, {u"sha256"_s, table.digest}});
-    QJsonObject out{
+    CtlOutput::printJson(QJsonObject{
         {u"from"_s, shown(from)},
         {u"to"_s, shown(to)},
         {u"tables"_s, tables},
         {u"verified"_s, after.value().intact()},
-        {u"signing_key"_s, toJson(SigningKeyMove::carry(*source.value(), *destination))},
         {u"log"_s, after.value().toJson()},
-    };
-    CtlOutput::printJson(out);
+        {u"signing_key"_s, toJson(key)},
+    });
     if (!after.value().intact()) {
         std::fprintf(stderr, "capdeskctl: the copy in %s does not verify; see `log --verify` there\n",
                      qUtf8Printable(shown(to)));
+        return CtlOutput::Findings;
+    }
+    if (key.refused()) {
+        std::fprintf(stderr, "capdeskctl: the copy is complete, but its signing key stayed behind: %s\n",
+                     qUtf8Printable(key.reason));
         return CtlOutput::Findings;
     }
     return CtlOutput::Ok;

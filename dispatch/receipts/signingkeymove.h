@@ -14,10 +14,22 @@ class SigningKeyMove final
 public:
     struct Outcome
     {
-        bool carried = false;
-        QString file; // where the key now is, when carried
-        QString reason; // why not, otherwise
+        enum class Result {
+            NothingToCarry, // no key file beside the source
+            AlreadyThere, // the destination's key file holds the same key
+            ToCarry, // check() only: carry() would write it
+            Carried,
+            Refused, // the destination's key file holds another key, or a file is refused
+        } result = Result::NothingToCarry;
+        QString file; // the destination's key file
+        QString reason; // why, for NothingToCarry and Refused
+
+        bool refused() const { return result == Result::Refused; }
+        bool carried() const { return result == Result::AlreadyThere || result == Result::Carried; }
     };
 
+    // What carry() would do, writing nothing: run before a copy, so a move that would
+    // strand its key is refused before anything is written.
+    static Outcome check(const SqlDirectoryStore &from, const SqlDirectoryStore &to);
     static Outcome carry(const SqlDirectoryStore &from, const SqlDirectoryStore &to);
 };

@@ -179,6 +179,22 @@ StoreError sameColumns(const TableShape &table, const Side &from, const Side &to
     return StoreError::none();
 }
 
+bool holdsNothing(const Side &side, StoreError *error)
+{
+    for (const TableShape &table : shapes()) {
+        if (table.singleton)
+            continue;
+        const StoreResult<qint64> count = side.rowCount(table.name);
+        if (!count.ok()) {
+            *error = count.error();
+            return false;
+        }
+        if (count.value() > 0)
+            return false;
+    }
+    return true;
+}
+
 StoreError refuseUnlessEmpty(const Side &to)
 {
     for (const TableShape &table : shapes()) {
@@ -241,21 +257,21 @@ StoreError followCopiedSeqs(const Side &to)
 
 } // namespace
 
-const QStringList &DirectoryCopy::tables()
-{
-    static const QStringList names = [] {
-        QStringList list;
-        for (const TableShape &table : shapes())
-            list.append(table.name);
-        return list;
-    }();
-    return names;
-}
-
 StoreResult<QList<DirectoryCopy::Table>> DirectoryCopy::copy(SqlDirectoryStore &from, SqlDirectoryStore &to)
 {
     const Side source{from.database(), SqlDialect::of(from.database()), from.location()};
     const Side destination{to.database(), SqlDialect::of(to.database()), to.location()};
+    // Checked before the locks as well: the same PostgreSQL database named two ways would
+    // otherwise wait on its own lock for ever.
+    if (const StoreError error = refuseUnlessEmpty(destination); error.isError())
+        return error;
+    StoreError unreadable;
+    if (holdsNothing(source, &unreadable))
+        return StoreError::make(
+            StoreError::Kind::Invalid,
+            u"%1 holds no rows, tokens, receipts or events: nothing to move"_s.arg(source.location));
+    if (unreadable.isError())
+        return unreadable;
     // The source's write lock, held to the end and never committed: no write lands there
     // between the copy and the comparison.
     WriteTransaction hold(source.db);
@@ -284,13 +300,17 @@ StoreResult<QList<DirectoryCopy::Table>> DirectoryCopy::copy(SqlDirectoryStore &
         const StoreResult<Table> after = destination.digest(table, columns);
         if (!after.ok())
             return after.error();
-        if (before.value().digest != after.value().digest || before.value().rows != rows)
-            return StoreError::make(
-                StoreError::Kind::Io,
-                u"the copy of %1 does not read back as the original (%2 rows against %3); "
-                "nothing was written"_s.arg(table.name)
-                    .arg(after.value().rows)
-                    .arg(before.value().rows));
+        if (before.value().rows != rows || after.value().rows != rows)
+            return StoreError::make(StoreError::Kind::Io,
+                                    u"the copy of %1 has %2 rows where the original has %3; nothing was "
+                                    "written"_s.arg(table.name)
+                                        .arg(after.value().rows)
+                                        .arg(before.value().rows));
+        if (before.value().digest != after.value().digest)
+            return StoreError::make(StoreError::Kind::Io,
+                                    u"the copy of %1 reads back different from the original (SHA-256 %2 "
+                                    "against %3); nothing was written"_s.arg(table.name, after.value().digest,
+                                                                             before.value().digest));
         copied.append(after.value());
     }
     if (const StoreError error = followCopiedSeqs(destination); error.isError())

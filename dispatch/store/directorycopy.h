@@ -12,7 +12,8 @@ class SqlDirectoryStore;
 // is, so seqs, hashes and signatures still verify. The copy is one write transaction on
 // the destination, which must be empty, taken while the source's write lock is held so no
 // write slips in between; then each table is read back from both sides and compared by
-// digest. Either every table matches or the destination is left as it was.
+// digest. Either every table matches and the copy commits, or none of it does (opening an
+// empty destination has still given it the schema).
 class DirectoryCopy final
 {
 public:
@@ -25,8 +26,4 @@ public:
     };
 
     static StoreResult<QList<Table>> copy(SqlDirectoryStore &from, SqlDirectoryStore &to);
-
-    // The tables a copy carries, in the order it writes them (signing keys before the
-    // receipts they signed, receipts before their chain links).
-    static const QStringList &tables();
 };

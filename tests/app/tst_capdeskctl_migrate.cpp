@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -61,7 +62,9 @@ private slots:
     void initTestCase();
     void movesAFileToADatabaseAndBack();
     void refusesADestinationThatIsNotEmpty();
+    void refusesASourceWhoseHistoryIsBroken_data();
     void refusesASourceWhoseHistoryIsBroken();
+    void movesMoreRowsThanOnePage();
     void aRowTheDatabaseRefusesLeavesNothingBehind();
     void refusesOneDirectoryNamedTwice();
 
@@ -167,25 +170,64 @@ void TestCapdeskctlMigrate::refusesADestinationThatIsNotEmpty()
 
     // A file that is a directory already is refused the same way.
     const QString other = sampleFile(u"other.db"_s, &id);
+    const QByteArray otherBefore = ctl({u"log"_s, u"--db"_s, other}).out;
     run = ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, other});
     QCOMPARE(run.exitCode, 4);
-    QVERIFY(QFile::exists(other));
+    QCOMPARE(ctl({u"log"_s, u"--db"_s, other}).out, otherBefore);
+}
+
+void TestCapdeskctlMigrate::refusesASourceWhoseHistoryIsBroken_data()
+{
+    QTest::addColumn<QStringList>("tampering");
+    QTest::addColumn<QString>("finding");
+    QTest::addRow("an event rewritten")
+        << QStringList{u"DROP TRIGGER events_refuse_update"_s,
+                       u"UPDATE events SET actor = 'someone else' WHERE seq = 3"_s}
+        << u"event_chain_broken"_s;
+    // The file lists the public keys; a head re-signed by a key added to that list is
+    // still refused, since only the key this machine holds is trusted (as log --verify).
+    QTest::addRow("a chain head's signature replaced")
+        << QStringList{u"UPDATE receipt_chain_heads SET signature = 'AAAA' || substr(signature, 5)"_s}
+        << u"receipt_chain_head_forged"_s;
 }
 
 void TestCapdeskctlMigrate::refusesASourceWhoseHistoryIsBroken()
 {
+    QFETCH(QStringList, tampering);
+    QFETCH(QString, finding);
     QString id;
-    const QString file = sampleFile(u"tampered.db"_s, &id);
+    const QString file = sampleFile(
+        u"tampered-%1.db"_s.arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'), &id);
     QVERIFY(!file.isEmpty());
-    const QString error = execOnFile(file, {u"DROP TRIGGER events_refuse_update"_s,
-                                            u"UPDATE events SET actor = 'someone else' WHERE seq = 3"_s});
+    const QString error = execOnFile(file, tampering);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QString target = m_dir.filePath(u"never.db"_s);
     const Run run = ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, target});
     QCOMPARE(run.exitCode, 1);
     QCOMPARE(run.json().value(u"error"_s).toString(), u"source_not_intact"_s);
-    QVERIFY(!findingCodes(run.json()).isEmpty());
+    QVERIFY2(findingCodes(run.json()).contains(finding), run.out.constData());
     QVERIFY(!QFile::exists(target));
+}
+
+void TestCapdeskctlMigrate::movesMoreRowsThanOnePage()
+{
+    // The copy and its comparison read 5,000 rows at a time; 12,001 rows take three pages.
+    const QString file = m_dir.filePath(u"pages.db"_s);
+    QProcess generator;
+    generator.start(u"python3"_s,
+                    {QStringLiteral(CAPDESK_GENERATOR), u"--rows"_s, u"12001"_s, u"--out"_s, file});
+    QVERIFY(generator.waitForFinished(120000));
+    QCOMPARE(generator.exitCode(), 0);
+    const QString db = m_postgres->createDatabase();
+    Run run = ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, db});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(
+        run.json().value(u"tables"_s).toObject().value(u"directory"_s).toObject().value(u"rows"_s).toInt(),
+        12001);
+    const QString back = m_dir.filePath(u"pages-back.db"_s);
+    run = ctl({u"migrate"_s, u"--from"_s, db, u"--to"_s, back});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(ctl({u"export"_s, u"--db"_s, back}).out, ctl({u"export"_s, u"--db"_s, file}).out);
 }
 
 void TestCapdeskctlMigrate::aRowTheDatabaseRefusesLeavesNothingBehind()
@@ -223,6 +265,15 @@ void TestCapdeskctlMigrate::refusesOneDirectoryNamedTwice()
     const QString file = sampleFile(u"twice.db"_s, &id);
     QVERIFY(!file.isEmpty());
     QCOMPARE(ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, file}).exitCode, 2);
+    const QString link = m_dir.filePath(u"twice-link.db"_s);
+    QVERIFY(QFile::link(file, link));
+    QCOMPARE(ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, link}).exitCode, 2);
+    // One database named two ways is refused at once, not left waiting on its own lock.
+    const QString db = m_postgres->createDatabase();
+    QCOMPARE(ctl({u"migrate"_s, u"--from"_s, file, u"--to"_s, db}).exitCode, 0);
+    const Run same = ctl({u"migrate"_s, u"--from"_s, db, u"--to"_s, db + u"&application_name=again"_s});
+    QCOMPARE(same.exitCode, 4);
+    QVERIFY2(same.err.contains("is not empty"), same.err.constData());
     QCOMPARE(ctl({u"migrate"_s, u"--from"_s, file}).exitCode, 2);
     const Run missing = ctl({u"migrate"_s, u"--from"_s, m_dir.filePath(u"absent.db"_s), u"--to"_s,
                              m_dir.filePath(u"absent-copy.db"_s)});
