@@ -174,8 +174,9 @@ bool CtlCommands::openStore(bool mayCreate)
     }
     if (isFile)
         QDir().mkpath(QFileInfo(path).absolutePath());
-    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened =
-        SqlDirectoryStore::open(path, KeychainPasswords::lookup());
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> opened = SqlDirectoryStore::open(
+        path, KeychainPasswords::lookup(),
+        mayCreate ? SqlDirectoryStore::Creation::Allowed : SqlDirectoryStore::Creation::Existing);
     if (!opened.ok()) {
         m_exit = CtlOutput::fail(opened.error());
         return false;

@@ -65,7 +65,8 @@ StoreResult<std::shared_ptr<SqlDirectoryStore>> CtlMigrateCommand::openSource(co
 {
     if (!PostgresLocation::isUrl(location) && !QFileInfo::exists(location))
         return StoreError::make(StoreError::Kind::NotFound, u"no directory at %1"_s.arg(location));
-    return SqlDirectoryStore::open(location, KeychainPasswords::lookup());
+    return SqlDirectoryStore::open(location, KeychainPasswords::lookup(),
+                                   SqlDirectoryStore::Creation::Existing);
 }
 
 StoreResult<std::shared_ptr<SqlDirectoryStore>> CtlMigrateCommand::openDestination(const QString &location,
@@ -87,8 +88,14 @@ int CtlMigrateCommand::run()
 {
     const QString from = m_args.value(u"--from"_s);
     const QString to = m_args.value(u"--to"_s);
-    if (!m_args.positional.isEmpty() || from.isEmpty() || to.isEmpty())
+    if (!m_args.positional.isEmpty())
         return CtlOutput::usage(CtlCommandTable::usageLine(u"migrate"_s));
+    if (from.isEmpty() || to.isEmpty())
+        return refuse(
+            StoreError::Kind::Invalid,
+            u"migrate needs %1 (usage: %2)"_s.arg(from.isEmpty() ? u"--from FILE|URL"_s : u"--to FILE|URL"_s,
+                                                  CtlCommandTable::usageLine(u"migrate"_s)),
+            CtlOutput::Usage);
     const bool fromFile = !PostgresLocation::isUrl(from);
     const bool toFile = !PostgresLocation::isUrl(to);
     if (fromFile && toFile && sameFile(from, to))

@@ -156,7 +156,7 @@ int CtlServeCommand::run()
             StoreError::make(StoreError::Kind::NotFound,
                              QStringLiteral("no directory at %1 (capdeskctl init creates one)").arg(path)));
     StoreResult<std::shared_ptr<SqlDirectoryStore>> opened =
-        SqlDirectoryStore::open(path, KeychainPasswords::lookup());
+        SqlDirectoryStore::open(path, KeychainPasswords::lookup(), SqlDirectoryStore::Creation::Existing);
     if (!opened.ok())
         return CtlOutput::fail(opened.error());
     const std::shared_ptr<SqlDirectoryStore> store = opened.value();

@@ -43,6 +43,15 @@ StoreError checkIsDirectory(QSqlDatabase &db, const QString &location, bool *isE
 
 namespace DirectorySchema {
 
+StoreResult<bool> holdsNoTables(QSqlDatabase &db, const QString &location)
+{
+    bool isEmpty = false;
+    const StoreError error = checkIsDirectory(db, location, &isEmpty);
+    if (error.isError() && !isEmpty)
+        return error;
+    return isEmpty;
+}
+
 StoreError prepare(QSqlDatabase &db, const QString &location,
                    const std::function<StoreError()> &beforeMigrating)
 {

@@ -17,4 +17,7 @@ namespace DirectorySchema {
 StoreError prepare(QSqlDatabase &db, const QString &location,
                    const std::function<StoreError()> &beforeMigrating = {});
 
+// Whether the database has no tables at all: what prepare() would make a new directory of.
+StoreResult<bool> holdsNoTables(QSqlDatabase &db, const QString &location);
+
 } // namespace DirectorySchema

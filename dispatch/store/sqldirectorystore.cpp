@@ -5,6 +5,7 @@
 #include "dispatch/row/rowjsonfield.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
+#include "dispatch/store/directoryschema.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/postgresdirectoryengine.h"
 #include "dispatch/store/postgreslocation.h"
@@ -71,19 +72,19 @@ QString likePattern(const QString &needle)
 } // namespace
 
 StoreResult<std::shared_ptr<SqlDirectoryStore>>
-SqlDirectoryStore::open(const QString &location, const DatabasePasswordLookup &passwords)
+SqlDirectoryStore::open(const QString &location, const DatabasePasswordLookup &passwords, Creation creation)
 {
     if (PostgresLocation::isUrl(location)) {
         StoreResult<PostgresLocation> parsed = PostgresLocation::parse(location);
         if (!parsed.ok())
             return parsed.error();
-        return open(std::make_unique<PostgresDirectoryEngine>(parsed.value(), passwords));
+        return open(std::make_unique<PostgresDirectoryEngine>(parsed.value(), passwords), creation);
     }
-    return open(std::make_unique<SqliteDirectoryEngine>(location));
+    return open(std::make_unique<SqliteDirectoryEngine>(location), creation);
 }
 
 StoreResult<std::shared_ptr<SqlDirectoryStore>>
-SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine)
+SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine, Creation creation)
 {
     StoreError error = engine->checkBeforeOpening();
     if (error.isError())
@@ -94,6 +95,15 @@ SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine)
     if (error.isError())
         return error;
     QSqlDatabase db = store->database();
+    if (creation == Creation::Existing) {
+        const StoreResult<bool> empty = DirectorySchema::holdsNoTables(db, store->location());
+        if (!empty.ok())
+            return empty.error();
+        if (empty.value())
+            return StoreError::make(StoreError::Kind::NotFound,
+                                    QStringLiteral("%1 holds no directory yet (capdeskctl init creates one)")
+                                        .arg(store->location()));
+    }
     error = store->m_engine->prepare(db);
     if (error.isError())
         return error;

@@ -23,9 +23,15 @@ class SqlDirectoryStore final : public DirectoryStore
 public:
     // `location` is a file path, or a postgresql:// URL (PostgresLocation) whose password,
     // if the server wants one, `passwords` may know (KeychainPasswords::lookup()).
+    // `Existing` refuses a database with no tables as NotFound instead of making it a
+    // directory: a command that only uses one must not turn a mistyped, empty database
+    // into one (a file's absence is checked before it is opened).
+    enum class Creation { Allowed, Existing };
     static StoreResult<std::shared_ptr<SqlDirectoryStore>> open(const QString &location,
-                                                                const DatabasePasswordLookup &passwords = {});
-    static StoreResult<std::shared_ptr<SqlDirectoryStore>> open(std::unique_ptr<DirectoryEngine> engine);
+                                                                const DatabasePasswordLookup &passwords = {},
+                                                                Creation creation = Creation::Allowed);
+    static StoreResult<std::shared_ptr<SqlDirectoryStore>> open(std::unique_ptr<DirectoryEngine> engine,
+                                                                Creation creation = Creation::Allowed);
     ~SqlDirectoryStore() override;
     Q_DISABLE_COPY_MOVE(SqlDirectoryStore)
 

@@ -23,6 +23,14 @@ const QByteArray kEchoRow =
     "\"content\":\"# WHAT: Echo from PostgreSQL\\n# WHEN_TO_USE: tests\\n# ARGS: $1=text\\n"
     "# EX: [ZZ_PG_ECHO]hi[/ZZ_PG_ECHO]\\n# OUTPUT: the text\",\"examples\":\"[\\\"hi\\\"]\"}";
 
+// Two `serve` instances on `db` that sign with the one key file `keyFile`.
+bool startBoth(const QString &db, const QString &keyFile, ServeProcess &first, ServeProcess &second,
+               QString *error)
+{
+    const QStringList signing{u"--signing-key"_s, keyFile};
+    return first.start(db, kServedKey, error, signing) && second.start(db, kServedKey, error, signing);
+}
+
 const QString kEchoPath = u"/api/directory/ZZ_PG_ECHO"_s;
 
 // Clients working two servers at once through the REST surface, as agents and editors
@@ -191,8 +199,17 @@ void TestCapdeskctlPostgres::rowCommandsWorkOnADatabase()
 {
     const QString db = m_postgres->createDatabase();
     QVERIFY(!db.isEmpty());
+    // An empty database is made a directory by init only, as a file is.
+    Run run = ctl({u"get"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.err.contains("holds no directory yet"), run.err.constData());
+    const QString untouched = m_postgres->exec(
+        db.section(u'/', 3).section(u'?', 0, 0),
+        u"DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = 'public') "
+        "THEN RAISE EXCEPTION 'tables were made'; END IF; END $$"_s);
+    QVERIFY2(untouched.isEmpty(), qPrintable(untouched));
     QCOMPARE(ctl({u"init"_s, u"--db"_s, db}).exitCode, 0);
-    Run run = ctl({u"put"_s, u"--db"_s, db}, kEchoRow);
+    run = ctl({u"put"_s, u"--db"_s, db}, kEchoRow);
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY(run.json().value(u"created"_s).toBool());
     QCOMPARE(ctl({u"patch"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}, "{\"seq\":7}").exitCode, 0);
@@ -271,8 +288,7 @@ void TestCapdeskctlPostgres::twoServersShareOneDirectory()
     ServeProcess first;
     ServeProcess second;
     QString error;
-    QVERIFY2(first.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
-    QVERIFY2(second.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
+    QVERIFY2(startBoth(db, keyFile, first, second, &error), qPrintable(error));
     const auto on = [](const ServeProcess &serve, QStringList arguments, const QByteArray &stdinData = {}) {
         arguments << u"--server"_s << serve.baseUrl().toString();
         return ctlWithKey(arguments, kServedKey, stdinData);
@@ -376,8 +392,7 @@ void TestCapdeskctlPostgres::twoServersUnderConcurrentLoadLoseNothing()
     ServeProcess first;
     ServeProcess second;
     QString error;
-    QVERIFY2(first.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
-    QVERIFY2(second.start(db, kServedKey, &error, {u"--signing-key"_s, keyFile}), qPrintable(error));
+    QVERIFY2(startBoth(db, keyFile, first, second, &error), qPrintable(error));
     const auto rank = [&db] {
         return ctl({u"get"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}).json().value(u"planner_rank"_s).toInt();
     };
