@@ -6,9 +6,10 @@
 #include "dispatch/store/sqldirectorystore.h"
 
 StoreResult<OpenDirectory> LocalDirectory::open(const QString &path,
-                                                std::shared_ptr<const MemorySecrets> memory)
+                                                std::shared_ptr<const MemorySecrets> memory,
+                                                const DatabasePasswordLookup &passwords)
 {
-    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path);
+    StoreResult<std::shared_ptr<SqlDirectoryStore>> store = SqlDirectoryStore::open(path, passwords);
     if (!store.ok())
         return store.error();
     return over(std::move(store.value()), std::move(memory));

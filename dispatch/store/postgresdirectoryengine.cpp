@@ -46,7 +46,7 @@ StoreError PostgresDirectoryEngine::openConnection(const QString &name, bool rea
                                     .arg(location()));
     db.setHostName(m_location.host());
     db.setPort(m_location.port());
-    db.setDatabaseName(m_location.database());
+    db.setDatabaseName(m_location.databaseName());
     db.setUserName(m_location.user());
     const QString secret = password();
     if (!secret.isEmpty())

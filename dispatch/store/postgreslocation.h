@@ -24,7 +24,7 @@ public:
     // A host name or address, or a socket folder (starting with '/').
     QString host() const { return m_host; }
     int port() const { return m_port; }
-    QString database() const { return m_database; }
+    QString databaseName() const { return m_database; }
     // libpq keyword/value options (sslmode, sslrootcert, connect_timeout, …), as given.
     const QList<QPair<QString, QString>> &options() const { return m_options; }
 

@@ -5,6 +5,7 @@
 #include <QAtomicInteger>
 #include <QCollator>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -140,6 +141,28 @@ QString TemporaryPostgres::exec(const QString &name, const QString &sql, const Q
     }
     QSqlDatabase::removeDatabase(connection);
     return error;
+}
+
+QString TemporaryPostgres::addPasswordRole(const QString &name, const QString &role,
+                                           const QString &password) const
+{
+    // pg_hba.conf takes the first line that matches: this one goes before initdb's trust.
+    QFile hba(m_dir.filePath(QStringLiteral("data/pg_hba.conf")));
+    if (!hba.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read pg_hba.conf: ") + hba.errorString();
+    const QByteArray rules = hba.readAll();
+    hba.close();
+    if (!hba.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || hba.write("local all " + role.toUtf8() + " scram-sha-256\n" + rules) < 0)
+        return QStringLiteral("cannot write pg_hba.conf: ") + hba.errorString();
+    hba.close();
+    QString quoted = password;
+    quoted.replace(u'\'', QStringLiteral("''"));
+    return exec(name, QStringLiteral("SET password_encryption = 'scram-sha-256';"
+                                     "CREATE ROLE %1 LOGIN PASSWORD '%2';"
+                                     "ALTER DATABASE %3 OWNER TO %1;"
+                                     "SELECT pg_reload_conf();")
+                          .arg(role, quoted, name));
 }
 
 QString TemporaryPostgres::createDatabase(QString *why)

@@ -29,6 +29,9 @@ public:
     // superuser), as an outside tool would; returns the error text, empty when it ran.
     QString exec(const QString &name, const QString &sql,
                  const QString &role = QStringLiteral("capdesk")) const;
+    // Makes `role` a login role that must give `password` (SCRAM) and the owner of
+    // database `name`, for tests of passwords; returns the error text, empty when done.
+    QString addPasswordRole(const QString &name, const QString &role, const QString &password) const;
     // The URL of database `name` for another role.
     QString urlOf(const QString &name, const QString &role) const;
     QString socketDir() const { return m_dir.path(); }

@@ -7,9 +7,10 @@
 #include <QFileInfo>
 
 DirectoryOpener::Opened DirectoryOpener::open(const QString &path,
-                                              std::shared_ptr<const MemorySecrets> memory)
+                                              std::shared_ptr<const MemorySecrets> memory,
+                                              const QString &password)
 {
-    return LocalDirectory::open(path, std::move(memory));
+    return LocalDirectory::open(path, std::move(memory), [password](const QString &) { return password; });
 }
 
 DirectoryOpener::Opened DirectoryOpener::openDefault(const QString &path,

@@ -20,8 +20,10 @@ class DirectoryOpener final
 public:
     using Opened = StoreResult<OpenDirectory>;
 
-    // An existing (or new, empty) directory file.
-    static Opened open(const QString &path, std::shared_ptr<const MemorySecrets> memory = {});
+    // An existing (or new, empty) directory file, or a PostgreSQL directory by URL with
+    // the password `password` (empty: libpq's PGPASSFILE/.pgpass, or none).
+    static Opened open(const QString &path, std::shared_ptr<const MemorySecrets> memory = {},
+                       const QString &password = QString());
     // The default directory; on first start (no file yet) its folder is created and it
     // is filled with the sample rows, so a new user sees real capabilities.
     static Opened openDefault(const QString &path, std::shared_ptr<const MemorySecrets> memory = {});

@@ -1,8 +1,10 @@
 #include "views/shell/fileactions.h"
 
+#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/defaultlocations.h"
 #include "dispatch/store/directoryexporter.h"
 #include "dispatch/store/directoryimporter.h"
+#include "dispatch/store/postgreslocation.h"
 #include "models/directorydocument.h"
 #include "models/guithreadinbox.h"
 #include "models/networkpool.h"
@@ -53,7 +55,7 @@ FileActions::~FileActions()
 QString FileActions::near() const
 {
     const QString location = m_session.location();
-    return location.isEmpty() ? QDir::homePath() : location;
+    return location.isEmpty() || PostgresLocation::isUrl(location) ? QDir::homePath() : location;
 }
 
 void FileActions::updateActions()
@@ -67,11 +69,41 @@ bool FileActions::openPath(const QString &path)
 {
     if (!m_guard.mayDrop(m_session.document()))
         return false;
-    DirectoryOpener::Opened directory = DirectoryOpener::open(path, m_session.memorySecrets());
+    if (PostgresLocation::isUrl(path))
+        return openWithStoredPassword(path);
+    return openNow(path, QString());
+}
+
+bool FileActions::openLocation(const QString &location, const QString &password)
+{
+    return m_guard.mayDrop(m_session.document()) && openNow(location, password);
+}
+
+bool FileActions::openWithStoredPassword(const QString &url)
+{
+    const StoreResult<PostgresLocation> location = PostgresLocation::parse(url);
+    if (!location.ok()) {
+        m_prompter.showError(tr("Cannot Open Directory"), location.error().message);
+        return false;
+    }
+    emit statusMessage(
+        tr("Reading the password of %1 from the keychain\u2026").arg(location.value().display()));
+    // Read here, not by the store: a blocking keychain read on the GUI thread would stall it.
+    KeychainStore().readAsync(
+        location.value().keychainName(), this, [this, url](const KeychainStore::Read &read) {
+            openNow(url, read.status == KeychainStore::Read::Status::Found ? read.value : QString());
+        });
+    return true;
+}
+
+bool FileActions::openNow(const QString &path, const QString &password)
+{
+    DirectoryOpener::Opened directory = DirectoryOpener::open(path, m_session.memorySecrets(), password);
     StoreError error = directory.ok() ? m_session.open(directory.value()) : directory.error();
     if (error.isError()) {
         m_prompter.showError(tr("Cannot Open Directory"), error.message);
-        if (!QFileInfo::exists(path))
+        // A server that is down now may answer later; a file that is gone will not come back.
+        if (!PostgresLocation::isUrl(path) && !QFileInfo::exists(path))
             RecentFiles::remove(path);
         return false;
     }
@@ -82,6 +114,8 @@ bool FileActions::openPath(const QString &path)
 
 bool FileActions::openAtStart(const QString &path)
 {
+    if (PostgresLocation::isUrl(path))
+        return openWithStoredPassword(path);
     const QString file = path.isEmpty() ? DefaultLocations::directoryFile() : path;
     DirectoryOpener::Opened directory = path.isEmpty()
                                             ? DirectoryOpener::openDefault(file, m_session.memorySecrets())

@@ -36,7 +36,11 @@ public:
     QAction *exportAction() const { return m_export; }
     QAction *quitAction() const { return m_quit; }
 
+    // A file, here and now; or a postgresql:// URL, whose password is read from the
+    // keychain first (asynchronously: true then means started, and the outcome is shown).
     bool openPath(const QString &path);
+    // A file or URL with the password known already (File → Open PostgreSQL Directory…).
+    bool openLocation(const QString &location, const QString &password);
     // The directory the app starts on: `path`, or the default one (created with the
     // sample rows on first start) when `path` is empty.
     bool openAtStart(const QString &path);
@@ -51,6 +55,8 @@ signals:
 
 private:
     QString near() const;
+    bool openWithStoredPassword(const QString &url);
+    bool openNow(const QString &path, const QString &password);
     // Runs `work` on `store`: here for a file, on the network pool for a server, with
     // `done` called here either way. The answer is done's for a file, true for a server
     // (started).

@@ -17,6 +17,7 @@
 #include "views/remote/connectionstatuslabel.h"
 #include "views/remote/offlinebanner.h"
 #include "views/shell/connectactions.h"
+#include "views/shell/databaseopenactions.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
 #include "views/shell/helpactions.h"
@@ -76,6 +77,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
       m_ledgerActions(new LedgerActions(m_session, *m_prompter, this, this)),
       m_mcpActions(new McpActions(m_session, this, this)),
       m_connectActions(new ConnectActions(m_session, *m_prompter, *m_fileActions, this, this)),
+      m_databaseOpenActions(new DatabaseOpenActions(*m_fileActions, this, this)),
       m_monitor(new ConnectionMonitor(this)), m_banner(new OfflineBanner(this)),
       m_conflicts(new ConflictResolver(
           this, [this] { return m_editActions->save(); }, this)),
@@ -159,6 +161,7 @@ void MainWindow::buildStatusBar()
     connect(m_fileActions, &FileActions::statusMessage, this, showMessage);
     connect(m_editActions, &EditActions::statusMessage, this, showMessage);
     connect(m_connectActions, &ConnectActions::statusMessage, this, showMessage);
+    connect(m_databaseOpenActions, &DatabaseOpenActions::statusMessage, this, showMessage);
     connect(m_conflicts, &ConflictResolver::statusMessage, this, showMessage);
     connect(m_runActions, &RunActions::statusMessage, this, showMessage);
     statusBar()->addPermanentWidget(new ConnectionStatusLabel(*m_monitor, this));
@@ -255,7 +258,7 @@ void MainWindow::buildMenus()
     EditActions *edits = m_editActions;
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addActions({files->newAction(), files->openAction()});
+    file->addActions({files->newAction(), files->openAction(), m_databaseOpenActions->openAction()});
     file->addMenu(files->recentMenu());
     file->addSeparator();
     file->addActions({m_connectActions->connectAction(), m_connectActions->disconnectAction()});

@@ -16,6 +16,7 @@ class HelpActions;
 class PaletteActions;
 class ConflictResolver;
 class ConnectActions;
+class DatabaseOpenActions;
 class ConnectionMonitor;
 class ConnectionRecovery;
 class DirectoryDocument;
@@ -69,6 +70,7 @@ public:
     LintPanel *lintPanel() const { return m_lintPanel; }
     LintController *lintController() const { return m_lint; }
     ConnectActions *connectActions() const { return m_connectActions; }
+    DatabaseOpenActions *databaseOpenActions() const { return m_databaseOpenActions; }
     ConnectionMonitor *connectionMonitor() const { return m_monitor; }
     OfflineBanner *offlineBanner() const { return m_banner; }
     ConflictResolver *conflictResolver() const { return m_conflicts; }
@@ -127,6 +129,7 @@ private:
     LedgerActions *m_ledgerActions;
     McpActions *m_mcpActions;
     ConnectActions *m_connectActions;
+    DatabaseOpenActions *m_databaseOpenActions;
     ConnectionMonitor *m_monitor;
     OfflineBanner *m_banner;
     ConflictResolver *m_conflicts;

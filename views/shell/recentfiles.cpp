@@ -1,5 +1,7 @@
 #include "views/shell/recentfiles.h"
 
+#include "dispatch/store/postgreslocation.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -7,8 +9,14 @@ namespace {
 
 const QString kKey = QStringLiteral("recentFiles");
 
+// One entry per directory however it was named: a file by its absolute path, a database
+// by its URL as Capdesk shows it (never holding a password: such a URL does not open).
 QString normalised(const QString &path)
 {
+    if (PostgresLocation::isUrl(path)) {
+        const StoreResult<PostgresLocation> location = PostgresLocation::parse(path);
+        return location.ok() ? location.value().display() : path;
+    }
     return QFileInfo(path).absoluteFilePath();
 }
 

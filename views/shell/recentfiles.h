@@ -2,8 +2,8 @@
 
 #include <QStringList>
 
-// The last directories opened, newest first, kept in the application's QSettings
-// (organization "Capdesk", application "capdesk") under "recentFiles".
+// The last directories opened (files and postgresql:// URLs), newest first, kept in the application's
+// QSettings (organization "Capdesk", application "capdesk") under "recentFiles".
 class RecentFiles final
 {
 public:
