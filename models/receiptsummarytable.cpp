@@ -1,7 +1,5 @@
 #include "models/receiptsummarytable.h"
 
-#include "models/packedtextsearch.h"
-
 #include <algorithm>
 #include <limits>
 
@@ -184,30 +182,6 @@ const std::string &ReceiptSummaryTable::text(Field field, std::uint32_t id) cons
 QString ReceiptSummaryTable::textOf(int index, Field field) const
 {
     return toQString(text(field, textId(index, field)));
-}
-
-qint64 ReceiptSummaryTable::idOf(Field field, std::string_view text) const
-{
-    const Pool &pool = m_pools[int(field)];
-    const auto found = pool.ids.find(text);
-    return found == pool.ids.end() ? -1 : qint64(found->second);
-}
-
-std::vector<char> ReceiptSummaryTable::idsContaining(std::string_view needle) const
-{
-    std::vector<char> hits(m_records.size(), needle.empty() ? 1 : 0);
-    if (needle.empty() || m_records.empty())
-        return hits;
-    // Records are in arena order; the parent, last in each, is not searched.
-    PackedTextSearch::forEachHit(
-        std::string_view(m_ids), needle, m_records.size(),
-        [this](std::size_t index) {
-            const Record &record = m_records[index];
-            const std::size_t searchedEnd = record.idsOffset + record.idLength + record.traceLength + 2u;
-            return PackedTextSearch::Span{record.idsOffset, searchedEnd, searchedEnd + record.parentLength};
-        },
-        [&hits](std::size_t index) { hits[index] = 1; });
-    return hits;
 }
 
 qint64 ReceiptSummaryTable::parseIsoMsecs(std::string_view text)

@@ -56,12 +56,6 @@ public:
     const std::string &text(Field field, std::uint32_t id) const;
     QString textOf(int index, Field field) const;
     int distinctCount(Field field) const { return int(m_pools[int(field)].texts.size()); }
-    // The id of `text` in `field`, or -1 when no receipt has it.
-    qint64 idOf(Field field, std::string_view text) const;
-
-    // Per receipt: whether its invocation id or trace contains `needle`. Ids are lowercase
-    // base-36 (SPEC §6), so a lowercased needle finds a typed id in any case.
-    std::vector<char> idsContaining(std::string_view lowercaseNeedle) const;
 
     // Milliseconds since the epoch of an ISO-8601 UTC time as the engine stamps it
     // (2026-07-26T04:36:19.832Z, fraction optional); 0 for anything else.

@@ -1,139 +1,234 @@
 #include "models/receipttablemodel.h"
 
-#include "dispatch/receipts/receiptsummaryreader.h"
-
 #include <QDateTime>
 #include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <algorithm>
+#include <string>
+#include <vector>
 
 using Field = ReceiptSummaryTable::Field;
 
 namespace {
 
-std::string lowercaseUtf8(const QString &text)
-{
-    const QByteArray bytes = text.toUtf8();
-    std::string folded(bytes.constData(), std::size_t(bytes.size()));
-    std::transform(folded.begin(), folded.end(), folded.begin(),
-                   [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; });
-    return folded;
-}
-
-// A filter worked out once against one table, so that testing a receipt costs a few
-// comparisons: keys are matched once per distinct key, ids in one pass over the arena.
-class PreparedFilter final
+// A page read newest first, held until it can be added to a table oldest first.
+class NewestFirst final
 {
 public:
-    PreparedFilter(const ReceiptSummaryTable &table, const ReceiptFilter &filter)
-        : m_table(table), m_from(filter.fromMsecs), m_to(filter.toMsecs)
+    void add(const ReceiptSummaryView &receipt)
     {
-        if (!filter.key.isEmpty()) {
-            const std::string needle = lowercaseUtf8(filter.key);
-            m_keyHits.resize(std::size_t(table.distinctCount(Field::Key)));
-            for (std::size_t id = 0; id < m_keyHits.size(); ++id) {
-                const std::string key =
-                    lowercaseUtf8(QString::fromStdString(table.text(Field::Key, std::uint32_t(id))));
-                m_keyHits[id] = key.find(needle) != std::string::npos;
-            }
-        }
-        if (!filter.status.isEmpty()) {
-            const QByteArray status = filter.status.toUtf8();
-            m_status =
-                table.idOf(Field::Status, std::string_view(status.constData(), std::size_t(status.size())));
-            m_anyStatus = false;
-        }
-        if (!filter.actor.isEmpty()) {
-            const QByteArray actor = filter.actor.toUtf8();
-            m_actor =
-                table.idOf(Field::Actor, std::string_view(actor.constData(), std::size_t(actor.size())));
-            m_anyActor = false;
-        }
-        if (!filter.search.isEmpty())
-            m_idHits = table.idsContaining(lowercaseUtf8(filter.search));
+        Owned owned{receipt.seq, {}, receipt.durationMs, receipt.material};
+        const std::string_view texts[] = {receipt.invocationId, receipt.trace, receipt.parent,
+                                          receipt.key,          receipt.actor, receipt.runner,
+                                          receipt.startedAt,    receipt.status};
+        for (std::size_t i = 0; i < std::size(texts); ++i)
+            owned.texts[i].assign(texts[i]);
+        m_receipts.push_back(std::move(owned));
     }
 
-    bool accepts(int index) const
+    void appendOldestFirstTo(ReceiptSummaryTable &table) const
     {
-        const qint64 started = m_table.startedMsecs(index);
-        return started >= m_from && started <= m_to
-               && (m_anyStatus || qint64(m_table.textId(index, Field::Status)) == m_status)
-               && (m_anyActor || qint64(m_table.textId(index, Field::Actor)) == m_actor)
-               && (m_keyHits.empty() || m_keyHits[m_table.textId(index, Field::Key)])
-               && (m_idHits.empty() || m_idHits[std::size_t(index)]);
+        table.reserve(table.size() + int(m_receipts.size()));
+        for (auto it = m_receipts.rbegin(); it != m_receipts.rend(); ++it) {
+            ReceiptSummaryView view;
+            view.seq = it->seq;
+            view.invocationId = it->texts[0];
+            view.trace = it->texts[1];
+            view.parent = it->texts[2];
+            view.key = it->texts[3];
+            view.actor = it->texts[4];
+            view.runner = it->texts[5];
+            view.startedAt = it->texts[6];
+            view.status = it->texts[7];
+            view.durationMs = it->durationMs;
+            view.material = it->material;
+            table.append(view);
+        }
     }
 
 private:
-    const ReceiptSummaryTable &m_table;
-    qint64 m_from;
-    qint64 m_to;
-    bool m_anyStatus = true;
-    qint64 m_status = -1; // -1: no receipt has the wanted status
-    bool m_anyActor = true;
-    qint64 m_actor = -1; // -1: no receipt has the wanted actor
-    std::vector<char> m_keyHits; // per key id; empty: every key
-    std::vector<char> m_idHits; // per receipt; empty: no search
+    struct Owned
+    {
+        qint64 seq = 0;
+        std::string texts[8];
+        qint64 durationMs = 0;
+        bool material = false;
+    };
+    std::vector<Owned> m_receipts;
 };
-
-StoreError readInto(const ReceiptSummaryReader &receipts, qint64 afterSeq, int newestOnly,
-                    ReceiptSummaryTable &into)
-{
-    return receipts.read(afterSeq, newestOnly,
-                         [&into](const ReceiptSummaryView &receipt) { into.append(receipt); });
-}
 
 } // namespace
 
-// One read from the store, made on a worker.
+// What a worker is asked to read.
+struct ReceiptTableModel::Job
+{
+    enum class Kind { FirstPage, Older, Newer, Count };
+    Kind kind = Kind::FirstPage;
+    quint64 generation = 0;
+    ReceiptFilter filter;
+    qint64 beforeSeq = 0; // Older: below this
+    qint64 afterSeq = 0; // Newer: listed above this; Count: counted above this (0: all, anew)
+    qint64 throughSeq = 0; // Count: counted up to this
+    int wanted = kPageSize;
+};
+
+// What it brought back.
 struct ReceiptTableModel::Chunk
 {
-    ReceiptSummaryTable table;
+    Job job;
+    ReceiptSummaryTable table; // oldest first
+    ReceiptSummaryReader::Scan scan;
+    qint64 newestSeq = 0;
+    ReceiptSummaryReader::Count counted;
+    QStringList statuses;
+    QStringList actors;
+    bool overflow = false; // Newer: more than kMaxNewer arrived
     StoreError error;
-    qint64 afterSeq = 0;
 };
 
 ReceiptTableModel::ReceiptTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 ReceiptTableModel::~ReceiptTableModel()
 {
-    discardRead();
-}
-
-void ReceiptTableModel::discardRead()
-{
-    // The worker reads through m_receipts, so it must be done before the reader may go.
     if (m_watcher)
         m_watcher->waitForFinished();
-    delete m_watcher;
-    m_watcher = nullptr;
-    m_refreshPending = false;
+}
+
+ReceiptTableModel::Chunk ReceiptTableModel::run(const ReceiptSummaryReader &receipts, const Job &job)
+{
+    Chunk chunk;
+    chunk.job = job;
+    switch (job.kind) {
+    case Job::Kind::FirstPage: {
+        const StoreResult<qint64> newest = receipts.newestSeq();
+        if (!newest.ok()) {
+            chunk.error = newest.error();
+            break;
+        }
+        chunk.newestSeq = newest.value();
+        readOlder(receipts, job, chunk.newestSeq + 1, chunk);
+        break;
+    }
+    case Job::Kind::Older:
+        readOlder(receipts, job, job.beforeSeq, chunk);
+        break;
+    case Job::Kind::Newer: {
+        const StoreResult<qint64> newest = receipts.newestSeq();
+        if (!newest.ok()) {
+            chunk.error = newest.error();
+            break;
+        }
+        chunk.newestSeq = newest.value();
+        chunk.error =
+            receipts.newer(job.filter, job.afterSeq, chunk.newestSeq, kMaxNewer + 1,
+                           [&chunk](const ReceiptSummaryView &receipt) { chunk.table.append(receipt); });
+        chunk.overflow = chunk.table.size() > kMaxNewer;
+        break;
+    }
+    case Job::Kind::Count:
+        count(receipts, job, chunk);
+        break;
+    }
+    return chunk;
+}
+
+void ReceiptTableModel::readOlder(const ReceiptSummaryReader &receipts, const Job &job, qint64 beforeSeq,
+                                  Chunk &chunk)
+{
+    NewestFirst page;
+    const auto scan = receipts.older(job.filter, beforeSeq, job.wanted, kReadBudgetMs,
+                                     [&page](const ReceiptSummaryView &receipt) { page.add(receipt); });
+    if (!scan.ok()) {
+        chunk.error = scan.error();
+        return;
+    }
+    chunk.scan = scan.value();
+    page.appendOldestFirstTo(chunk.table);
+}
+
+void ReceiptTableModel::count(const ReceiptSummaryReader &receipts, const Job &job, Chunk &chunk)
+{
+    const auto counted = receipts.count(job.afterSeq, job.throughSeq, kCountCap);
+    if (!counted.ok()) {
+        chunk.error = counted.error();
+        return;
+    }
+    chunk.counted = counted.value();
+    // New receipts may bring a status or a caller not offered yet.
+    if (job.afterSeq > 0 && chunk.counted.count == 0)
+        return;
+    const auto statuses = receipts.distinct(ReceiptSummaryReader::Column::Status);
+    const auto actors = receipts.distinct(ReceiptSummaryReader::Column::Actor);
+    if (!statuses.ok() || !actors.ok()) {
+        chunk.error = statuses.ok() ? actors.error() : statuses.error();
+        return;
+    }
+    chunk.statuses = statuses.value();
+    chunk.actors = actors.value();
+}
+
+ReceiptTableModel::Job ReceiptTableModel::firstPageJob() const
+{
+    Job job;
+    job.kind = Job::Kind::FirstPage;
+    job.generation = m_generation;
+    job.filter = m_filter;
+    job.wanted = kPageSize;
+    return job;
 }
 
 StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> receipts)
 {
-    discardRead();
+    if (m_watcher) {
+        m_watcher->waitForFinished();
+        delete m_watcher;
+        m_watcher = nullptr;
+    }
+    m_pending.reset();
     m_receipts = std::move(receipts);
-    ReceiptSummaryTable table;
-    const StoreError error = readInto(*m_receipts, 0, 0, table);
-    if (error.isError())
-        return error;
-    install(std::move(table));
+    forgetCounts();
+    std::optional<Job> job = firstPageJob();
+    while (job) {
+        Chunk chunk = run(*m_receipts, *job);
+        if (chunk.error.isError()) {
+            m_exhausted = true;
+            return chunk.error;
+        }
+        apply(chunk);
+        job = nextJob();
+    }
     return StoreError::none();
 }
 
-StoreError ReceiptTableModel::loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts,
-                                                int firstPage)
+void ReceiptTableModel::loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts)
 {
-    discardRead();
     m_receipts = std::move(receipts);
-    ReceiptSummaryTable newest;
-    const StoreError error = readInto(*m_receipts, 0, firstPage, newest);
-    if (error.isError())
-        return error;
-    install(std::move(newest));
-    startRead(0);
-    return StoreError::none();
+    forgetCounts();
+    start(firstPageJob());
+}
+
+void ReceiptTableModel::forgetCounts()
+{
+    ++m_generation;
+    ++m_readerGeneration;
+    m_total = -1;
+    m_totalCapped = false;
+    m_countedThroughSeq = 0;
+    m_refreshPending = false;
+    m_wanted = kPageSize;
+}
+
+void ReceiptTableModel::setFilter(const ReceiptFilter &filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    if (!m_receipts)
+        return;
+    ++m_generation;
+    m_wanted = kPageSize;
+    // The rows shown stay until the new ones come, so typing never blanks the list.
+    start(firstPageJob());
 }
 
 void ReceiptTableModel::refresh()
@@ -144,159 +239,191 @@ void ReceiptTableModel::refresh()
         m_refreshPending = true;
         return;
     }
-    startRead(m_table.lastSeq());
+    Job job;
+    job.kind = Job::Kind::Newer;
+    job.generation = m_generation;
+    job.filter = m_filter;
+    job.afterSeq = m_newestSeq;
+    start(job);
 }
 
-void ReceiptTableModel::startRead(qint64 afterSeq)
+bool ReceiptTableModel::canFetchMore(const QModelIndex &parent) const
 {
-    m_watcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::readFinished);
-    const ReceiptSummaryReader *receipts = m_receipts.get();
-    m_watcher->setFuture(QtConcurrent::run([receipts, afterSeq] {
-        auto chunk = std::make_shared<Chunk>();
-        chunk->afterSeq = afterSeq;
-        chunk->error = readInto(*receipts, afterSeq, 0, chunk->table);
-        return chunk;
-    }));
+    return !parent.isValid() && m_receipts && !m_exhausted;
 }
 
-void ReceiptTableModel::readFinished()
+void ReceiptTableModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    m_wanted = m_table.size() + kPageSize;
+    if (!m_watcher) {
+        if (std::optional<Job> job = nextJob())
+            start(*job);
+    }
+}
+
+std::optional<ReceiptTableModel::Job> ReceiptTableModel::nextJob()
+{
+    if (m_pending) {
+        Job job = *m_pending;
+        m_pending.reset();
+        return job;
+    }
+    if (!m_exhausted && m_table.size() < m_wanted) {
+        Job job;
+        job.kind = Job::Kind::Older;
+        job.generation = m_generation;
+        job.filter = m_filter;
+        job.beforeSeq = m_nextBeforeSeq;
+        job.wanted = m_wanted - m_table.size();
+        return job;
+    }
+    if (m_total < 0 || m_countedThroughSeq < m_newestSeq) {
+        Job job;
+        job.kind = Job::Kind::Count;
+        job.generation = m_readerGeneration;
+        job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
+        job.throughSeq = m_newestSeq;
+        return job;
+    }
+    if (std::exchange(m_refreshPending, false)) {
+        Job job;
+        job.kind = Job::Kind::Newer;
+        job.generation = m_generation;
+        job.filter = m_filter;
+        job.afterSeq = m_newestSeq;
+        return job;
+    }
+    return std::nullopt;
+}
+
+void ReceiptTableModel::start(const Job &job)
+{
+    if (m_watcher) {
+        // One read at a time; the newest wish replaces an older one still waiting.
+        m_pending = std::make_unique<Job>(job);
+        return;
+    }
+    m_watcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::finished);
+    m_watcher->setFuture(QtConcurrent::run(
+        [receipts = m_receipts, job] { return std::make_shared<Chunk>(run(*receipts, job)); }));
+}
+
+void ReceiptTableModel::finished()
 {
     const std::shared_ptr<Chunk> chunk = m_watcher->result();
+    QString error;
+    // A count does not depend on the filter: only a new reader makes it stale.
+    const quint64 current = chunk->job.kind == Job::Kind::Count ? m_readerGeneration : m_generation;
+    if (chunk->job.generation == current) {
+        if (chunk->error.isError()) {
+            // Not retried by itself: the next filter, refresh or reload tries again.
+            m_exhausted = true;
+            error = chunk->error.message;
+        } else {
+            apply(*chunk);
+        }
+    }
+    // Only now: a view asks for more while rows go in, and that must not start a second read.
     m_watcher->deleteLater();
     m_watcher = nullptr;
-    if (chunk->error.isError()) {
-        emit loadFinished(chunk->error.message);
-    } else {
-        // A read after seq 0 is everything, so it replaces what the first page showed.
-        if (chunk->afterSeq == 0)
-            install(std::move(chunk->table));
-        else
-            appendNewer(chunk->table);
-        emit loadFinished(QString());
-    }
-    if (std::exchange(m_refreshPending, false))
-        refresh();
-}
-
-void ReceiptTableModel::install(ReceiptSummaryTable &&table)
-{
-    relayout([&] {
-        m_table = std::move(table);
-        m_visible = filtered(m_filter);
-    });
-    emit choicesChanged();
-}
-
-void ReceiptTableModel::appendNewer(const ReceiptSummaryTable &newer)
-{
-    if (newer.size() == 0)
+    if (!error.isEmpty()) {
+        emit loadFinished(error);
+        // Only a new wish reads again after a failure, never the chain that failed.
+        if (m_pending) {
+            const Job job = *m_pending;
+            m_pending.reset();
+            start(job);
+        }
         return;
-    const int first = m_table.size();
-    const int statusesBefore = m_table.distinctCount(Field::Status);
-    const int actorsBefore = m_table.distinctCount(Field::Actor);
-    m_table.appendAll(newer);
-    const PreparedFilter filter(m_table, m_filter);
-    std::vector<int> shown;
-    for (int index = first; index < m_table.size(); ++index) {
-        if (filter.accepts(index))
-            shown.push_back(index);
     }
-    // Newer receipts go on top, so the rows below and their selection stay put.
-    if (!shown.empty()) {
-        beginInsertRows({}, 0, int(shown.size()) - 1);
-        m_visible.insert(m_visible.end(), shown.begin(), shown.end());
+    if (std::optional<Job> job = nextJob()) {
+        start(*job);
+        return;
+    }
+    emit loadFinished(QString());
+}
+
+void ReceiptTableModel::apply(Chunk &chunk)
+{
+    switch (chunk.job.kind) {
+    case Job::Kind::FirstPage:
+        applyFirstPage(chunk);
+        break;
+    case Job::Kind::Older:
+        applyOlder(chunk);
+        break;
+    case Job::Kind::Newer:
+        applyNewer(chunk);
+        break;
+    case Job::Kind::Count:
+        applyCount(chunk);
+        break;
+    }
+    emit countsChanged(rowCount(), m_total);
+}
+
+void ReceiptTableModel::applyFirstPage(Chunk &chunk)
+{
+    beginResetModel();
+    m_table = std::move(chunk.table);
+    m_nextBeforeSeq = chunk.scan.nextBeforeSeq;
+    m_exhausted = chunk.scan.exhausted;
+    m_newestSeq = std::max(m_newestSeq, chunk.newestSeq);
+    endResetModel();
+}
+
+void ReceiptTableModel::applyOlder(Chunk &chunk)
+{
+    m_nextBeforeSeq = chunk.scan.nextBeforeSeq;
+    m_exhausted = chunk.scan.exhausted;
+    const int added = chunk.table.size();
+    if (added == 0)
+        return;
+    // Older receipts go at the bottom; the rows above keep their numbers.
+    beginInsertRows({}, rowCount(), rowCount() + added - 1);
+    ReceiptSummaryTable merged = std::move(chunk.table);
+    merged.appendAll(m_table);
+    m_table = std::move(merged);
+    endInsertRows();
+}
+
+void ReceiptTableModel::applyNewer(Chunk &chunk)
+{
+    if (chunk.overflow) {
+        // Too many to add one by one: the list starts over from the newest.
+        m_pending = std::make_unique<Job>(firstPageJob());
+        return;
+    }
+    m_newestSeq = std::max(m_newestSeq, chunk.newestSeq);
+    const int added = chunk.table.size();
+    if (added > 0) {
+        // Newer receipts go on top, so the rows below and their selection stay put.
+        beginInsertRows({}, 0, added - 1);
+        m_table.appendAll(chunk.table);
         endInsertRows();
     }
-    emit countsChanged(rowCount(), totalReceipts());
-    if (m_table.distinctCount(Field::Status) != statusesBefore
-        || m_table.distinctCount(Field::Actor) != actorsBefore)
-        emit choicesChanged();
 }
 
-void ReceiptTableModel::setFilter(const ReceiptFilter &filter)
+void ReceiptTableModel::applyCount(const Chunk &chunk)
 {
-    if (filter == m_filter)
+    if (chunk.job.afterSeq == 0) {
+        m_total = chunk.counted.count;
+        m_totalCapped = chunk.counted.capped;
+    } else {
+        m_total = std::min(m_total + chunk.counted.count, kCountCap);
+        m_totalCapped = m_totalCapped || chunk.counted.capped || m_total == kCountCap;
+    }
+    m_countedThroughSeq = chunk.job.throughSeq;
+    if (chunk.statuses.isEmpty() && chunk.actors.isEmpty())
         return;
-    std::vector<int> visible = filtered(filter);
-    // Typing on while the same receipts match (every key has "rk_") changes no row, so
-    // the view is spared a relayout of 100,000 rows.
-    if (visible == m_visible) {
-        m_filter = filter;
+    if (chunk.statuses == m_statuses && chunk.actors == m_actors)
         return;
-    }
-    relayout([&] {
-        m_filter = filter;
-        m_visible = std::move(visible);
-    });
-}
-
-std::vector<int> ReceiptTableModel::filtered(const ReceiptFilter &filter) const
-{
-    std::vector<int> visible;
-    if (filter == ReceiptFilter()) {
-        visible.resize(std::size_t(m_table.size()));
-        for (int i = 0; i < m_table.size(); ++i)
-            visible[std::size_t(i)] = i;
-        return visible;
-    }
-    const PreparedFilter prepared(m_table, filter);
-    for (int i = 0; i < m_table.size(); ++i) {
-        if (prepared.accepts(i))
-            visible.push_back(i);
-    }
-    return visible;
-}
-
-int ReceiptTableModel::rowOfIndex(int index) const
-{
-    const auto it = std::lower_bound(m_visible.begin(), m_visible.end(), index);
-    if (it == m_visible.end() || *it != index)
-        return -1;
-    return int(m_visible.end() - it) - 1;
-}
-
-void ReceiptTableModel::relayout(const std::function<void()> &change)
-{
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    // Persistent indexes follow their receipt by seq, which survives a reload.
-    const QModelIndexList before = persistentIndexList();
-    std::vector<qint64> seqs;
-    seqs.reserve(std::size_t(before.size()));
-    for (const QModelIndex &index : before)
-        seqs.push_back(index.isValid() ? m_table.seq(indexAt(index.row())) : -1);
-
-    change();
-
-    QModelIndexList after;
-    after.reserve(before.size());
-    for (qsizetype p = 0; p < before.size(); ++p) {
-        const int i = seqs[std::size_t(p)] < 0 ? -1 : m_table.indexOfSeq(seqs[std::size_t(p)]);
-        const int row = i < 0 ? -1 : rowOfIndex(i);
-        after.append(row < 0 ? QModelIndex() : index(row, before[p].column()));
-    }
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-    emit countsChanged(rowCount(), totalReceipts());
-}
-
-QStringList ReceiptTableModel::distinctTexts(Field field) const
-{
-    QStringList names;
-    for (int id = 0; id < m_table.distinctCount(field); ++id)
-        names.append(QString::fromStdString(m_table.text(field, std::uint32_t(id))));
-    names.sort();
-    return names;
-}
-
-QStringList ReceiptTableModel::statuses() const
-{
-    return distinctTexts(Field::Status);
-}
-
-QStringList ReceiptTableModel::actors() const
-{
-    return distinctTexts(Field::Actor);
+    m_statuses = chunk.statuses;
+    m_actors = chunk.actors;
+    emit choicesChanged();
 }
 
 QString ReceiptTableModel::invocationIdAt(int row) const
@@ -310,26 +437,12 @@ int ReceiptTableModel::rowOfInvocation(const QString &invocationId) const
 {
     const QByteArray id = invocationId.toUtf8();
     const int index = m_table.indexOfInvocation(std::string_view(id.constData(), std::size_t(id.size())));
-    return index < 0 ? -1 : rowOfIndex(index);
-}
-
-QList<QPointF> ReceiptTableModel::durationsOf(const QString &key) const
-{
-    const QByteArray utf8 = key.toUtf8();
-    const qint64 id = m_table.idOf(Field::Key, std::string_view(utf8.constData(), std::size_t(utf8.size())));
-    QList<QPointF> points;
-    if (id < 0)
-        return points;
-    for (int i = 0; i < m_table.size(); ++i) {
-        if (m_table.textId(i, Field::Key) == std::uint32_t(id))
-            points.append(QPointF(double(m_table.startedMsecs(i)), double(m_table.durationMs(i))));
-    }
-    return points;
+    return index < 0 ? -1 : indexAt(index);
 }
 
 int ReceiptTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_visible.size());
+    return parent.isValid() ? 0 : m_table.size();
 }
 
 int ReceiptTableModel::columnCount(const QModelIndex &parent) const
@@ -344,7 +457,7 @@ QString ReceiptTableModel::durationText(qint64 ms)
     return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', ms < 10000 ? 2 : 1);
 }
 
-QString ReceiptTableModel::receiptsText(int count)
+QString ReceiptTableModel::receiptsText(qint64 count)
 {
     return count == 1 ? tr("1 receipt") : tr("%1 receipts").arg(QLocale().toString(count));
 }
@@ -353,7 +466,6 @@ QString ReceiptTableModel::timeText(qint64 msecs)
 {
     return QDateTime::fromMSecsSinceEpoch(msecs, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
-
 QVariant ReceiptTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))

@@ -1,23 +1,22 @@
 #pragma once
 
 #include "dispatch/core/storeerror.h"
-#include "models/receiptfilter.h"
+#include "dispatch/receipts/receiptfilter.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
 #include "models/receiptsummarytable.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>
-#include <QList>
-#include <QPointF>
 
-#include <functional>
 #include <memory>
-#include <vector>
+#include <optional>
 
-class ReceiptSummaryReader;
-
-// The directory's receipts, newest first, through a filter. Filtering works on index
-// vectors over ReceiptSummaryTable, never on QVariants, so a keystroke over 100,000
-// receipts stays inside one frame; reading happens on a worker thread.
+// The directory's receipts that pass a filter, newest first, paged from the database: a
+// log of tens of millions of receipts is never held, only the pages the view has asked
+// for (canFetchMore/fetchMore), kept compact in a ReceiptSummaryTable. Every read runs on
+// a worker and stops after a short budget, so a keystroke in a filter answers at once
+// and replaces a search still under way. The total is counted once, up to kCountCap,
+// and kept up by refresh(), never counted again per keystroke.
 class ReceiptTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -41,34 +40,48 @@ public:
         DurationMsRole, // qint64
     };
 
+    static constexpr int kPageSize = 500;
+    // How long one read may look for receipts that pass the filter before it hands over
+    // what it found; the next read goes on from there.
+    static constexpr int kReadBudgetMs = 120;
+    static constexpr qint64 kCountCap = 10000000;
+    // More new receipts than this since the last look, and the list starts over from the newest.
+    static constexpr int kMaxNewer = 10000;
+
     explicit ReceiptTableModel(QObject *parent = nullptr);
     ~ReceiptTableModel() override;
 
-    // Replaces everything with every receipt `receipts` reads, read on this thread.
+    // The first page, the total and the statuses and callers, read on this thread.
     StoreError load(std::shared_ptr<const ReceiptSummaryReader> receipts);
-    // Shows the newest `firstPage` receipts at once and reads all of them on a worker,
-    // swapping them in when done (loadFinished). Filter and selection carry over.
-    StoreError loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts, int firstPage = 256);
-    // Adds the receipts written since the last read (a worker reads only those), at the
-    // top; loadFinished follows.
+    // The same, read on a worker; loadFinished follows.
+    void loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts);
+    // Adds the receipts written since the last look, at the top; loadFinished follows.
     void refresh();
+    // A read is running or waiting.
     bool isLoading() const { return m_watcher != nullptr; }
 
+    // Lists the receipts that pass `filter`, read anew on a worker; loadFinished follows.
     void setFilter(const ReceiptFilter &filter);
     const ReceiptFilter &filter() const { return m_filter; }
+    // Whether every receipt that passes the filter is listed (else fetchMore() lists more).
+    bool isComplete() const { return m_exhausted; }
 
-    int totalReceipts() const { return m_table.size(); }
+    // Every receipt in the directory, counted once and kept up by refresh(); -1 until
+    // known, and kCountCap when there are more (totalIsCapped()).
+    qint64 totalReceipts() const { return m_total; }
+    bool totalIsCapped() const { return m_totalCapped; }
+    // The receipts listed, oldest first.
     const ReceiptSummaryTable &summaries() const { return m_table; }
+    const std::shared_ptr<const ReceiptSummaryReader> &reader() const { return m_receipts; }
     // Every status some receipt has, sorted.
-    QStringList statuses() const;
+    QStringList statuses() const { return m_statuses; }
     // Every caller some receipt names (owner:local, mcp:NAME, token:ID…), sorted.
-    QStringList actors() const;
+    QStringList actors() const { return m_actors; }
     QString invocationIdAt(int row) const;
-    int rowOfInvocation(const QString &invocationId) const; // visible row, or -1
-    // Every receipt of `key`, filtered or not, oldest first: x is the start (UTC ms since
-    // the epoch), y the duration in ms.
-    QList<QPointF> durationsOf(const QString &key) const;
+    int rowOfInvocation(const QString &invocationId) const; // listed row, or -1
 
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -78,38 +91,58 @@ public:
     // so counts are spelled out rather than left to "%n receipt(s)".
     static QString durationText(qint64 ms);
     static QString timeText(qint64 msecs);
-    static QString receiptsText(int count);
+    static QString receiptsText(qint64 count);
 
 signals:
-    // Visible and total receipt counts, after every change that can move them.
-    void countsChanged(int visible, int total);
-    // A receipt with a status or a caller not seen before arrived, or the table was replaced.
+    // Listed receipts and the directory's total (-1 until counted), after every change.
+    void countsChanged(int listed, qint64 total);
+    // The statuses or callers offered changed.
     void choicesChanged();
-    // A background read completed; `error` is empty on success.
+    // A read, and the reads it led to, ended; `error` is empty on success.
     void loadFinished(const QString &error);
 
 private:
+    struct Job;
     struct Chunk;
 
-    QStringList distinctTexts(ReceiptSummaryTable::Field field) const;
-
-    void discardRead();
-    void startRead(qint64 afterSeq);
-    void readFinished();
-    void install(ReceiptSummaryTable &&table);
-    void appendNewer(const ReceiptSummaryTable &newer);
-    // Applies `change`, which leaves m_visible up to date, and moves persistent indexes
-    // along with their receipts.
-    void relayout(const std::function<void()> &change);
-    std::vector<int> filtered(const ReceiptFilter &filter) const;
-    int indexAt(int row) const { return m_visible[m_visible.size() - 1 - std::size_t(row)]; }
-    int rowOfIndex(int index) const;
+    static Chunk run(const ReceiptSummaryReader &receipts, const Job &job);
+    static void readOlder(const ReceiptSummaryReader &receipts, const Job &job, qint64 beforeSeq,
+                          Chunk &chunk);
+    static void count(const ReceiptSummaryReader &receipts, const Job &job, Chunk &chunk);
+    void forgetCounts();
+    void start(const Job &job);
+    void finished();
+    void apply(Chunk &chunk);
+    void applyFirstPage(Chunk &chunk);
+    void applyOlder(Chunk &chunk);
+    void applyNewer(Chunk &chunk);
+    void applyCount(const Chunk &chunk);
+    // The read that should follow, if any: a new filter, a page not full yet, receipts not
+    // counted yet, or a refresh that waits.
+    std::optional<Job> nextJob();
+    Job firstPageJob() const;
+    int indexAt(int row) const { return m_table.size() - 1 - row; }
 
     ReceiptSummaryTable m_table;
-    // Visible m_table indexes, ascending; row 0 is the last one, the newest.
-    std::vector<int> m_visible;
     ReceiptFilter m_filter;
     std::shared_ptr<const ReceiptSummaryReader> m_receipts;
     QFutureWatcher<std::shared_ptr<Chunk>> *m_watcher = nullptr;
+    // Bumped by every new filter or reader: a read started before brings nothing back.
+    quint64 m_generation = 0;
+    // Bumped by every new reader only: what a count brings back holds across filters.
+    quint64 m_readerGeneration = 0;
+    std::unique_ptr<Job> m_pending;
     bool m_refreshPending = false;
+    // How many listed receipts the view has asked for so far.
+    int m_wanted = kPageSize;
+    qint64 m_nextBeforeSeq = 0;
+    bool m_exhausted = true;
+    // The newest receipt looked at: refresh() reads the ones above it.
+    qint64 m_newestSeq = 0;
+    qint64 m_total = -1;
+    bool m_totalCapped = false;
+    // The receipts up to this seq are in m_total.
+    qint64 m_countedThroughSeq = 0;
+    QStringList m_statuses;
+    QStringList m_actors;
 };

@@ -1,26 +1,81 @@
 #pragma once
 
 #include "dispatch/core/storeerror.h"
+#include "dispatch/receipts/receiptfilter.h"
 #include "dispatch/receipts/receiptsummaryview.h"
+
+#include <QList>
+#include <QPointF>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
 
+class QSqlDatabase;
+class QSqlQuery;
 class SqlDirectoryStore;
 
-// Reads the `receipts` columns the viewer lists with one forward-only query. Safe from
-// any thread: off the store's own thread it reads through a short-lived read-only
-// connection, so 100,000 receipts load without blocking the GUI.
+// The viewer's questions to the `receipts` table, each an indexed query, so that a log of
+// tens of millions of receipts is paged rather than held: a page of the newest receipts
+// that pass a filter, the ones that arrived since, a trace, a capped count, the statuses
+// and callers in use, and a key's durations in time buckets. Safe from any thread: off
+// the store's own thread it reads through a short-lived read-only connection.
 class ReceiptSummaryReader final
 {
 public:
+    using Sink = std::function<void(const ReceiptSummaryView &)>;
+
+    // Where a page left off: the next page starts below `nextBeforeSeq`; `exhausted` when
+    // every receipt below the start has been looked at.
+    struct Scan
+    {
+        qint64 nextBeforeSeq = 0;
+        bool exhausted = true;
+    };
+
+    // What a count comes to: `capped` when there are more than `count`.
+    struct Count
+    {
+        qint64 count = 0;
+        bool capped = false;
+    };
+
+    enum class Column { Status, Actor };
+
+    // At most this many distinct statuses or callers are offered; more are not read.
+    static constexpr int kMaxChoices = 500;
+    // A trace holds at most this many receipts in the viewer's tree.
+    static constexpr int kMaxTraceReceipts = 10000;
+
     explicit ReceiptSummaryReader(std::shared_ptr<const SqlDirectoryStore> store);
 
-    // Gives `sink` the receipts with seq > `afterSeq`, oldest first; with `newestOnly` > 0,
-    // only that many of the newest. A view is valid only during its sink call.
-    StoreError read(qint64 afterSeq, int newestOnly,
-                    const std::function<void(const ReceiptSummaryView &)> &sink) const;
+    // The receipts that pass `filter` with seq below `beforeSeq` (0: from the newest),
+    // newest first, until `wanted` are found, all have been looked at, or `budgetMs` of
+    // reading went by. The table is read in seq windows, so a filter that few receipts
+    // pass costs at most the budget per call and the caller goes on where it left off.
+    StoreResult<Scan> older(const ReceiptFilter &filter, qint64 beforeSeq, int wanted, int budgetMs,
+                            const Sink &sink) const;
+    // The receipts that pass `filter` with seq in (`afterSeq`, `throughSeq`], oldest first,
+    // at most `limit`.
+    StoreError newer(const ReceiptFilter &filter, qint64 afterSeq, qint64 throughSeq, int limit,
+                     const Sink &sink) const;
+    // The receipts of one trace, oldest first, at most kMaxTraceReceipts.
+    StoreError trace(const QString &trace, const Sink &sink) const;
+    // The receipts with seq in (`afterSeq`, `throughSeq`], counted up to `cap`.
+    StoreResult<Count> count(qint64 afterSeq, qint64 throughSeq, qint64 cap) const;
+    // The highest seq written so far (0 when there is none).
+    StoreResult<qint64> newestSeq() const;
+    // Every distinct value of `column`, sorted, at most kMaxChoices: one index probe each.
+    StoreResult<QStringList> distinct(Column column) const;
+    // The durations of `key`'s receipts, oldest first: x the start (UTC ms since the
+    // epoch), y the duration in ms. Up to `maxPoints` receipts, one point each; beyond,
+    // the slowest receipt of each minute, hour, day or month, whichever gives at most
+    // `maxPoints` buckets, worked out in SQL.
+    StoreResult<QList<QPointF>> durations(const QString &key, int maxPoints) const;
 
 private:
+    StoreError read(const std::function<StoreError(QSqlDatabase &)> &work) const;
+    StoreError failed(const QSqlQuery &query) const;
+
     std::shared_ptr<const SqlDirectoryStore> m_store;
 };

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/receiptfilter.h"
+#include "dispatch/receipts/receiptfilter.h"
 
 #include <QWidget>
 

@@ -1,6 +1,7 @@
 #include "views/receipts/receiptviewer.h"
 
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/store/directorystore.h"
 #include "models/receiptinspection.h"
 #include "models/receipttablemodel.h"
@@ -28,6 +29,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
@@ -86,13 +88,15 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     connect(m_model, &ReceiptTableModel::loadFinished, this, [this](const QString &error) {
         if (!error.isEmpty())
             m_prompter.showError(tr("Receipts"), error);
-        // The tree and the plot were drawn from what had been read; now there is more.
-        if (!m_pendingInvocation.isEmpty())
-            showInvocation(std::exchange(m_pendingInvocation, QString()));
-        else if (!m_detail->invocationId().isEmpty())
-            showDetails(m_detail->invocationId());
+        // Asked for before the read that lists it: select it now if it came.
+        if (const QString pending = std::exchange(m_pendingInvocation, QString()); !pending.isEmpty())
+            selectListed(pending);
+        else if (std::exchange(m_selectFirst, false) && m_model->rowCount() > 0
+                 && !m_table->currentIndex().isValid())
+            selectRow(0);
         updateHeader();
     });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ReceiptViewer::keepShownSelected);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 // A receipt filtered away leaves no current row; the pane keeps what it showed.
@@ -171,24 +175,25 @@ void ReceiptViewer::reload()
         return;
     }
     m_loaded = true;
-    const StoreError error = m_model->loadProgressively(m_ledger->receiptSummaries());
-    if (error.isError())
-        m_prompter.showError(tr("Receipts"), error.message);
-    m_filterBar->setStatuses(m_model->statuses());
-    m_filterBar->setActors(m_model->actors());
+    m_selectFirst = true;
+    m_model->loadProgressively(m_ledger->receiptSummaries());
     updateHeader();
-    if (m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
-        selectRow(0);
 }
 
 void ReceiptViewer::updateHeader()
 {
-    const QString total = ReceiptTableModel::receiptsText(m_model->totalReceipts());
-    QString text = m_model->rowCount() == m_model->totalReceipts()
-                       ? total
-                       : tr("%1 of %2").arg(QLocale().toString(m_model->rowCount()), total);
+    const qint64 total = m_model->totalReceipts();
+    const QString all = total < 0                  ? tr("counting the receipts\u2026")
+                        : m_model->totalIsCapped() ? tr("%1+ receipts").arg(QLocale().toString(total))
+                                                   : ReceiptTableModel::receiptsText(total);
+    // Filtered, the list holds what the pages read so far found; "+" while more may come.
+    QString text = m_model->filter().isEmpty()
+                       ? all
+                       : tr("%1%2 of %3")
+                             .arg(QLocale().toString(m_model->rowCount()),
+                                  m_model->isComplete() ? QString() : QStringLiteral("+"), all);
     if (m_model->isLoading())
-        text += tr(" (loading…)");
+        text += tr(" (reading\u2026)");
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);
@@ -217,27 +222,43 @@ void ReceiptViewer::selectRow(int row)
     m_table->scrollTo(index);
 }
 
+void ReceiptViewer::keepShownSelected()
+{
+    // A new filter's page replaces the rows: the receipt shown stays selected if listed,
+    // without being read and drawn again.
+    const int row = m_model->rowOfInvocation(m_detail->invocationId());
+    if (row < 0)
+        return;
+    const QSignalBlocker quiet(m_table->selectionModel());
+    m_table->selectionModel()->setCurrentIndex(m_model->index(row, ReceiptTableModel::TimeColumn),
+                                               QItemSelectionModel::ClearAndSelect
+                                                   | QItemSelectionModel::Rows);
+}
+
+bool ReceiptViewer::selectListed(const QString &invocationId)
+{
+    const int row = m_model->rowOfInvocation(invocationId);
+    if (row < 0)
+        return false;
+    // Selecting a new current row shows it; the current one is shown again.
+    if (m_table->currentIndex().row() == row)
+        showDetails(invocationId);
+    else
+        selectRow(row);
+    return true;
+}
+
 void ReceiptViewer::showInvocation(const QString &invocationId)
 {
-    int row = m_model->rowOfInvocation(invocationId);
-    const QByteArray id = invocationId.toUtf8();
-    if (row < 0
-        && m_model->summaries().indexOfInvocation(std::string_view(id.constData(), std::size_t(id.size())))
-               >= 0) {
-        m_filterBar->clear();
-        row = m_model->rowOfInvocation(invocationId);
-    }
-    if (row >= 0) {
-        // Selecting a new current row shows it; the current one is shown again.
-        if (m_table->currentIndex().row() == row)
-            showDetails(invocationId);
-        else
-            selectRow(row);
+    if (selectListed(invocationId))
         return;
-    }
-    // Not read yet: show it from the log now and select it once the load brings it.
-    if (m_model->isLoading())
-        m_pendingInvocation = invocationId;
+    // Not listed: a filter hides it, or it came after the last look, or it is older than
+    // the pages read so far. It is shown from the log now and selected if a read brings it.
+    m_pendingInvocation = invocationId;
+    if (!m_model->filter().isEmpty())
+        m_filterBar->clear();
+    else
+        m_model->refresh();
     showDetails(invocationId);
 }
 
@@ -254,16 +275,46 @@ void ReceiptViewer::showDetails(const QString &invocationId)
     const Receipt &receipt = inspection.value().receipt;
     m_shownJson = inspection.value().json;
     m_detail->showInspection(inspection.value());
-    m_treeModel->showTraceOf(m_model->summaries(), invocationId);
+    showTrace(receipt.trace, invocationId);
+    plotDurations(receipt);
+}
+
+void ReceiptViewer::showTrace(const QString &trace, const QString &invocationId)
+{
+    ReceiptSummaryTable receipts;
+    const StoreError error = m_ledger->receiptSummaries()->trace(
+        trace, [&receipts](const ReceiptSummaryView &receipt) { receipts.append(receipt); });
+    if (error.isError()) {
+        m_treeModel->clear();
+        return;
+    }
+    m_treeModel->showTraceOf(receipts, invocationId);
     m_tree->expandAll();
     const QModelIndex marked = m_treeModel->indexOfInvocation(invocationId);
     m_tree->setCurrentIndex(marked);
     m_tree->scrollTo(marked);
+}
+
+void ReceiptViewer::plotDurations(const Receipt &receipt)
+{
     const QByteArray startedAt = receipt.startedAt.toUtf8();
-    const auto started = double(ReceiptSummaryTable::parseIsoMsecs(
-        std::string_view(startedAt.constData(), std::size_t(startedAt.size()))));
-    m_plot->setSeries(receipt.key, m_model->durationsOf(receipt.key),
-                      QPointF(started, double(receipt.durationMs)));
+    const QPointF marked(double(ReceiptSummaryTable::parseIsoMsecs(
+                             std::string_view(startedAt.constData(), std::size_t(startedAt.size())))),
+                         double(receipt.durationMs));
+    // A key with a million receipts takes a moment to bucket: read on a worker, and only
+    // the latest request is drawn.
+    const quint64 request = ++m_plotRequests;
+    QtConcurrent::run([receipts = m_ledger->receiptSummaries(), key = receipt.key] {
+        return receipts->durations(key, kPlotPoints);
+    }).then(this, [this, request, key = receipt.key, marked](const StoreResult<QList<QPointF>> &points) {
+        if (request != m_plotRequests)
+            return;
+        if (points.ok())
+            m_plot->setSeries(key, points.value(), marked);
+        else
+            m_plot->clear();
+        emit plotted();
+    });
 }
 
 void ReceiptViewer::copySelected()

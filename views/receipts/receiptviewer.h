@@ -7,6 +7,7 @@
 #include <memory>
 
 class DirectoryLedger;
+struct Receipt;
 class DurationPlot;
 class Prompter;
 class QLabel;
@@ -18,17 +19,21 @@ class ReceiptFilterBar;
 class ReceiptTableModel;
 class ReceiptTreeModel;
 
-// The directory's signed receipts (SPEC §6): a filterable table that stays smooth at
-// 100,000 receipts, the selected receipt's every field with its signature check and
-// contract drift, its trace as a parent/child tree, and its key's durations over time.
-// The header line says where the signing key lives. The first time it is shown it
-// loads by itself; reload() then adds what was written since.
+// The directory's signed receipts (SPEC §6): a filterable table paged from the database,
+// so tens of millions of receipts open and filter at once in flat memory, the selected
+// receipt's every field with its signature check and contract drift, its trace as a
+// parent/child tree, and its key's durations over time (bucketed in SQL past
+// kPlotPoints). The header line says where the signing key lives. The first time it is
+// shown it loads by itself; reload() then adds what was written since.
 class ReceiptViewer final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ReceiptViewer)
 
 public:
+    // The most points the duration plot draws; more receipts are bucketed by time.
+    static constexpr int kPlotPoints = 2000;
+
     // File choices and errors go through `prompter`, which must outlive the viewer.
     ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent = nullptr);
     ~ReceiptViewer() override;
@@ -47,8 +52,8 @@ public:
     ReceiptFileVerificationDialog *verificationDialog() const;
 
 public slots:
-    // The first call reads every receipt (the newest at once, the rest on a worker); each
-    // later one adds the receipts written since and checks the shown one again.
+    // The first call reads the newest page on a worker; each later one adds the receipts
+    // written since and checks the shown one again.
     void reload();
     // Selects the receipt, clearing filters that hide it, and shows its details.
     void showInvocation(const QString &invocationId);
@@ -59,13 +64,20 @@ public slots:
 signals:
     // "Jump to row": the owner selects `key` in the directory table.
     void rowRequested(const QString &key);
+    // The duration plot shows the selected receipt's key (it is read on a worker).
+    void plotted();
 
 protected:
     void showEvent(QShowEvent *event) override;
 
 private:
     void configureTable();
+    void keepShownSelected();
+    // Selects the receipt if it is listed; false when it is not.
+    bool selectListed(const QString &invocationId);
     void showDetails(const QString &invocationId);
+    void showTrace(const QString &trace, const QString &invocationId);
+    void plotDurations(const Receipt &receipt);
     void selectRow(int row);
     void updateHeader();
 
@@ -82,6 +94,8 @@ private:
     QPointer<ReceiptFileVerificationDialog> m_verification;
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
     QString m_keyStorage;
-    QString m_pendingInvocation; // asked for before the full load brought it in
+    QString m_pendingInvocation; // asked for before a read listed it
     bool m_loaded = false;
+    bool m_selectFirst = false; // the first page selects its top receipt
+    quint64 m_plotRequests = 0;
 };

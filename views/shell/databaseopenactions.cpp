@@ -11,7 +11,7 @@
 DatabaseOpenActions::DatabaseOpenActions(FileActions &files, QWidget *dialogParent, QObject *parent)
     : QObject(parent), m_files(files), m_dialogParent(dialogParent),
       m_open(new QAction(QIcon::fromTheme(QStringLiteral("network-server-database")),
-                         tr("Open &PostgreSQL Directory…"), this))
+                         tr("Open Post&greSQL Directory…"), this))
 {
     m_open->setObjectName(QStringLiteral("openPostgresAction"));
     m_open->setStatusTip(tr("Open a directory kept in a PostgreSQL database, shared with capdeskctl serve "

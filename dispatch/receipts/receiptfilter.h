@@ -14,6 +14,7 @@ struct ReceiptFilter
     QString search; // a part of the invocation id or the trace
     QString actor; // who called, exactly ("mcp:claude-desktop", "token:tok_…"); empty: anyone
 
+    bool isEmpty() const { return *this == ReceiptFilter(); }
     bool operator==(const ReceiptFilter &o) const
     {
         return key == o.key && status == o.status && actor == o.actor && fromMsecs == o.fromMsecs
