@@ -1,9 +1,9 @@
 #include "dispatch/receipts/receiptwriter.h"
 
 #include "dispatch/receipts/receiptlog.h"
+#include "dispatch/store/connectionname.h"
 #include "dispatch/store/sqldirectorystore.h"
 
-#include <QAtomicInteger>
 #include <QSqlDatabase>
 #include <QSqlError>
 
@@ -17,7 +17,7 @@ class ReceiptWriter::Connection final
 {
 public:
     explicit Connection(std::shared_ptr<SqlDirectoryStore> store)
-        : m_store(std::move(store)), m_name(newName())
+        : m_store(std::move(store)), m_name(ConnectionName::fresh(u"receipt-writer"_s))
     {}
     ~Connection() { close(); }
     Q_DISABLE_COPY_MOVE(Connection)
@@ -36,12 +36,6 @@ public:
     }
 
 private:
-    static QString newName()
-    {
-        static QAtomicInteger<quint64> counter;
-        return u"capdesk-receipt-writer-%1"_s.arg(counter.fetchAndAddRelaxed(1));
-    }
-
     // Opened at the first batch, and again after a failure or a lost connection (a
     // database server restarted), so one bad moment does not fail every later receipt.
     StoreError open()

@@ -1,10 +1,10 @@
 #include "dispatch/store/postgreschangefeed.h"
 
+#include "dispatch/store/connectionname.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/outsidewritereport.h"
 #include "dispatch/store/qtsqlsummaryscan.h"
 
-#include <QAtomicInteger>
 #include <QSet>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -18,12 +18,6 @@ namespace {
 
 const QByteArray kCursorTag = QByteArrayLiteral("pg1");
 constexpr qsizetype kMaxCursorBytes = 100;
-
-QString newConnectionName()
-{
-    static QAtomicInteger<quint64> counter;
-    return QStringLiteral("capdesk-pgfeed-%1").arg(counter.fetchAndAddRelaxed(1));
-}
 
 QByteArray cursorText(qint64 seq, const QByteArray &hash)
 {
@@ -91,7 +85,7 @@ StoreError PostgresChangeFeed::failure(const QString &what, const QSqlDatabase &
 
 StoreResult<DirectoryChanges> PostgresChangeFeed::changesSince(const QByteArray &cursor) const
 {
-    const QString name = newConnectionName();
+    const QString name = ConnectionName::fresh(QStringLiteral("pgfeed"));
     StoreResult<DirectoryChanges> result = StoreError::none();
     if (StoreError error = m_openConnection(name); error.isError()) {
         result = std::move(error);

@@ -1,10 +1,10 @@
 #include "dispatch/store/postgresdirectoryprobe.h"
 
+#include "dispatch/store/connectionname.h"
 #include "dispatch/store/directoryschema.h"
 #include "dispatch/store/postgresdirectoryengine.h"
 #include "dispatch/store/postgreslocation.h"
 
-#include <QAtomicInteger>
 #include <QElapsedTimer>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -15,8 +15,7 @@ PostgresDirectoryProbe::Result PostgresDirectoryProbe::probe(const QString &url,
     const StoreResult<PostgresLocation> location = PostgresLocation::parse(url);
     if (!location.ok())
         return {Found::Refused, location.error().message};
-    static QAtomicInteger<quint64> probes;
-    const QString connection = QStringLiteral("capdesk-pgprobe-%1").arg(probes.fetchAndAddRelaxed(1));
+    const QString connection = ConnectionName::fresh(QStringLiteral("pgprobe"));
     QElapsedTimer clock;
     clock.start();
     Result result;

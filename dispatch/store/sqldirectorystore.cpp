@@ -5,6 +5,7 @@
 #include "dispatch/row/rowjsonfield.h"
 #include "dispatch/row/rowschema.h"
 #include "dispatch/row/rowvalidator.h"
+#include "dispatch/store/connectionname.h"
 #include "dispatch/store/directoryschema.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/postgresdirectoryengine.h"
@@ -14,7 +15,6 @@
 #include "dispatch/store/sqlitedirectoryengine.h"
 #include "dispatch/store/writetransaction.h"
 
-#include <QAtomicInteger>
 #include <QJsonArray>
 #include <QSet>
 #include <QSqlError>
@@ -24,12 +24,6 @@
 namespace {
 
 using Kind = StoreError::Kind;
-
-QString newConnectionName()
-{
-    static QAtomicInteger<quint64> counter;
-    return QStringLiteral("capdesk-%1").arg(counter.fetchAndAddRelaxed(1));
-}
 
 StoreError sqlError(const QString &what, const QSqlError &error)
 {
@@ -89,7 +83,7 @@ SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine, Creation creati
     StoreError error = engine->checkBeforeOpening();
     if (error.isError())
         return error;
-    const QString name = newConnectionName();
+    const QString name = ConnectionName::fresh(QStringLiteral("store"));
     std::shared_ptr<SqlDirectoryStore> store(new SqlDirectoryStore(std::move(engine), name));
     error = store->m_engine->openConnection(name, false);
     if (error.isError())
@@ -135,7 +129,7 @@ StoreError SqlDirectoryStore::withReadConnection(const std::function<StoreError(
         QSqlDatabase db = database();
         return read(db);
     }
-    const QString name = newConnectionName();
+    const QString name = ConnectionName::fresh(QStringLiteral("store"));
     StoreError error = m_engine->openConnection(name, true);
     if (!error.isError()) {
         QSqlDatabase db = QSqlDatabase::database(name, false);

@@ -1,10 +1,10 @@
 #include "dispatch/store/sqlitechangefeed.h"
 
+#include "dispatch/store/connectionname.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/outsidewritereport.h"
 #include "dispatch/store/sqlitesummaryscan.h"
 
-#include <QAtomicInteger>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QSqlError>
@@ -90,12 +90,6 @@ bool isLowerHex(const QByteArray &text, qsizetype size)
     return text.size() == size && std::all_of(text.cbegin(), text.cend(), [](char c) {
                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
            });
-}
-
-QString newConnectionName()
-{
-    static QAtomicInteger<quint64> counter;
-    return QStringLiteral("capdesk-feed-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
 DirectoryChanges unchangedAt(QByteArray cursor)
@@ -257,7 +251,7 @@ void SqliteChangeFeed::recordOutsideWrites() const
     // Should this fail (the file busy past the timeout, a read-only disk), the poll is
     // still right: writes not accounted for make it answer complete, and the next poll
     // tries again.
-    const QString name = newConnectionName();
+    const QString name = ConnectionName::fresh(QStringLiteral("feed"));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(m_path);
