@@ -80,6 +80,7 @@ struct ReceiptTableModel::Chunk
     ReceiptSummaryReader::Scan scan;
     qint64 newestSeq = 0;
     ReceiptSummaryReader::Count counted;
+    qint64 countedThroughSeq = 0; // Count: the receipts up to this seq are in `counted`
     QStringList statuses;
     QStringList actors;
     bool overflow = false; // Newer: more than kMaxNewer arrived
@@ -88,11 +89,9 @@ struct ReceiptTableModel::Chunk
 
 ReceiptTableModel::ReceiptTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-ReceiptTableModel::~ReceiptTableModel()
-{
-    if (m_watcher)
-        m_watcher->waitForFinished();
-}
+// A read still under way finishes on its worker, which owns what it reads with, and its
+// result is dropped with the watcher: closing the dock never waits for the database.
+ReceiptTableModel::~ReceiptTableModel() = default;
 
 ReceiptTableModel::Chunk ReceiptTableModel::run(const ReceiptSummaryReader &receipts, const Job &job)
 {
@@ -148,12 +147,23 @@ void ReceiptTableModel::readOlder(const ReceiptSummaryReader &receipts, const Jo
 
 void ReceiptTableModel::count(const ReceiptSummaryReader &receipts, const Job &job, Chunk &chunk)
 {
-    const auto counted = receipts.count(job.afterSeq, job.throughSeq, kCountCap);
-    if (!counted.ok()) {
-        chunk.error = counted.error();
-        return;
+    if (job.afterSeq == 0) {
+        const auto total = receipts.total();
+        if (!total.ok()) {
+            chunk.error = total.error();
+            return;
+        }
+        chunk.counted = {std::min(total.value().count, kCountCap), total.value().count > kCountCap};
+        chunk.countedThroughSeq = total.value().throughSeq;
+    } else {
+        const auto counted = receipts.count(job.afterSeq, job.throughSeq, kCountCap);
+        if (!counted.ok()) {
+            chunk.error = counted.error();
+            return;
+        }
+        chunk.counted = counted.value();
+        chunk.countedThroughSeq = job.throughSeq;
     }
-    chunk.counted = counted.value();
     // New receipts may bring a status or a caller not offered yet.
     if (job.afterSeq > 0 && chunk.counted.count == 0)
         return;
@@ -179,11 +189,9 @@ ReceiptTableModel::Job ReceiptTableModel::firstPageJob() const
 
 StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> receipts)
 {
-    if (m_watcher) {
-        m_watcher->waitForFinished();
-        delete m_watcher;
-        m_watcher = nullptr;
-    }
+    // What runs now reads from the old reader: its results are dropped by generation.
+    delete std::exchange(m_watcher, nullptr);
+    delete std::exchange(m_countWatcher, nullptr);
     m_pending.reset();
     m_receipts = std::move(receipts);
     forgetCounts();
@@ -191,11 +199,17 @@ StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> r
     while (job) {
         Chunk chunk = run(*m_receipts, *job);
         if (chunk.error.isError()) {
-            m_exhausted = true;
+            fail(chunk);
             return chunk.error;
         }
         apply(chunk);
         job = nextJob();
+    }
+    if (std::optional<Job> counting = countJob()) {
+        Chunk chunk = run(*m_receipts, *counting);
+        if (chunk.error.isError())
+            return chunk.error;
+        apply(chunk);
     }
     return StoreError::none();
 }
@@ -205,6 +219,7 @@ void ReceiptTableModel::loadProgressively(std::shared_ptr<const ReceiptSummaryRe
     m_receipts = std::move(receipts);
     forgetCounts();
     start(firstPageJob());
+    countIfBehind();
 }
 
 void ReceiptTableModel::forgetCounts()
@@ -214,6 +229,9 @@ void ReceiptTableModel::forgetCounts()
     m_total = -1;
     m_totalCapped = false;
     m_countedThroughSeq = 0;
+    m_countFailed = false;
+    m_failed = false;
+    m_newestSeq = 0;
     m_refreshPending = false;
     m_wanted = kPageSize;
 }
@@ -227,6 +245,7 @@ void ReceiptTableModel::setFilter(const ReceiptFilter &filter)
         return;
     ++m_generation;
     m_wanted = kPageSize;
+    m_failed = false;
     // The rows shown stay until the new ones come, so typing never blanks the list.
     start(firstPageJob());
 }
@@ -235,6 +254,14 @@ void ReceiptTableModel::refresh()
 {
     if (!m_receipts)
         return;
+    m_countFailed = false;
+    if (std::exchange(m_failed, false)) {
+        // Nothing is listed after a failure: the list is read anew, not added to.
+        ++m_generation;
+        m_wanted = kPageSize;
+        start(firstPageJob());
+        return;
+    }
     if (m_watcher) {
         m_refreshPending = true;
         return;
@@ -249,7 +276,7 @@ void ReceiptTableModel::refresh()
 
 bool ReceiptTableModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_receipts && !m_exhausted;
+    return !parent.isValid() && m_receipts && !m_exhausted && !m_failed;
 }
 
 void ReceiptTableModel::fetchMore(const QModelIndex &parent)
@@ -270,21 +297,13 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::nextJob()
         m_pending.reset();
         return job;
     }
-    if (!m_exhausted && m_table.size() < m_wanted) {
+    if (!m_exhausted && !m_failed && m_table.size() < m_wanted) {
         Job job;
         job.kind = Job::Kind::Older;
         job.generation = m_generation;
         job.filter = m_filter;
         job.beforeSeq = m_nextBeforeSeq;
         job.wanted = m_wanted - m_table.size();
-        return job;
-    }
-    if (m_total < 0 || m_countedThroughSeq < m_newestSeq) {
-        Job job;
-        job.kind = Job::Kind::Count;
-        job.generation = m_readerGeneration;
-        job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
-        job.throughSeq = m_newestSeq;
         return job;
     }
     if (std::exchange(m_refreshPending, false)) {
@@ -296,6 +315,69 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::nextJob()
         return job;
     }
     return std::nullopt;
+}
+
+std::optional<ReceiptTableModel::Job> ReceiptTableModel::countJob() const
+{
+    if (m_countFailed || (m_total >= 0 && m_countedThroughSeq >= m_newestSeq))
+        return std::nullopt;
+    Job job;
+    job.kind = Job::Kind::Count;
+    job.generation = m_readerGeneration;
+    job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
+    job.throughSeq = m_newestSeq;
+    return job;
+}
+
+void ReceiptTableModel::countIfBehind()
+{
+    if (m_countWatcher || !m_receipts)
+        return;
+    const std::optional<Job> job = countJob();
+    if (!job)
+        return;
+    // Beside the pages, not before them: a first count of a long log must not hold up a filter.
+    m_countWatcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
+    connect(m_countWatcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::countFinished);
+    m_countWatcher->setFuture(QtConcurrent::run(
+        [receipts = m_receipts, job = *job] { return std::make_shared<Chunk>(run(*receipts, job)); }));
+}
+
+void ReceiptTableModel::countFinished()
+{
+    const std::shared_ptr<Chunk> chunk = m_countWatcher->result();
+    m_countWatcher->deleteLater();
+    m_countWatcher = nullptr;
+    if (chunk->job.generation == m_readerGeneration) {
+        if (chunk->error.isError()) {
+            // Not retried by itself: the next refresh or reload tries again.
+            m_countFailed = true;
+            m_error = chunk->error.message;
+        } else {
+            apply(*chunk);
+        }
+    }
+    countIfBehind();
+    settle();
+}
+
+void ReceiptTableModel::settle()
+{
+    if (!isLoading())
+        emit loadFinished(std::exchange(m_error, QString()));
+}
+
+void ReceiptTableModel::fail(const Chunk &chunk)
+{
+    m_failed = true;
+    if (chunk.job.kind != Job::Kind::FirstPage)
+        return;
+    // The rows of the filter before would pass for this one's.
+    beginResetModel();
+    m_table = ReceiptSummaryTable();
+    m_exhausted = true;
+    endResetModel();
+    emit countsChanged(rowCount(), m_total);
 }
 
 void ReceiptTableModel::start(const Job &job)
@@ -314,14 +396,11 @@ void ReceiptTableModel::start(const Job &job)
 void ReceiptTableModel::finished()
 {
     const std::shared_ptr<Chunk> chunk = m_watcher->result();
-    QString error;
-    // A count does not depend on the filter: only a new reader makes it stale.
-    const quint64 current = chunk->job.kind == Job::Kind::Count ? m_readerGeneration : m_generation;
-    if (chunk->job.generation == current) {
+    if (chunk->job.generation == m_generation) {
         if (chunk->error.isError()) {
             // Not retried by itself: the next filter, refresh or reload tries again.
-            m_exhausted = true;
-            error = chunk->error.message;
+            fail(*chunk);
+            m_error = chunk->error.message;
         } else {
             apply(*chunk);
         }
@@ -329,21 +408,12 @@ void ReceiptTableModel::finished()
     // Only now: a view asks for more while rows go in, and that must not start a second read.
     m_watcher->deleteLater();
     m_watcher = nullptr;
-    if (!error.isEmpty()) {
-        emit loadFinished(error);
-        // Only a new wish reads again after a failure, never the chain that failed.
-        if (m_pending) {
-            const Job job = *m_pending;
-            m_pending.reset();
-            start(job);
-        }
-        return;
-    }
+    countIfBehind();
     if (std::optional<Job> job = nextJob()) {
         start(*job);
         return;
     }
-    emit loadFinished(QString());
+    settle();
 }
 
 void ReceiptTableModel::apply(Chunk &chunk)
@@ -416,7 +486,7 @@ void ReceiptTableModel::applyCount(const Chunk &chunk)
         m_total = std::min(m_total + chunk.counted.count, kCountCap);
         m_totalCapped = m_totalCapped || chunk.counted.capped || m_total == kCountCap;
     }
-    m_countedThroughSeq = chunk.job.throughSeq;
+    m_countedThroughSeq = chunk.countedThroughSeq;
     if (chunk.statuses.isEmpty() && chunk.actors.isEmpty())
         return;
     if (chunk.statuses == m_statuses && chunk.actors == m_actors)

@@ -57,14 +57,14 @@ public:
     void loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts);
     // Adds the receipts written since the last look, at the top; loadFinished follows.
     void refresh();
-    // A read is running or waiting.
-    bool isLoading() const { return m_watcher != nullptr; }
+    // A read or a count is running or waiting.
+    bool isLoading() const { return m_watcher != nullptr || m_countWatcher != nullptr; }
 
     // Lists the receipts that pass `filter`, read anew on a worker; loadFinished follows.
     void setFilter(const ReceiptFilter &filter);
     const ReceiptFilter &filter() const { return m_filter; }
     // Whether every receipt that passes the filter is listed (else fetchMore() lists more).
-    bool isComplete() const { return m_exhausted; }
+    bool isComplete() const { return m_exhausted && !m_failed; }
 
     // Every receipt in the directory, counted once and kept up by refresh(); -1 until
     // known, and kCountCap when there are more (totalIsCapped()).
@@ -72,7 +72,6 @@ public:
     bool totalIsCapped() const { return m_totalCapped; }
     // The receipts listed, oldest first.
     const ReceiptSummaryTable &summaries() const { return m_table; }
-    const std::shared_ptr<const ReceiptSummaryReader> &reader() const { return m_receipts; }
     // Every status some receipt has, sorted.
     QStringList statuses() const { return m_statuses; }
     // Every caller some receipt names (owner:local, mcp:NAME, token:ID…), sorted.
@@ -112,13 +111,21 @@ private:
     void forgetCounts();
     void start(const Job &job);
     void finished();
+    // Counts, beside the pages, the receipts not counted yet, if any and none is counting.
+    void countIfBehind();
+    void countFinished();
+    std::optional<Job> countJob() const;
+    // A page read failed: nothing more is read until the next filter, refresh or reload.
+    void fail(const Chunk &chunk);
+    // Says loadFinished once neither a page nor a count is read any more.
+    void settle();
     void apply(Chunk &chunk);
     void applyFirstPage(Chunk &chunk);
     void applyOlder(Chunk &chunk);
     void applyNewer(Chunk &chunk);
     void applyCount(const Chunk &chunk);
-    // The read that should follow, if any: a new filter, a page not full yet, receipts not
-    // counted yet, or a refresh that waits.
+    // The read that should follow, if any: a new filter, a page not full yet, or a refresh
+    // that waits.
     std::optional<Job> nextJob();
     Job firstPageJob() const;
     int indexAt(int row) const { return m_table.size() - 1 - row; }
@@ -127,6 +134,11 @@ private:
     ReceiptFilter m_filter;
     std::shared_ptr<const ReceiptSummaryReader> m_receipts;
     QFutureWatcher<std::shared_ptr<Chunk>> *m_watcher = nullptr;
+    QFutureWatcher<std::shared_ptr<Chunk>> *m_countWatcher = nullptr;
+    // What failed since loadFinished last said, if anything.
+    QString m_error;
+    bool m_failed = false;
+    bool m_countFailed = false;
     // Bumped by every new filter or reader: a read started before brings nothing back.
     quint64 m_generation = 0;
     // Bumped by every new reader only: what a count brings back holds across filters.

@@ -1,5 +1,7 @@
 #include "app/capdeskctl/ctlmcpcommand.h"
 
+#include "dispatch/store/postgreslocation.h"
+
 #include "app/capdeskctl/ctldispatchlimits.h"
 #include "app/capdeskctl/ctlmcpstdio.h"
 #include "app/capdeskctl/ctloutput.h"
@@ -8,6 +10,7 @@
 #include "dispatch/mcp/mcpsession.h"
 #include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/runners/agentendpoints.h"
+#include "dispatch/store/postgreslocation.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/remotedispatcher.h"
 #include "remote/serverconnection.h"
@@ -69,8 +72,9 @@ int CtlMcpCommand::runLocal(const std::shared_ptr<DirectoryStore> &store,
     const std::optional<DispatchLimits> limits = CtlDispatchLimits::parse(m_args, &error);
     if (!error.isEmpty() || !limits)
         return CtlOutput::usage(error);
-    // The client may run in another folder: the path is absolute, quoted for a shell.
-    QString path = QFileInfo(dbPath).absoluteFilePath();
+    // The client may run in another folder: a file's path is absolute, and either is quoted
+    // for a shell. A URL stays as it is: it is not a path.
+    QString path = PostgresLocation::isUrl(dbPath) ? dbPath : QFileInfo(dbPath).absoluteFilePath();
     path = u"'"_s + path.replace(u"'"_s, u"'\\''"_s) + u"'"_s;
     // This capdeskctl by its own path: the client's PATH may not have it.
     QString program = QCoreApplication::applicationFilePath();

@@ -8,6 +8,7 @@
 #include <QSqlQuery>
 
 #include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -24,10 +25,22 @@ constexpr qint64 kLargestWindow = 2000000;
 // The last millisecond an ISO year of four digits can spell: 9999-12-31T23:59:59.999Z.
 constexpr qint64 kLastIsoMsecs = 253402300799999;
 
+// Lower case for ASCII letters only, as SQL's lower() is on SQLite: both sides of a
+// comparison must lower the same way.
+QString asciiLower(const QString &text)
+{
+    QString lowered = text;
+    for (QChar &c : lowered) {
+        if (c >= u'A' && c <= u'Z')
+            c = QChar(c.unicode() + (u'a' - u'A'));
+    }
+    return lowered;
+}
+
 // A LIKE pattern that finds `part` anywhere, its own % and _ taken literally ('!' escapes).
 QString containing(const QString &part)
 {
-    QString escaped = part.toLower();
+    QString escaped = asciiLower(part);
     escaped.replace(u'!', u"!!"_s).replace(u'%', u"!%"_s).replace(u'_', u"!_"_s);
     return u'%' + escaped + u'%';
 }
@@ -39,16 +52,34 @@ QString isoOf(qint64 msecs)
         .toString(Qt::ISODateWithMs);
 }
 
+// How the filter's key and search are looked up: through an index when they name few
+// enough keys, or a whole invocation id or trace; else by matching each receipt.
+struct Lookups
+{
+    std::optional<QStringList> keys; // the keys the key filter matches
+    bool exactSearch = false; // the search is a whole invocation id or trace
+
+    bool indexed() const { return keys.has_value() || exactSearch; }
+};
+
 // The filter as SQL conditions with their values, bound by name.
 struct FilterSql
 {
     QStringList conditions;
     QList<QPair<QString, QVariant>> values;
 
-    explicit FilterSql(const ReceiptFilter &filter)
+    FilterSql(const ReceiptFilter &filter, const Lookups &lookups)
     {
-        if (!filter.key.isEmpty())
+        if (lookups.keys) {
+            QStringList names;
+            for (qsizetype i = 0; i < lookups.keys->size(); ++i) {
+                names.append(u":key%1"_s.arg(i));
+                values.append({names.last(), lookups.keys->at(i)});
+            }
+            conditions.append(u"key IN ("_s + names.join(u", "_s) + u')');
+        } else if (!filter.key.isEmpty()) {
             add(u"lower(key) LIKE :key ESCAPE '!'"_s, u":key"_s, containing(filter.key));
+        }
         if (!filter.status.isEmpty())
             add(u"status = :status"_s, u":status"_s, filter.status);
         if (!filter.actor.isEmpty())
@@ -57,7 +88,11 @@ struct FilterSql
             add(u"started_at >= :from"_s, u":from"_s, isoOf(filter.fromMsecs));
         if (filter.toMsecs != std::numeric_limits<qint64>::max())
             add(u"started_at <= :to"_s, u":to"_s, isoOf(filter.toMsecs));
-        if (!filter.search.isEmpty()) {
+        if (lookups.exactSearch) {
+            conditions.append(u"(invocation_id = :id OR trace = :trace)"_s);
+            values.append({u":id"_s, filter.search});
+            values.append({u":trace"_s, filter.search});
+        } else if (!filter.search.isEmpty()) {
             conditions.append(
                 u"(lower(invocation_id) LIKE :id ESCAPE '!' OR lower(trace) LIKE :trace ESCAPE '!')"_s);
             values.append({u":id"_s, containing(filter.search)});
@@ -79,6 +114,56 @@ struct FilterSql
             query.bindValue(name, value);
     }
 };
+
+// More distinct keys than this, and a key filter matches each receipt instead of asking
+// the key index: reading them all would cost more than it saves.
+constexpr int kMostKeysRead = 5000;
+// A key filter that matches more keys than this matches each receipt: the IN list stays short.
+constexpr int kMostKeysLookedUp = 500;
+// Nor does one that matches more than one key in this many.
+constexpr int kFewKeysShare = 8;
+
+// Which of the filter's conditions an index can answer; the driver's words on failure.
+QString lookUp(QSqlDatabase &db, const ReceiptFilter &filter, Lookups &lookups)
+{
+    if (!filter.key.isEmpty()) {
+        // A skip scan of the key index: one probe for each distinct key.
+        QSqlQuery keys(db);
+        keys.setForwardOnly(true);
+        if (!keys.exec(u"WITH RECURSIVE v(x, n) AS (SELECT min(key), 1 FROM receipts UNION ALL "
+                       "SELECT (SELECT min(key) FROM receipts WHERE key > v.x), n + 1 FROM v "
+                       "WHERE v.x IS NOT NULL AND n <= %1) SELECT x FROM v WHERE x IS NOT NULL"_s.arg(
+                           kMostKeysRead)))
+            return keys.lastError().text();
+        const QString part = asciiLower(filter.key);
+        QStringList matching;
+        int read = 0;
+        while (keys.next()) {
+            const QString key = keys.value(0).toString();
+            ++read;
+            if (asciiLower(key).contains(part))
+                matching.append(key);
+        }
+        if (keys.lastError().isValid())
+            return keys.lastError().text();
+        // Through the index only when few keys match: the receipts of many keys are found
+        // soon enough newest first, while an IN list over many keys sorts every one in a window.
+        if (read <= kMostKeysRead && matching.size() <= kMostKeysLookedUp
+            && matching.size() * kFewKeysShare <= read)
+            lookups.keys = matching;
+    }
+    if (!filter.search.isEmpty()) {
+        QSqlQuery exact(db);
+        exact.prepare(u"SELECT 1 FROM receipts WHERE invocation_id = :id UNION ALL "
+                      "SELECT 1 FROM receipts WHERE trace = :trace LIMIT 1"_s);
+        exact.bindValue(u":id"_s, filter.search);
+        exact.bindValue(u":trace"_s, filter.search);
+        if (!exact.exec())
+            return exact.lastError().text();
+        lookups.exactSearch = exact.next();
+    }
+    return {};
+}
 
 // Hands each row of a query over kColumns to `sink`; how many it handed, and the last seq.
 struct Delivered
@@ -134,8 +219,13 @@ StoreError ReceiptSummaryReader::read(const std::function<StoreError(QSqlDatabas
 
 StoreError ReceiptSummaryReader::failed(const QSqlQuery &query) const
 {
-    return StoreError::make(StoreError::Kind::Io, u"cannot read the receipts of %1: %2"_s.arg(
-                                                      m_store->location(), query.lastError().text()));
+    return failed(query.lastError().text());
+}
+
+StoreError ReceiptSummaryReader::failed(const QString &why) const
+{
+    return StoreError::make(StoreError::Kind::Io,
+                            u"cannot read the receipts of %1: %2"_s.arg(m_store->location(), why));
 }
 
 StoreResult<ReceiptSummaryReader::Scan> ReceiptSummaryReader::older(const ReceiptFilter &filter,
@@ -145,18 +235,32 @@ StoreResult<ReceiptSummaryReader::Scan> ReceiptSummaryReader::older(const Receip
     Scan scan;
     const StoreError error = read([&](QSqlDatabase &db) -> StoreError {
         QSqlQuery bounds(db);
-        if (!bounds.exec(u"SELECT min(seq), max(seq) FROM receipts"_s) || !bounds.next())
+        // Two subqueries: SQLite answers a lone min() or max() from the end of an index, but
+        // scans the whole table for both in one SELECT.
+        if (!bounds.exec(u"SELECT (SELECT min(seq) FROM receipts), (SELECT max(seq) FROM receipts)"_s)
+            || !bounds.next())
             return failed(bounds);
         if (bounds.value(0).isNull())
             return StoreError::none(); // no receipt yet
         const qint64 floor = bounds.value(0).toLongLong();
         qint64 high = beforeSeq > 0 ? beforeSeq : bounds.value(1).toLongLong() + 1;
-        const FilterSql where(filter);
+        Lookups lookups;
+        if (const QString why = lookUp(db, filter, lookups); !why.isEmpty())
+            return failed(why);
+        if (lookups.keys && lookups.keys->isEmpty()) {
+            scan = {floor, true}; // no receipt has a key the filter matches
+            return StoreError::none();
+        }
+        const FilterSql where(filter, lookups);
         QElapsedTimer clock;
         clock.start();
         int left = wanted;
-        // Without a filter every receipt passes: one read of `wanted` is the page.
-        qint64 window = where.conditions.isEmpty() ? high - floor : kFirstWindow;
+        // Without a filter every receipt passes, and through an index a read costs what it
+        // finds, not what it looks at: one read of `wanted` is the page.
+        const bool oneRead = where.conditions.isEmpty()
+                             || (lookups.indexed() && where.conditions.size() == 1
+                                 && (!lookups.keys || lookups.keys->size() == 1));
+        qint64 window = oneRead ? high - floor : kFirstWindow;
         while (high > floor) {
             const qint64 low = std::max(floor, high - window);
             QSqlQuery page(db);
@@ -193,7 +297,10 @@ StoreError ReceiptSummaryReader::newer(const ReceiptFilter &filter, qint64 after
                                        int limit, const Sink &sink) const
 {
     return read([&](QSqlDatabase &db) -> StoreError {
-        const FilterSql where(filter);
+        Lookups lookups;
+        if (const QString why = lookUp(db, filter, lookups); !why.isEmpty())
+            return failed(why);
+        const FilterSql where(filter, lookups);
         QSqlQuery query(db);
         query.setForwardOnly(true);
         query.prepare(u"SELECT "_s + kColumns + u" FROM receipts WHERE seq > :after AND seq <= :through"_s
@@ -246,6 +353,23 @@ StoreResult<ReceiptSummaryReader::Count> ReceiptSummaryReader::count(qint64 afte
     return counted;
 }
 
+StoreResult<ReceiptSummaryReader::Total> ReceiptSummaryReader::total() const
+{
+    Total total;
+    const StoreError error = read([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        // One statement, so one snapshot on both databases.
+        if (!query.exec(u"SELECT (SELECT count(*) FROM receipts), (SELECT max(seq) FROM receipts)"_s)
+            || !query.next())
+            return failed(query);
+        total = {query.value(0).toLongLong(), query.value(1).toLongLong()};
+        return StoreError::none();
+    });
+    if (error.isError())
+        return error;
+    return total;
+}
+
 StoreResult<qint64> ReceiptSummaryReader::newestSeq() const
 {
     qint64 newest = 0;
@@ -284,9 +408,10 @@ StoreResult<QStringList> ReceiptSummaryReader::distinct(Column column) const
     return values;
 }
 
-StoreResult<QList<QPointF>> ReceiptSummaryReader::durations(const QString &key, int maxPoints) const
+StoreResult<ReceiptSummaryReader::Durations> ReceiptSummaryReader::durations(const QString &key,
+                                                                             int maxPoints) const
 {
-    QList<QPointF> points;
+    Durations durations;
     const StoreError error = read([&](QSqlDatabase &db) -> StoreError {
         QSqlQuery span(db);
         span.prepare(u"SELECT count(*) FROM (SELECT 1 FROM receipts WHERE key = :key LIMIT "_s
@@ -310,13 +435,25 @@ StoreResult<QList<QPointF>> ReceiptSummaryReader::durations(const QString &key, 
             const qint64 spanMs = std::abs(
                 QDateTime::fromString(ends.value(1).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch()
                 - QDateTime::fromString(ends.value(0).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch());
-            // ISO prefixes: minute, hour, day, month, year.
-            static const std::pair<int, qint64> kBuckets[] = {
-                {16, 60000}, {13, 3600000}, {10, 86400000}, {7, 2678400000}, {4, 31622400000}};
+            // ISO prefixes of a minute, an hour, a day, a month and a year, each with its
+            // longest length. A span of n buckets' length touches at most n + 2 of them.
+            struct Prefix
+            {
+                int length;
+                qint64 longestMs;
+                Bucket bucket;
+            };
+            static const Prefix kPrefixes[] = {{16, 60000, Bucket::Minute},
+                                               {13, 3600000, Bucket::Hour},
+                                               {10, 86400000, Bucket::Day},
+                                               {7, 2678400000, Bucket::Month},
+                                               {4, 31622400000, Bucket::Year}};
             int prefix = 4;
-            for (const auto &[length, bucketMs] : kBuckets) {
-                if (spanMs / bucketMs < maxPoints) {
-                    prefix = length;
+            durations.bucket = Bucket::Year;
+            for (const Prefix &candidate : kPrefixes) {
+                if (spanMs / candidate.longestMs + 2 <= maxPoints) {
+                    prefix = candidate.length;
+                    durations.bucket = candidate.bucket;
                     break;
                 }
             }
@@ -332,11 +469,11 @@ StoreResult<QList<QPointF>> ReceiptSummaryReader::durations(const QString &key, 
             const QString started = query.value(0).toString();
             const qint64 x = bucketed ? bucketStart(started)
                                       : QDateTime::fromString(started, Qt::ISODateWithMs).toMSecsSinceEpoch();
-            points.append(QPointF(double(x), query.value(1).toDouble()));
+            durations.points.append(QPointF(double(x), query.value(1).toDouble()));
         }
         return query.lastError().isValid() ? failed(query) : StoreError::none();
     });
     if (error.isError())
         return error;
-    return points;
+    return durations;
 }

@@ -61,21 +61,37 @@ public:
                      const Sink &sink) const;
     // The receipts of one trace, oldest first, at most kMaxTraceReceipts.
     StoreError trace(const QString &trace, const Sink &sink) const;
+    // Every receipt, counted, and the newest seq among them, read at one instant. A whole
+    // table's count is what both databases count fastest (SQLite from its smallest index).
+    struct Total
+    {
+        qint64 count = 0;
+        qint64 throughSeq = 0;
+    };
+    StoreResult<Total> total() const;
     // The receipts with seq in (`afterSeq`, `throughSeq`], counted up to `cap`.
     StoreResult<Count> count(qint64 afterSeq, qint64 throughSeq, qint64 cap) const;
     // The highest seq written so far (0 when there is none).
     StoreResult<qint64> newestSeq() const;
     // Every distinct value of `column`, sorted, at most kMaxChoices: one index probe each.
     StoreResult<QStringList> distinct(Column column) const;
+    // What a key's durations are plotted by: each receipt, or the slowest of each bucket.
+    enum class Bucket { Receipt, Minute, Hour, Day, Month, Year };
+    struct Durations
+    {
+        QList<QPointF> points;
+        Bucket bucket = Bucket::Receipt;
+    };
     // The durations of `key`'s receipts, oldest first: x the start (UTC ms since the
-    // epoch), y the duration in ms. Up to `maxPoints` receipts, one point each; beyond,
-    // the slowest receipt of each minute, hour, day or month, whichever gives at most
-    // `maxPoints` buckets, worked out in SQL.
-    StoreResult<QList<QPointF>> durations(const QString &key, int maxPoints) const;
+    // epoch; a bucket's start), y the duration in ms. Up to `maxPoints` receipts, one
+    // point each; beyond, the slowest receipt of each minute, hour, day, month or year,
+    // whichever gives at most `maxPoints` buckets, worked out in SQL.
+    StoreResult<Durations> durations(const QString &key, int maxPoints) const;
 
 private:
     StoreError read(const std::function<StoreError(QSqlDatabase &)> &work) const;
     StoreError failed(const QSqlQuery &query) const;
+    StoreError failed(const QString &why) const;
 
     std::shared_ptr<const SqlDirectoryStore> m_store;
 };

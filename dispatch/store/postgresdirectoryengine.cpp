@@ -10,11 +10,20 @@ namespace {
 
 using Kind = StoreError::Kind;
 
+constexpr int kDefaultConnectTimeoutSeconds = 10;
+
 QString connectOptions(const PostgresLocation &location, bool readOnly)
 {
     QStringList options;
-    for (const auto &[name, value] : location.options())
+    bool timed = false;
+    for (const auto &[name, value] : location.options()) {
         options.append(name + u'=' + value);
+        timed = timed || name == QLatin1String("connect_timeout");
+    }
+    // libpq waits for an unanswering host as long as TCP does, minutes: a window or a
+    // command gives up sooner unless the URL says otherwise.
+    if (!timed)
+        options.append(QStringLiteral("connect_timeout=%1").arg(kDefaultConnectTimeoutSeconds));
     // Read-only connections refuse writes in the server itself.
     if (readOnly)
         options.append(QStringLiteral("options=-cdefault_transaction_read_only=on"));

@@ -234,6 +234,27 @@ void TestCapdeskctlPostgres::rowCommandsWorkOnADatabase()
     run = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
     QVERIFY2(run.exitCode == 0, run.out.constData());
     QVERIFY(run.json().value(u"intact"_s).toBool());
+    // An MCP client is told a confirm command that names the database as given, not as a
+    // file path under the current folder; run from elsewhere, it confirms.
+    const QByteArray session =
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+        R"("capabilities":{},"clientInfo":{"name":"pgtest","version":"1"}}})"
+        "\n"
+        R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+        "\n"
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ZZ_PG_ECHO","arguments":{"body":"mcp"}}})"
+        "\n";
+    run = ctl({u"mcp"_s, u"--db"_s, db, u"--signing-key"_s, keyFile}, session);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject called =
+        QJsonDocument::fromJson(run.out.trimmed().split('\n').last()).object().value(u"result"_s).toObject();
+    QCOMPARE(called.value(u"isError"_s), QJsonValue(false));
+    const QString command = called.value(u"_meta"_s).toObject().value(u"capdesk/confirm"_s).toString();
+    QVERIFY2(command.endsWith(u" --db '"_s + db + u"'"_s), qPrintable(command));
+    const ProcessRun::Result shell = ProcessRun::run(u"/bin/sh"_s, {u"-c"_s, u"cd / && "_s + command});
+    QVERIFY2(shell.exitCode == 0, shell.err.constData());
+    QVERIFY(QJsonDocument::fromJson(shell.out).object().value(u"confirmed"_s).toBool());
+
     QCOMPARE(ctl({u"delete"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}).exitCode, 0);
     QCOMPARE(ctl({u"get"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}).exitCode, 3);
 }

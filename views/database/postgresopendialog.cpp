@@ -72,11 +72,6 @@ PostgresOpenDialog::PostgresOpenDialog(QWidget *parent)
     resize(600, sizeHint().height());
 }
 
-PostgresOpenDialog::~PostgresOpenDialog()
-{
-    m_test.waitForFinished();
-}
-
 QWidget *PostgresOpenDialog::buildForm()
 {
     auto *page = new QWidget(this);
@@ -222,9 +217,14 @@ void PostgresOpenDialog::withPassword(const std::function<void(const QString &)>
     updateButtons();
     showResult(tr("Reading the password from the keychain\u2026"), true);
     KeychainStore().readAsync(
-        location.value().keychainName(), this, [this, then](const KeychainStore::Read &read) {
+        location.value().keychainName(), this, [this, then, asked = m_url](const KeychainStore::Read &read) {
             m_busy = false;
             updateButtons();
+            // The form changed while the keychain answered: that password is another URL's.
+            if (m_url != asked) {
+                showResult(QString(), true);
+                return;
+            }
             then(read.status == KeychainStore::Read::Status::Found ? read.value : QString());
         });
 }
@@ -245,33 +245,20 @@ void PostgresOpenDialog::accept()
 {
     if (m_url.isEmpty() || m_busy)
         return;
-    m_passwordWarning.clear();
-    const QString typed = m_passwordEdit->text();
-    if (typed.isEmpty()) {
-        withPassword([this](const QString &password) {
-            m_password = password;
-            QDialog::accept();
-        });
-        return;
-    }
-    m_busy = true;
-    updateButtons();
-    showResult(tr("Storing the password in the keychain\u2026"), true);
-    const StoreResult<PostgresLocation> location = PostgresLocation::parse(m_url);
-    KeychainStore().setAsync(location.value().keychainName(), typed, this,
-                             [this, typed](const KeychainStore::Outcome &stored) {
-                                 m_busy = false;
-                                 if (!stored.ok)
-                                     m_passwordWarning = stored.error;
-                                 m_password = typed;
-                                 QDialog::accept();
-                             });
+    m_passwordTyped = !m_passwordEdit->text().isEmpty();
+    withPassword([this](const QString &password) {
+        m_password = password;
+        QDialog::accept();
+    });
 }
 
 void PostgresOpenDialog::showResult(const QString &text, bool ok)
 {
     m_result->setText(text);
     m_result->setStyleSheet(ok ? QString() : QStringLiteral("color: #b3261e;"));
+    // A server's refusal runs to several lines: the dialog grows to show it whole.
+    if (const int needed = layout()->totalHeightForWidth(width()); needed > height())
+        resize(width(), needed);
 }
 
 void PostgresOpenDialog::updateButtons()

@@ -18,7 +18,8 @@ class QSpinBox;
 // URL, the settings or the recent list. The URL the form makes is shown as it will be
 // opened, or what is wrong with it. Test Connection (off the GUI thread, read-only, no
 // migration) says whether the server lets the user in and what the database holds. Open
-// stores a typed password (or reads the stored one) and accepts; password() then holds it.
+// accepts with the typed password, or the keychain's; whoever opens the database stores a
+// typed one once it has let the user in, so a mistyped password is never kept.
 class PostgresOpenDialog final : public QDialog
 {
     Q_OBJECT
@@ -26,7 +27,6 @@ class PostgresOpenDialog final : public QDialog
 
 public:
     explicit PostgresOpenDialog(QWidget *parent = nullptr);
-    ~PostgresOpenDialog() override;
 
     // Fills the form from a postgresql:// URL (ignored when it is not a valid one).
     void setUrl(const QString &url);
@@ -34,8 +34,8 @@ public:
     QString url() const;
     // After Open: the typed password, else the keychain's, else empty (libpq's .pgpass).
     QString password() const { return m_password; }
-    // Set after Open when a typed password could not go into the keychain (it is used anyway).
-    QString passwordWarning() const { return m_passwordWarning; }
+    // After Open: the password was typed, not read from the keychain.
+    bool passwordTyped() const { return m_passwordTyped; }
 
     void testConnection();
     bool isTesting() const { return m_test.isRunning(); }
@@ -81,7 +81,7 @@ private:
     QPushButton *m_openButton;
     QString m_url;
     QString m_password;
-    QString m_passwordWarning;
+    bool m_passwordTyped = false;
     // A keychain read or write is under way: Test and Open wait for it.
     bool m_busy = false;
     QFutureWatcher<PostgresDirectoryProbe::Result> m_test;

@@ -3,6 +3,7 @@
 #include "models/receipttablemodel.h"
 
 #include <QDateTime>
+#include <QLocale>
 #include <QPainter>
 #include <QPolygonF>
 
@@ -44,13 +45,15 @@ DurationPlot::DurationPlot(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
-void DurationPlot::setSeries(const QString &key, QList<QPointF> points, std::optional<QPointF> marked)
+void DurationPlot::setSeries(const QString &key, QList<QPointF> points, std::optional<QPointF> marked,
+                             const QString &perBucket)
 {
     std::stable_sort(points.begin(), points.end(),
                      [](const QPointF &a, const QPointF &b) { return a.x() < b.x(); });
     m_key = key;
     m_points = std::move(points);
     m_marked = marked;
+    m_perBucket = perBucket;
     update();
 }
 
@@ -67,9 +70,12 @@ QString DurationPlot::caption() const
         return tr("%1: no receipts").arg(m_key);
     const auto [low, high] = std::minmax_element(
         m_points.begin(), m_points.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+    const QString counted =
+        m_perBucket.isEmpty()
+            ? ReceiptTableModel::receiptsText(int(m_points.size()))
+            : tr("the slowest of each %1, %2 of them").arg(m_perBucket, QLocale().toString(m_points.size()));
     return tr("%1: %2, %3 – %4")
-        .arg(m_key, ReceiptTableModel::receiptsText(int(m_points.size())),
-             ReceiptTableModel::durationText(qint64(low->y())),
+        .arg(m_key, counted, ReceiptTableModel::durationText(qint64(low->y())),
              ReceiptTableModel::durationText(qint64(high->y())));
 }
 

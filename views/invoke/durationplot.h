@@ -18,13 +18,16 @@ public:
     explicit DurationPlot(QWidget *parent = nullptr);
 
     // x: start (UTC ms since the epoch), y: duration in ms, in any order. `marked` is
-    // drawn ringed: the selected receipt.
-    void setSeries(const QString &key, QList<QPointF> points, std::optional<QPointF> marked = std::nullopt);
+    // drawn ringed: the selected receipt. `perBucket` names the span each point is the
+    // slowest receipt of ("hour"); empty when each point is one receipt.
+    void setSeries(const QString &key, QList<QPointF> points, std::optional<QPointF> marked = std::nullopt,
+                   const QString &perBucket = QString());
     void clear();
 
     QString key() const { return m_key; }
     const QList<QPointF> &points() const { return m_points; }
-    // The line above the plot, e.g. "WEATHER_NOW: 12 receipts, 40 ms – 1.2 s".
+    // The line above the plot, e.g. "WEATHER_NOW: 12 receipts, 40 ms – 1.2 s", or
+    // "WEATHER_NOW: the slowest of each hour, 25 hours, 40 ms – 1.2 s".
     QString caption() const;
 
     QSize sizeHint() const override;
@@ -45,4 +48,5 @@ private:
     QString m_key;
     QList<QPointF> m_points; // sorted by x
     std::optional<QPointF> m_marked;
+    QString m_perBucket;
 };

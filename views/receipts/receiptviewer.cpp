@@ -15,6 +15,7 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QDir>
+#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -255,6 +256,8 @@ void ReceiptViewer::showInvocation(const QString &invocationId)
     // Not listed: a filter hides it, or it came after the last look, or it is older than
     // the pages read so far. It is shown from the log now and selected if a read brings it.
     m_pendingInvocation = invocationId;
+    // The row selected until now is another receipt's: it must not look like this one.
+    m_table->selectionModel()->clear();
     if (!m_model->filter().isEmpty())
         m_filterBar->clear();
     else
@@ -295,6 +298,31 @@ void ReceiptViewer::showTrace(const QString &trace, const QString &invocationId)
     m_tree->scrollTo(marked);
 }
 
+namespace {
+
+// What each point of a bucketed plot is the slowest receipt of; empty for one receipt each.
+QString bucketText(ReceiptSummaryReader::Bucket bucket)
+{
+    using Bucket = ReceiptSummaryReader::Bucket;
+    switch (bucket) {
+    case Bucket::Receipt:
+        return {};
+    case Bucket::Minute:
+        return QCoreApplication::translate("ReceiptViewer", "minute");
+    case Bucket::Hour:
+        return QCoreApplication::translate("ReceiptViewer", "hour");
+    case Bucket::Day:
+        return QCoreApplication::translate("ReceiptViewer", "day");
+    case Bucket::Month:
+        return QCoreApplication::translate("ReceiptViewer", "month");
+    case Bucket::Year:
+        return QCoreApplication::translate("ReceiptViewer", "year");
+    }
+    return {};
+}
+
+} // namespace
+
 void ReceiptViewer::plotDurations(const Receipt &receipt)
 {
     const QByteArray startedAt = receipt.startedAt.toUtf8();
@@ -304,17 +332,25 @@ void ReceiptViewer::plotDurations(const Receipt &receipt)
     // A key with a million receipts takes a moment to bucket: read on a worker, and only
     // the latest request is drawn.
     const quint64 request = ++m_plotRequests;
-    QtConcurrent::run([receipts = m_ledger->receiptSummaries(), key = receipt.key] {
+    using Plotted = StoreResult<ReceiptSummaryReader::Durations>;
+    // A child of the viewer: closed first, it drops the answer rather than draw on nothing.
+    auto *watcher = new QFutureWatcher<Plotted>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, request, key = receipt.key, marked] {
+                watcher->deleteLater();
+                if (request != m_plotRequests)
+                    return;
+                const Plotted durations = watcher->result();
+                if (durations.ok())
+                    m_plot->setSeries(key, durations.value().points, marked,
+                                      bucketText(durations.value().bucket));
+                else
+                    m_plot->clear();
+                emit plotted();
+            });
+    watcher->setFuture(QtConcurrent::run([receipts = m_ledger->receiptSummaries(), key = receipt.key] {
         return receipts->durations(key, kPlotPoints);
-    }).then(this, [this, request, key = receipt.key, marked](const StoreResult<QList<QPointF>> &points) {
-        if (request != m_plotRequests)
-            return;
-        if (points.ok())
-            m_plot->setSeries(key, points.value(), marked);
-        else
-            m_plot->clear();
-        emit plotted();
-    });
+    }));
 }
 
 void ReceiptViewer::copySelected()

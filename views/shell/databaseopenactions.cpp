@@ -1,5 +1,6 @@
 #include "views/shell/databaseopenactions.h"
 
+#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/postgreslocation.h"
 #include "views/database/postgresopendialog.h"
 #include "views/shell/fileactions.h"
@@ -30,8 +31,15 @@ void DatabaseOpenActions::chooseAndOpen()
     }
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const bool opened = m_files.openLocation(dialog.url(), dialog.password());
-    if (opened && !dialog.passwordWarning().isEmpty())
-        emit statusMessage(
-            tr("Opened; the password is used for this session only: %1").arg(dialog.passwordWarning()));
+    if (!m_files.openLocation(dialog.url(), dialog.password()) || !dialog.passwordTyped())
+        return;
+    // Kept only now the server has let the user in: a mistyped password is never stored.
+    const QString display = PostgresLocation::parse(dialog.url()).value().display();
+    KeychainStore().setAsync(
+        PostgresLocation::parse(dialog.url()).value().keychainName(), dialog.password(), this,
+        [this, display](const KeychainStore::Outcome &stored) {
+            emit statusMessage(
+                stored.ok ? tr("The password of %1 is in the keychain").arg(display)
+                          : tr("Opened; the password is used for this session only: %1").arg(stored.error));
+        });
 }

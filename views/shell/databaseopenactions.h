@@ -7,7 +7,8 @@ class QAction;
 class QWidget;
 
 // File → Open PostgreSQL Directory…: the connection dialog, filled in from the last
-// PostgreSQL directory opened, then FileActions opens what it names with its password.
+// PostgreSQL directory opened, then FileActions opens what it names with its password,
+// and a typed password goes into the keychain once the database has taken it.
 class DatabaseOpenActions final : public QObject
 {
     Q_OBJECT

@@ -21,8 +21,11 @@ private slots:
     void pagesNewestFirstWithoutAFilter();
     void aRareMatchIsFoundInBudgetedSteps();
     void patternCharactersAreTakenLiterally();
+    void aWholeIdOrTraceIsFoundThroughItsIndex();
+    void aKeyFilterOfManyKeysMatchesEachReceipt();
     void newerListsOnlyWhatArrivedAndPasses();
     void countsUpToTheCap();
+    void countsTheWholeLogAtOneInstant();
     void listsTheStatusesAndCallersInUse();
     void readsATraceOldestFirst();
     void durationsArePointsOrSqlBuckets();
@@ -152,6 +155,67 @@ void TestReceiptSummaryReader::patternCharactersAreTakenLiterally()
     QCOMPARE(pagedIds(underscore, 100000, 60000), sqlIds(QStringLiteral("key LIKE 'RK!_000%' ESCAPE '!'")));
 }
 
+void TestReceiptSummaryReader::aWholeIdOrTraceIsFoundThroughItsIndex()
+{
+    int calls = 0;
+    ReceiptFilter id;
+    id.search = ReceiptFixture::invocationId(5);
+    // No time to spare, and still one call: the index answers, no window is scanned.
+    QCOMPARE(pagedIds(id, 10, 0, &calls), QStringList{id.search});
+    QCOMPARE(calls, 1);
+    ReceiptFilter trace;
+    trace.search = ReceiptFixture::receipt(3, kKeys).trace; // a flow of four
+    const QStringList expected = sqlIds(QStringLiteral("trace = '%1'").arg(trace.search));
+    QVERIFY(expected.size() > 1);
+    QCOMPARE(pagedIds(trace, 10, 0, &calls), expected);
+    QCOMPARE(calls, 1);
+}
+
+void TestReceiptSummaryReader::aKeyFilterOfManyKeysMatchesEachReceipt()
+{
+    // 700 keys: "rk_" names them all, more than an IN list takes, and "rk_06" 100 of them,
+    // too large a share to be worth the index; "rk_066" names 10, looked up through it.
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY2(opened.ok(), qPrintable(opened.error().message));
+    const std::shared_ptr<SqlDirectoryStore> store = opened.value();
+    QVERIFY(ReceiptFixture::insert(store->database(), 0, 3000, 700).isEmpty());
+    const ReceiptSummaryReader reader(store);
+    const auto paged = [&reader](const QString &key) {
+        ReceiptFilter filter;
+        filter.key = key;
+        std::vector<std::string> ids;
+        qint64 before = 0;
+        for (bool exhausted = false; !exhausted;) {
+            const auto scan = reader.older(filter, before, 400, 0, [&ids](const ReceiptSummaryView &r) {
+                ids.emplace_back(r.invocationId);
+            });
+            if (!scan.ok())
+                qFatal("older() failed: %s", qPrintable(scan.error().message));
+            before = scan.value().nextBeforeSeq;
+            exhausted = scan.value().exhausted;
+        }
+        return idsOf(ids);
+    };
+    const auto sql = [&store](const QString &like) {
+        QSqlQuery query(store->database());
+        query.exec(
+            QStringLiteral("SELECT invocation_id FROM receipts WHERE lower(key) LIKE '%%1%' ESCAPE '!' "
+                           "ORDER BY seq DESC")
+                .arg(like));
+        QStringList ids;
+        while (query.next())
+            ids.append(query.value(0).toString());
+        return ids;
+    };
+    QCOMPARE(paged(QStringLiteral("RK_")), sql(QStringLiteral("rk!_")));
+    QCOMPARE(paged(QStringLiteral("rk_")).size(), 3000);
+    QCOMPARE(paged(QStringLiteral("rk_06")), sql(QStringLiteral("rk!_06")));
+    const QStringList few = paged(QStringLiteral("rk_066"));
+    QVERIFY(!few.isEmpty());
+    QCOMPARE(few, sql(QStringLiteral("rk!_066")));
+    QCOMPARE(paged(QStringLiteral("no such key")), QStringList());
+}
+
 void TestReceiptSummaryReader::newerListsOnlyWhatArrivedAndPasses()
 {
     ReceiptFilter filter;
@@ -183,6 +247,14 @@ void TestReceiptSummaryReader::countsUpToTheCap()
     QVERIFY(some.ok());
     QCOMPARE(some.value().count, qint64(150));
     QCOMPARE(m_reader->newestSeq().value(), qint64(kReceipts));
+}
+
+void TestReceiptSummaryReader::countsTheWholeLogAtOneInstant()
+{
+    const auto total = m_reader->total();
+    QVERIFY2(total.ok(), qPrintable(total.error().message));
+    QCOMPARE(total.value().count, qint64(kReceipts));
+    QCOMPARE(total.value().throughSeq, qint64(kReceipts));
 }
 
 void TestReceiptSummaryReader::listsTheStatusesAndCallersInUse()
@@ -221,7 +293,9 @@ void TestReceiptSummaryReader::durationsArePointsOrSqlBuckets()
             double(QDateTime::fromString(query.value(0).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch()),
             query.value(1).toDouble()));
     QVERIFY(points.size() > 100);
-    QCOMPARE(m_reader->durations(key, 100000).value(), points);
+    const auto each = m_reader->durations(key, 100000);
+    QCOMPARE(each.value().points, points);
+    QCOMPARE(each.value().bucket, ReceiptSummaryReader::Bucket::Receipt);
 
     // 60,000 receipts 1.5 s apart span 25 hours: at most 10 points are days, each its slowest.
     QVERIFY(
@@ -236,8 +310,22 @@ void TestReceiptSummaryReader::durationsArePointsOrSqlBuckets()
                                .toMSecsSinceEpoch()),
                     query.value(1).toDouble()));
     QCOMPARE(days.size(), 2);
-    QCOMPARE(m_reader->durations(key, 10).value(), days);
-    QVERIFY(m_reader->durations(QStringLiteral("NO_SUCH_KEY"), 10).value().isEmpty());
+    const auto bucketed = m_reader->durations(key, 10);
+    QCOMPARE(bucketed.value().points, days);
+    QCOMPARE(bucketed.value().bucket, ReceiptSummaryReader::Bucket::Day);
+    // A span of n whole hours touches up to n + 2 hour buckets: that many points take
+    // hours, one fewer take days.
+    QVERIFY(query.exec(
+        QStringLiteral("SELECT min(started_at), max(started_at) FROM receipts WHERE key = '%1'").arg(key)));
+    QVERIFY(query.next());
+    const qint64 spanMs = QDateTime::fromString(query.value(0).toString(), Qt::ISODateWithMs)
+                              .msecsTo(QDateTime::fromString(query.value(1).toString(), Qt::ISODateWithMs));
+    const int hourBuckets = int(spanMs / 3600000) + 2;
+    const auto hours = m_reader->durations(key, hourBuckets);
+    QCOMPARE(hours.value().bucket, ReceiptSummaryReader::Bucket::Hour);
+    QVERIFY(hours.value().points.size() <= hourBuckets);
+    QCOMPARE(m_reader->durations(key, hourBuckets - 1).value().bucket, ReceiptSummaryReader::Bucket::Day);
+    QVERIFY(m_reader->durations(QStringLiteral("NO_SUCH_KEY"), 10).value().points.isEmpty());
 }
 
 CAPDESK_TEST_ON_BOTH_BACKENDS(TestReceiptSummaryReader)

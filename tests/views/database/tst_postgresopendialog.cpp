@@ -67,7 +67,8 @@ private:
     PostgresDirectoryProbe::Result runTest(PostgresOpenDialog &dialog);
     // A database owned by kRole, who must give kPassword; its URL for that role.
     QString passwordDatabase(bool withRows);
-    bool settingsHoldThePassword() const;
+    // The settings file as written; empty when there is none.
+    QByteArray settingsText() const;
 
     std::unique_ptr<TemporaryPostgres> m_postgres;
     QStringList m_keychainEntries;
@@ -128,12 +129,12 @@ QString TestPostgresOpenDialog::passwordDatabase(bool withRows)
     return url;
 }
 
-bool TestPostgresOpenDialog::settingsHoldThePassword() const
+QByteArray TestPostgresOpenDialog::settingsText() const
 {
     QSettings settings;
     settings.sync();
     QFile file(settings.fileName());
-    return file.open(QIODevice::ReadOnly) && file.readAll().contains(kPassword.toUtf8());
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 void TestPostgresOpenDialog::theFormSpellsTheUrl_data()
@@ -271,21 +272,42 @@ void TestPostgresOpenDialog::openKeepsTheTypedPasswordInTheKeychainOnly()
     const QString url = passwordDatabase(true);
     QVERIFY(!url.isEmpty());
     m_keychainEntries.append(keychainNameOf(url));
-    {
-        PostgresOpenDialog dialog;
-        dialog.setUrl(url);
-        dialog.passwordEdit()->setText(kPassword);
-        QSignalSpy accepted(&dialog, &QDialog::accepted);
-        QTest::mouseClick(dialog.openButton(), Qt::LeftButton);
-        QVERIFY(accepted.wait(15000));
-        QCOMPARE(dialog.password(), kPassword);
-        QCOMPARE(dialog.passwordWarning(), QString());
-    }
+    SampleWindow sample;
+    QVERIFY(sample.open());
+    const auto openWith = [&sample, &url](const QString &typed) {
+        QTimer::singleShot(0, sample.window.get(), [&url, typed] {
+            if (auto *dialog = qobject_cast<PostgresOpenDialog *>(QApplication::activeModalWidget())) {
+                dialog->setUrl(url);
+                dialog->passwordEdit()->setText(typed);
+                QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+            }
+        });
+        sample.window->databaseOpenActions()->openAction()->trigger();
+    };
+    const QString shown = PostgresLocation::parse(url).value().display();
+
+    // Mistyped: the server refuses it, the window stays on its file, and nothing is kept.
+    openWith(QStringLiteral("not-it"));
+    QTRY_COMPARE_WITH_TIMEOUT(sample.prompter->errors.size(), 1, 15000);
+    QVERIFY2(sample.prompter->errors.first().contains(QStringLiteral("password authentication failed")),
+             qPrintable(sample.prompter->errors.first()));
+    QCOMPARE(sample.session->location(), sample.path);
+    QCOMPARE(KeychainStore().read(keychainNameOf(url)).status, KeychainStore::Read::Status::NotFound);
+
+    // Right: the directory opens, and the password is kept in the keychain alone.
+    QSignalSpy status(sample.window->databaseOpenActions(), &DatabaseOpenActions::statusMessage);
+    openWith(kPassword);
+    QCOMPARE(sample.session->location(), shown);
+    QVERIFY(status.wait(15000));
+    QCOMPARE(status.first().first().toString(),
+             QStringLiteral("The password of %1 is in the keychain").arg(shown));
     const KeychainStore::Read stored = KeychainStore().read(keychainNameOf(url));
     QCOMPARE(stored.status, KeychainStore::Read::Status::Found);
     QCOMPARE(stored.value, kPassword);
     QVERIFY(!url.contains(kPassword));
-    QVERIFY(!settingsHoldThePassword());
+    const QByteArray settings = settingsText();
+    QVERIFY(settings.contains(url.toUtf8())); // the recent list, written beside it
+    QVERIFY(!settings.contains(kPassword.toUtf8()));
 
     // Nothing typed: Test and Open take the keychain's password.
     PostgresOpenDialog again;
@@ -296,6 +318,7 @@ void TestPostgresOpenDialog::openKeepsTheTypedPasswordInTheKeychainOnly()
     QTest::mouseClick(again.openButton(), Qt::LeftButton);
     QVERIFY(accepted.wait(15000));
     QCOMPARE(again.password(), kPassword);
+    QVERIFY(!again.passwordTyped());
 }
 
 void TestPostgresOpenDialog::theWindowOpensADatabaseWithTheKeychainsPassword()
@@ -313,7 +336,9 @@ void TestPostgresOpenDialog::theWindowOpensADatabaseWithTheKeychainsPassword()
     QCOMPARE(sample.prompter->errors, QStringList());
     QCOMPARE(sample.session->document()->tableModel()->rowCount(), int(sampleRows().size()));
     QCOMPARE(RecentFiles::list().value(0), url);
-    QVERIFY(!settingsHoldThePassword());
+    const QByteArray settings = settingsText();
+    QVERIFY(settings.contains(url.toUtf8()));
+    QVERIFY(!settings.contains(kPassword.toUtf8()));
 }
 
 void TestPostgresOpenDialog::theMenuOffersTheLastDatabaseOpened()

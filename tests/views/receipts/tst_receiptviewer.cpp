@@ -263,6 +263,11 @@ void TestReceiptViewer::plotsTheKeysDurations()
     QVERIFY2(plot.caption().contains(QStringLiteral("3 receipts")), qPrintable(plot.caption()));
     m_viewer->showInvocation(m_issued.at(2).invocationId);
     QTRY_COMPARE(plot.points().size(), 1);
+    // A key with more receipts than points is plotted by buckets, and says so.
+    DurationPlot buckets;
+    buckets.setSeries(QStringLiteral("NOW"), {QPointF(0, 40), QPointF(3600000, 1200)}, std::nullopt,
+                      QStringLiteral("hour"));
+    QCOMPARE(buckets.caption(), QStringLiteral("NOW: the slowest of each hour, 2 of them, 40 ms – 1.20 s"));
 }
 
 void TestReceiptViewer::filtersFromTheBar()
@@ -324,9 +329,15 @@ void TestReceiptViewer::showInvocationClearsFiltersThatHideIt()
     QTest::keyClicks(m_viewer->filterBar()->keyEdit(), QStringLiteral("WEATHER"));
     QTRY_VERIFY(!m_viewer->model()->isLoading());
     QCOMPARE(m_viewer->model()->rowCount(), 1);
+    m_viewer->table()->selectRow(0);
+    QVERIFY(m_viewer->table()->currentIndex().isValid());
     m_viewer->showInvocation(m_issued.at(0).invocationId);
     QCOMPARE(m_viewer->filterBar()->keyEdit()->text(), QString());
     QCOMPARE(m_viewer->selectedInvocation(), m_issued.at(0).invocationId); // shown at once
+    // Until its row comes, no other receipt's row stays selected beside it.
+    QVERIFY(!m_viewer->table()->selectionModel()->hasSelection()
+            || m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString()
+                   == m_issued.at(0).invocationId);
     QTRY_COMPARE(m_viewer->model()->rowCount(), m_issued.size());
     QTRY_COMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
                  m_issued.at(0).invocationId);
