@@ -71,14 +71,15 @@ QString serverSentence(const CtlCommand &command)
 
 QString CtlHelp::usage()
 {
-    QString text = u"usage: capdeskctl COMMAND [--db FILE | --server URL] ARGS…\n"_s;
+    QString text = u"usage: capdeskctl COMMAND [--db FILE|postgresql://… | --server URL] ARGS…\n"_s;
     QStringList overServer;
     for (const CtlCommand &command : CtlCommandTable::commands()) {
         text += listEntry(command);
         if (command.server == CtlCommand::Server::Works && command.name != "help"_L1)
             overServer.append(command.name);
     }
-    text += u"Only init and import create a directory file; the other commands need one.\n"_s;
+    text += u"Only init and import make a directory (a file, or the tables of an empty PostgreSQL\n"
+            "  database); the other commands need one.\n"_s;
     const QString last = overServer.takeLast();
     text += wrapped(u"--server URL: "_s + overServer.join(u", "_s) + u" and "_s + last
                         + u" against a server (owner key from CAPDESK_TERMINAL_KEY); import over a server "

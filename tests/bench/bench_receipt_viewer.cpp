@@ -1,11 +1,13 @@
 // Opens the receipt viewer on a directory of N receipts (100,000 by default, built in a
-// temporary folder; with --cache DIR, built once into DIR/receipts-N.db and reused) and
+// temporary folder; with --cache DIR, built once into DIR/receipts-N.db and reused; given
+// a postgresql:// URL, the database is filled up to N with COPY, once, and reused) and
 // prints: open to the first painted page, the total counted, a filter keystroke to its
 // first page painted (median, max), a status filter, an id search for one receipt,
 // selecting a receipt (details, signature check, trace, bucketed plot), paging on by
 // scrolling to the end, and peak RSS.
-// Usage: bench_receipt_viewer [--receipts N] [--cache DIR] [FILE.db]
+// Usage: bench_receipt_viewer [--receipts N] [--cache DIR] [FILE.db | postgresql://…]
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/postgreslocation.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/receipttablemodel.h"
 #include "tests/bench/benchmeasures.h"
@@ -21,9 +23,13 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonDocument>
 #include <QLineEdit>
+#include <QProcess>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -80,6 +86,70 @@ QString generate(const QString &path, int receipts)
     return QFile::rename(partial, path) ? QString() : QStringLiteral("cannot rename %1").arg(partial);
 }
 
+// One CSV field: quoted, its quotes doubled; an empty `nullable` one unquoted, which COPY reads as NULL.
+void appendField(QByteArray &csv, const QString &value, bool nullable = false)
+{
+    if (nullable && value.isEmpty())
+        return;
+    csv += '"' + value.toUtf8().replace('"', "\"\"") + '"';
+}
+
+// PostgreSQL's bulk load for the same fixture a file gets: receipts [first, receipts)
+// streamed as CSV into `COPY … FROM STDIN` through psql, unsigned, then ANALYZE.
+QString copyIntoPostgres(const QString &url, int first, int receipts)
+{
+    QProcess psql;
+    psql.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+    psql.start(QStringLiteral("psql"),
+               {QStringLiteral("--no-psqlrc"), QStringLiteral("--quiet"), QStringLiteral("-v"),
+                QStringLiteral("ON_ERROR_STOP=1"), QStringLiteral("-d"), url, QStringLiteral("-c"),
+                QStringLiteral("COPY receipts (invocation_id, trace, key, parent, actor, runner, started_at, "
+                               "duration_ms, material, status, contract_fingerprint, receipt_json) "
+                               "FROM STDIN WITH (FORMAT csv)"),
+                QStringLiteral("-c"), QStringLiteral("ANALYZE receipts")});
+    if (!psql.waitForStarted())
+        return QStringLiteral("cannot start psql: %1").arg(psql.errorString());
+    QElapsedTimer timer;
+    timer.start();
+    QByteArray csv;
+    for (int n = first; n < receipts; ++n) {
+        const Receipt r = ReceiptFixture::receipt(n, 500);
+        appendField(csv, r.invocationId);
+        csv += ',';
+        appendField(csv, r.trace);
+        csv += ',';
+        appendField(csv, r.key);
+        csv += ',';
+        appendField(csv, r.parent, true);
+        csv += ',';
+        appendField(csv, r.actor);
+        csv += ',';
+        appendField(csv, r.runner);
+        csv += ',';
+        appendField(csv, r.startedAt);
+        csv += ',' + QByteArray::number(r.durationMs) + ',' + (r.material ? "1" : "0") + ',';
+        appendField(csv, r.status);
+        csv += ',';
+        appendField(csv, r.contractFingerprint);
+        csv += ',';
+        appendField(csv, QString::fromUtf8(QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact)));
+        csv += '\n';
+        if (csv.size() >= (4 << 20) || n + 1 == receipts) {
+            psql.write(csv);
+            csv.clear();
+            while (psql.bytesToWrite() > 0 && psql.state() == QProcess::Running)
+                psql.waitForBytesWritten(-1);
+            std::fprintf(stderr, "\r%d of %d receipts copied", n + 1, receipts);
+        }
+    }
+    psql.closeWriteChannel();
+    psql.waitForFinished(-1);
+    std::printf("\ncopy %d receipts into PostgreSQL: %7.0f ms\n", receipts - first, msSince(timer));
+    if (psql.exitStatus() != QProcess::NormalExit || psql.exitCode() != 0)
+        return QStringLiteral("psql failed: %1").arg(QString::fromLocal8Bit(psql.readAllStandardError()));
+    return {};
+}
+
 // Turns the event loop, idle, until `done` holds.
 void waitUntil(const std::function<bool()> &done)
 {
@@ -126,7 +196,26 @@ int main(int argc, char *argv[])
             path = arg;
     }
     QTemporaryDir dir;
-    if (path.isEmpty()) {
+    if (PostgresLocation::isUrl(path)) {
+        auto store = SqlDirectoryStore::open(path);
+        if (!store.ok()) {
+            std::fprintf(stderr, "%s\n", qPrintable(store.error().message));
+            return 1;
+        }
+        QSqlQuery count(store.value()->database());
+        if (!count.exec(QStringLiteral("SELECT count(*) FROM receipts")) || !count.next()) {
+            std::fprintf(stderr, "%s\n", qPrintable(count.lastError().text()));
+            return 1;
+        }
+        if (const int held = count.value(0).toInt(); held < receipts) {
+            const QString error = copyIntoPostgres(path, held, receipts);
+            if (!error.isEmpty()) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                return 1;
+            }
+            forgetGeneration();
+        }
+    } else if (path.isEmpty()) {
         path = cache.isEmpty() ? dir.filePath(QStringLiteral("bench.db"))
                                : QDir(cache).filePath(QStringLiteral("receipts-%1.db").arg(receipts));
         if (!cache.isEmpty())

@@ -36,8 +36,16 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
       m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
       m_header(new QLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
-      m_detail(new ReceiptDetailView(this)), m_tree(new QTreeView(this)), m_plot(new DurationPlot(this))
+      m_detail(new ReceiptDetailView(this)), m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)),
+      m_follow(new QTimer(this))
 {
+    m_follow->setObjectName(QStringLiteral("receiptFollow"));
+    m_follow->setInterval(kFollowIntervalMs);
+    connect(m_follow, &QTimer::timeout, this, [this] {
+        // A read under way will be followed by the next look; none piles up behind it.
+        if (m_loaded && !m_model->isLoading())
+            m_model->refresh();
+    });
     m_header->setObjectName(QStringLiteral("receiptHeader"));
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setWordWrap(true);
@@ -153,6 +161,13 @@ void ReceiptViewer::showEvent(QShowEvent *event)
     // Deferred, so the window is shown before the receipts are read.
     if (!m_loaded)
         QTimer::singleShot(0, this, &ReceiptViewer::reload);
+    m_follow->start();
+}
+
+void ReceiptViewer::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_follow->stop();
 }
 
 void ReceiptViewer::reload()

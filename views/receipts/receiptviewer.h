@@ -12,6 +12,7 @@ class DurationPlot;
 class Prompter;
 class QLabel;
 class QTableView;
+class QTimer;
 class QTreeView;
 class ReceiptDetailView;
 class ReceiptFileVerificationDialog;
@@ -24,7 +25,8 @@ class ReceiptTreeModel;
 // receipt's every field with its signature check and contract drift, its trace as a
 // parent/child tree, and its key's durations over time (bucketed in SQL past
 // kPlotPoints). The header line says where the signing key lives. The first time it is
-// shown it loads by itself; reload() then adds what was written since.
+// shown it loads by itself; reload() then adds what was written since, and while shown it
+// looks for receipts other processes wrote (a server, capdeskctl) every kFollowIntervalMs.
 class ReceiptViewer final : public QWidget
 {
     Q_OBJECT
@@ -33,6 +35,8 @@ class ReceiptViewer final : public QWidget
 public:
     // The most points the duration plot draws; more receipts are bucketed by time.
     static constexpr int kPlotPoints = 2000;
+    // How often a shown viewer looks for receipts written elsewhere: one indexed max(seq).
+    static constexpr int kFollowIntervalMs = 2000;
 
     // File choices and errors go through `prompter`, which must outlive the viewer.
     ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent = nullptr);
@@ -69,6 +73,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     void configureTable();
@@ -91,6 +96,7 @@ private:
     ReceiptDetailView *m_detail;
     QTreeView *m_tree;
     DurationPlot *m_plot;
+    QTimer *m_follow;
     QPointer<ReceiptFileVerificationDialog> m_verification;
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
     QString m_keyStorage;

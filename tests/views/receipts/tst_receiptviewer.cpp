@@ -4,6 +4,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
+#include "tests/support/receiptfixture.h"
 #include "tests/views/viewtestsupport.h"
 #include "views/invoke/durationplot.h"
 #include "views/receipts/receiptdetailview.h"
@@ -23,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QTreeView>
 
 // The viewer over receipts issued through a real DirectoryLedger (file-kept key): what
@@ -45,6 +47,7 @@ private slots:
     void filtersByCaller();
     void showInvocationClearsFiltersThatHideIt();
     void reloadAddsNewReceipts();
+    void followsReceiptsWrittenElsewhere();
     void copiesAndExportsJson();
     void verifiesAnExportedFile();
     void findsATamperedFileInvalidAndNamesTheField();
@@ -341,6 +344,28 @@ void TestReceiptViewer::showInvocationClearsFiltersThatHideIt()
     QTRY_COMPARE(m_viewer->model()->rowCount(), m_issued.size());
     QTRY_COMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
                  m_issued.at(0).invocationId);
+}
+
+void TestReceiptViewer::followsReceiptsWrittenElsewhere()
+{
+    openViewer();
+    const int listed = m_viewer->model()->rowCount();
+    const qint64 total = m_viewer->model()->totalReceipts();
+    // Another writer on the same file, as capdeskctl serve would be: no reload is asked for.
+    auto elsewhere = SqlDirectoryStore::open(m_dir->filePath(QStringLiteral("dir.db")));
+    QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error().message));
+    QVERIFY(ReceiptFixture::insert(elsewhere.value()->database(), 0, 3, 4).isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(m_viewer->model()->rowCount(), listed + 3,
+                              3 * ReceiptViewer::kFollowIntervalMs);
+    QTRY_COMPARE(m_viewer->model()->totalReceipts(), total + 3);
+    QCOMPARE(m_viewer->model()->invocationIdAt(0), ReceiptFixture::invocationId(2));
+    // Hidden, it stops looking; shown again, it looks again.
+    const auto *follow = m_viewer->findChild<QTimer *>(QStringLiteral("receiptFollow"));
+    QVERIFY(follow && follow->isActive());
+    m_viewer->hide();
+    QVERIFY(!follow->isActive());
+    m_viewer->show();
+    QVERIFY(follow->isActive());
 }
 
 void TestReceiptViewer::reloadAddsNewReceipts()
