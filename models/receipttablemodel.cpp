@@ -1,5 +1,6 @@
 #include "models/receipttablemodel.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
@@ -92,6 +93,17 @@ ReceiptTableModel::ReceiptTableModel(QObject *parent) : QAbstractTableModel(pare
 // A read still under way finishes on its worker, which owns what it reads with, and its
 // result is dropped with the watcher: closing the dock never waits for the database.
 ReceiptTableModel::~ReceiptTableModel() = default;
+
+std::shared_ptr<ReceiptTableModel::Chunk>
+ReceiptTableModel::readOnWorker(std::shared_ptr<const ReceiptSummaryReader> receipts, const Job &job)
+{
+    auto chunk = std::make_shared<Chunk>(run(*receipts, job));
+    // The model may be gone, and this the last hold on the store: a store is closed on the
+    // thread that opened its connection, never on a worker.
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(), [receipts = std::move(receipts)] {}, Qt::QueuedConnection);
+    return chunk;
+}
 
 ReceiptTableModel::Chunk ReceiptTableModel::run(const ReceiptSummaryReader &receipts, const Job &job)
 {
@@ -231,6 +243,7 @@ void ReceiptTableModel::forgetCounts()
     m_countedThroughSeq = 0;
     m_countFailed = false;
     m_failed = false;
+    m_error.clear();
     m_newestSeq = 0;
     m_refreshPending = false;
     m_wanted = kPageSize;
@@ -255,23 +268,27 @@ void ReceiptTableModel::refresh()
     if (!m_receipts)
         return;
     m_countFailed = false;
+    if (m_watcher) {
+        m_refreshPending = true;
+        return;
+    }
+    start(refreshJob());
+}
+
+ReceiptTableModel::Job ReceiptTableModel::refreshJob()
+{
     if (std::exchange(m_failed, false)) {
         // Nothing is listed after a failure: the list is read anew, not added to.
         ++m_generation;
         m_wanted = kPageSize;
-        start(firstPageJob());
-        return;
-    }
-    if (m_watcher) {
-        m_refreshPending = true;
-        return;
+        return firstPageJob();
     }
     Job job;
     job.kind = Job::Kind::Newer;
     job.generation = m_generation;
     job.filter = m_filter;
     job.afterSeq = m_newestSeq;
-    start(job);
+    return job;
 }
 
 bool ReceiptTableModel::canFetchMore(const QModelIndex &parent) const
@@ -306,14 +323,8 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::nextJob()
         job.wanted = m_wanted - m_table.size();
         return job;
     }
-    if (std::exchange(m_refreshPending, false)) {
-        Job job;
-        job.kind = Job::Kind::Newer;
-        job.generation = m_generation;
-        job.filter = m_filter;
-        job.afterSeq = m_newestSeq;
-        return job;
-    }
+    if (std::exchange(m_refreshPending, false))
+        return refreshJob();
     return std::nullopt;
 }
 
@@ -339,8 +350,7 @@ void ReceiptTableModel::countIfBehind()
     // Beside the pages, not before them: a first count of a long log must not hold up a filter.
     m_countWatcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
     connect(m_countWatcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::countFinished);
-    m_countWatcher->setFuture(QtConcurrent::run(
-        [receipts = m_receipts, job = *job] { return std::make_shared<Chunk>(run(*receipts, job)); }));
+    m_countWatcher->setFuture(QtConcurrent::run(readOnWorker, m_receipts, *job));
 }
 
 void ReceiptTableModel::countFinished()
@@ -358,12 +368,8 @@ void ReceiptTableModel::countFinished()
         }
     }
     countIfBehind();
-    settle();
-}
-
-void ReceiptTableModel::settle()
-{
-    if (!isLoading())
+    // Said again only when no page is read: a page's own end was said without waiting.
+    if (!m_watcher)
         emit loadFinished(std::exchange(m_error, QString()));
 }
 
@@ -389,8 +395,7 @@ void ReceiptTableModel::start(const Job &job)
     }
     m_watcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::finished);
-    m_watcher->setFuture(QtConcurrent::run(
-        [receipts = m_receipts, job] { return std::make_shared<Chunk>(run(*receipts, job)); }));
+    m_watcher->setFuture(QtConcurrent::run(readOnWorker, m_receipts, job));
 }
 
 void ReceiptTableModel::finished()
@@ -413,7 +418,7 @@ void ReceiptTableModel::finished()
         start(*job);
         return;
     }
-    settle();
+    emit loadFinished(std::exchange(m_error, QString()));
 }
 
 void ReceiptTableModel::apply(Chunk &chunk)

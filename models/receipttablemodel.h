@@ -59,6 +59,8 @@ public:
     void refresh();
     // A read or a count is running or waiting.
     bool isLoading() const { return m_watcher != nullptr || m_countWatcher != nullptr; }
+    // A page read is running or waiting (a count may still run beside).
+    bool isReadingPages() const { return m_watcher != nullptr; }
 
     // Lists the receipts that pass `filter`, read anew on a worker; loadFinished follows.
     void setFilter(const ReceiptFilter &filter);
@@ -97,7 +99,8 @@ signals:
     void countsChanged(int listed, qint64 total);
     // The statuses or callers offered changed.
     void choicesChanged();
-    // A read, and the reads it led to, ended; `error` is empty on success.
+    // The page reads ended (a count running beside is not waited for), or a count ended
+    // while no page is read; `error` is empty on success.
     void loadFinished(const QString &error);
 
 private:
@@ -105,6 +108,8 @@ private:
     struct Chunk;
 
     static Chunk run(const ReceiptSummaryReader &receipts, const Job &job);
+    static std::shared_ptr<Chunk> readOnWorker(std::shared_ptr<const ReceiptSummaryReader> receipts,
+                                               const Job &job);
     static void readOlder(const ReceiptSummaryReader &receipts, const Job &job, qint64 beforeSeq,
                           Chunk &chunk);
     static void count(const ReceiptSummaryReader &receipts, const Job &job, Chunk &chunk);
@@ -117,8 +122,8 @@ private:
     std::optional<Job> countJob() const;
     // A page read failed: nothing more is read until the next filter, refresh or reload.
     void fail(const Chunk &chunk);
-    // Says loadFinished once neither a page nor a count is read any more.
-    void settle();
+    // A Newer read, or the first page anew after a failure.
+    Job refreshJob();
     void apply(Chunk &chunk);
     void applyFirstPage(Chunk &chunk);
     void applyOlder(Chunk &chunk);

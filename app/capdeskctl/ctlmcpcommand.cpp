@@ -1,7 +1,5 @@
 #include "app/capdeskctl/ctlmcpcommand.h"
 
-#include "dispatch/store/postgreslocation.h"
-
 #include "app/capdeskctl/ctldispatchlimits.h"
 #include "app/capdeskctl/ctlmcpstdio.h"
 #include "app/capdeskctl/ctloutput.h"

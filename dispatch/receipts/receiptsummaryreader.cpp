@@ -25,22 +25,12 @@ constexpr qint64 kLargestWindow = 2000000;
 // The last millisecond an ISO year of four digits can spell: 9999-12-31T23:59:59.999Z.
 constexpr qint64 kLastIsoMsecs = 253402300799999;
 
-// Lower case for ASCII letters only, as SQL's lower() is on SQLite: both sides of a
-// comparison must lower the same way.
-QString asciiLower(const QString &text)
-{
-    QString lowered = text;
-    for (QChar &c : lowered) {
-        if (c >= u'A' && c <= u'Z')
-            c = QChar(c.unicode() + (u'a' - u'A'));
-    }
-    return lowered;
-}
-
 // A LIKE pattern that finds `part` anywhere, its own % and _ taken literally ('!' escapes).
+// It is lowered in SQL, beside the column, so both sides fold alike on each database
+// (ASCII letters on SQLite, every letter on PostgreSQL).
 QString containing(const QString &part)
 {
-    QString escaped = asciiLower(part);
+    QString escaped = part;
     escaped.replace(u'!', u"!!"_s).replace(u'%', u"!%"_s).replace(u'_', u"!_"_s);
     return u'%' + escaped + u'%';
 }
@@ -70,7 +60,9 @@ struct FilterSql
 
     FilterSql(const ReceiptFilter &filter, const Lookups &lookups)
     {
-        if (lookups.keys) {
+        if (lookups.keys && lookups.keys->isEmpty()) {
+            conditions.append(u"1 = 0"_s); // no receipt has a key the filter matches
+        } else if (lookups.keys) {
             QStringList names;
             for (qsizetype i = 0; i < lookups.keys->size(); ++i) {
                 names.append(u":key%1"_s.arg(i));
@@ -78,7 +70,7 @@ struct FilterSql
             }
             conditions.append(u"key IN ("_s + names.join(u", "_s) + u')');
         } else if (!filter.key.isEmpty()) {
-            add(u"lower(key) LIKE :key ESCAPE '!'"_s, u":key"_s, containing(filter.key));
+            add(u"lower(key) LIKE lower(CAST(:key AS TEXT)) ESCAPE '!'"_s, u":key"_s, containing(filter.key));
         }
         if (!filter.status.isEmpty())
             add(u"status = :status"_s, u":status"_s, filter.status);
@@ -93,8 +85,8 @@ struct FilterSql
             values.append({u":id"_s, filter.search});
             values.append({u":trace"_s, filter.search});
         } else if (!filter.search.isEmpty()) {
-            conditions.append(
-                u"(lower(invocation_id) LIKE :id ESCAPE '!' OR lower(trace) LIKE :trace ESCAPE '!')"_s);
+            conditions.append(u"(lower(invocation_id) LIKE lower(CAST(:id AS TEXT)) ESCAPE '!' "
+                              "OR lower(trace) LIKE lower(CAST(:trace AS TEXT)) ESCAPE '!')"_s);
             values.append({u":id"_s, containing(filter.search)});
             values.append({u":trace"_s, containing(filter.search)});
         }
@@ -128,21 +120,24 @@ QString lookUp(QSqlDatabase &db, const ReceiptFilter &filter, Lookups &lookups)
 {
     if (!filter.key.isEmpty()) {
         // A skip scan of the key index: one probe for each distinct key.
+        // Each key is matched in SQL, as the LIKE a receipt is matched by.
         QSqlQuery keys(db);
         keys.setForwardOnly(true);
-        if (!keys.exec(u"WITH RECURSIVE v(x, n) AS (SELECT min(key), 1 FROM receipts UNION ALL "
-                       "SELECT (SELECT min(key) FROM receipts WHERE key > v.x), n + 1 FROM v "
-                       "WHERE v.x IS NOT NULL AND n <= %1) SELECT x FROM v WHERE x IS NOT NULL"_s.arg(
-                           kMostKeysRead)))
+        keys.prepare(
+            u"WITH RECURSIVE v(x, n) AS (SELECT min(key), 1 FROM receipts UNION ALL "
+            "SELECT (SELECT min(key) FROM receipts WHERE key > v.x), n + 1 FROM v "
+            "WHERE v.x IS NOT NULL AND n <= %1) "
+            "SELECT x, CASE WHEN lower(x) LIKE lower(CAST(:key AS TEXT)) ESCAPE '!' THEN 1 ELSE 0 END "
+            "FROM v WHERE x IS NOT NULL"_s.arg(kMostKeysRead));
+        keys.bindValue(u":key"_s, containing(filter.key));
+        if (!keys.exec())
             return keys.lastError().text();
-        const QString part = asciiLower(filter.key);
         QStringList matching;
         int read = 0;
         while (keys.next()) {
-            const QString key = keys.value(0).toString();
             ++read;
-            if (asciiLower(key).contains(part))
-                matching.append(key);
+            if (keys.value(1).toInt() == 1)
+                matching.append(keys.value(0).toString());
         }
         if (keys.lastError().isValid())
             return keys.lastError().text();
@@ -436,22 +431,22 @@ StoreResult<ReceiptSummaryReader::Durations> ReceiptSummaryReader::durations(con
                 QDateTime::fromString(ends.value(1).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch()
                 - QDateTime::fromString(ends.value(0).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch());
             // ISO prefixes of a minute, an hour, a day, a month and a year, each with its
-            // longest length. A span of n buckets' length touches at most n + 2 of them.
+            // shortest length: a span of n such lengths touches at most n + 2 of them.
             struct Prefix
             {
                 int length;
-                qint64 longestMs;
+                qint64 shortestMs;
                 Bucket bucket;
             };
             static const Prefix kPrefixes[] = {{16, 60000, Bucket::Minute},
                                                {13, 3600000, Bucket::Hour},
                                                {10, 86400000, Bucket::Day},
-                                               {7, 2678400000, Bucket::Month},
-                                               {4, 31622400000, Bucket::Year}};
+                                               {7, 2419200000, Bucket::Month},
+                                               {4, 31536000000, Bucket::Year}};
             int prefix = 4;
             durations.bucket = Bucket::Year;
             for (const Prefix &candidate : kPrefixes) {
-                if (spanMs / candidate.longestMs + 2 <= maxPoints) {
+                if (spanMs / candidate.shortestMs + 2 <= maxPoints) {
                     prefix = candidate.length;
                     durations.bucket = candidate.bucket;
                     break;

@@ -48,10 +48,19 @@ namespace {
 constexpr int kReceipts = 3000;
 constexpr int kKeys = 150;
 
+// Until neither a page nor a count is read; false on a failure or when it takes too long.
 bool waitForLoad(ReceiptTableModel &model)
 {
     QSignalSpy finished(&model, &ReceiptTableModel::loadFinished);
-    return model.isLoading() ? finished.wait(10000) && finished.first().first().toString().isEmpty() : true;
+    while (model.isLoading()) {
+        if (!finished.wait(10000))
+            return false;
+    }
+    for (const QList<QVariant> &said : std::as_const(finished)) {
+        if (!said.first().toString().isEmpty())
+            return false;
+    }
+    return true;
 }
 
 // Asks for pages as a view scrolled to the end would, until every receipt is listed.

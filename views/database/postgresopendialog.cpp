@@ -217,12 +217,14 @@ void PostgresOpenDialog::withPassword(const std::function<void(const QString &)>
     updateButtons();
     showResult(tr("Reading the password from the keychain\u2026"), true);
     KeychainStore().readAsync(
-        location.value().keychainName(), this, [this, then, asked = m_url](const KeychainStore::Read &read) {
+        location.value().keychainName(), this,
+        [this, then, asked = location.value().keychainName()](const KeychainStore::Read &read) {
             m_busy = false;
             updateButtons();
-            // The form changed while the keychain answered: that password is another URL's.
-            if (m_url != asked) {
-                showResult(QString(), true);
+            // The form changed while the keychain answered: that password is another database's.
+            const StoreResult<PostgresLocation> now = PostgresLocation::parse(m_url);
+            if (!now.ok() || now.value().keychainName() != asked) {
+                showResult(tr("The connection changed while its password was read: press again."), true);
                 return;
             }
             then(read.status == KeychainStore::Read::Status::Found ? read.value : QString());

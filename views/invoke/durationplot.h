@@ -27,7 +27,7 @@ public:
     QString key() const { return m_key; }
     const QList<QPointF> &points() const { return m_points; }
     // The line above the plot, e.g. "WEATHER_NOW: 12 receipts, 40 ms – 1.2 s", or
-    // "WEATHER_NOW: the slowest of each hour, 25 hours, 40 ms – 1.2 s".
+    // "WEATHER_NOW: the slowest of each hour, 25 of them, 40 ms – 1.2 s".
     QString caption() const;
 
     QSize sizeHint() const override;

@@ -208,7 +208,7 @@ void ReceiptViewer::updateHeader()
                        : tr("%1%2 of %3")
                              .arg(QLocale().toString(m_model->rowCount()),
                                   m_model->isComplete() ? QString() : QStringLiteral("+"), all);
-    if (m_model->isLoading())
+    if (m_model->isReadingPages())
         text += tr(" (reading\u2026)");
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
@@ -363,9 +363,14 @@ void ReceiptViewer::plotDurations(const Receipt &receipt)
                     m_plot->clear();
                 emit plotted();
             });
-    watcher->setFuture(QtConcurrent::run([receipts = m_ledger->receiptSummaries(), key = receipt.key] {
-        return receipts->durations(key, kPlotPoints);
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([receipts = m_ledger->receiptSummaries(), key = receipt.key]() mutable {
+            Plotted durations = receipts->durations(key, kPlotPoints);
+            // Perhaps the last hold on the store: it is closed on its own thread, not here.
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(), [receipts = std::move(receipts)] {}, Qt::QueuedConnection);
+            return durations;
+        }));
 }
 
 void ReceiptViewer::copySelected()

@@ -34,10 +34,10 @@ void DatabaseOpenActions::chooseAndOpen()
     if (!m_files.openLocation(dialog.url(), dialog.password()) || !dialog.passwordTyped())
         return;
     // Kept only now the server has let the user in: a mistyped password is never stored.
-    const QString display = PostgresLocation::parse(dialog.url()).value().display();
+    const PostgresLocation location = PostgresLocation::parse(dialog.url()).value();
     KeychainStore().setAsync(
-        PostgresLocation::parse(dialog.url()).value().keychainName(), dialog.password(), this,
-        [this, display](const KeychainStore::Outcome &stored) {
+        location.keychainName(), dialog.password(), this,
+        [this, display = location.display()](const KeychainStore::Outcome &stored) {
             emit statusMessage(
                 stored.ok ? tr("The password of %1 is in the keychain").arg(display)
                           : tr("Opened; the password is used for this session only: %1").arg(stored.error));

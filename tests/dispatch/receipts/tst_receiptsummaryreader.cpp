@@ -24,6 +24,7 @@ private slots:
     void aWholeIdOrTraceIsFoundThroughItsIndex();
     void aKeyFilterOfManyKeysMatchesEachReceipt();
     void newerListsOnlyWhatArrivedAndPasses();
+    void newerWithAKeyNoReceiptHasListsNothing();
     void countsUpToTheCap();
     void countsTheWholeLogAtOneInstant();
     void listsTheStatusesAndCallersInUse();
@@ -230,6 +231,28 @@ void TestReceiptSummaryReader::newerListsOnlyWhatArrivedAndPasses()
                                       .arg(kReceipts - 10)
                                       .arg(Receipt::provenMaterial));
     std::reverse(expected.begin(), expected.end()); // oldest first
+    QCOMPARE(idsOf(ids), expected);
+}
+
+void TestReceiptSummaryReader::newerWithAKeyNoReceiptHasListsNothing()
+{
+    // The key filter names no key: no IN list is spelled (PostgreSQL refuses an empty one).
+    ReceiptFilter filter;
+    filter.key = QStringLiteral("no such key");
+    int delivered = 0;
+    const StoreError error = m_reader->newer(filter, 0, kReceipts, 1000,
+                                             [&delivered](const ReceiptSummaryView &) { ++delivered; });
+    QVERIFY2(!error.isError(), qPrintable(error.message));
+    QCOMPARE(delivered, 0);
+    filter.key = QStringLiteral("RK_0007");
+    std::vector<std::string> ids;
+    QVERIFY(!m_reader
+                 ->newer(filter, kReceipts - 3000, kReceipts, 1000,
+                         [&ids](const ReceiptSummaryView &r) { ids.emplace_back(r.invocationId); })
+                 .isError());
+    QStringList expected = sqlIds(QStringLiteral("seq > %1 AND key = 'RK_0007'").arg(kReceipts - 3000));
+    std::reverse(expected.begin(), expected.end());
+    QVERIFY(!expected.isEmpty());
     QCOMPARE(idsOf(ids), expected);
 }
 
