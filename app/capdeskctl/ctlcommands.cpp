@@ -537,6 +537,10 @@ int CtlCommands::receipts()
 
 int CtlCommands::confirm()
 {
+    if (m_connection && m_args.has(QStringLiteral("--archive")))
+        return CtlOutput::usage(
+            QStringLiteral("--archive checks a segment file against a local directory; it "
+                           "takes --db, not --server"));
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).confirm();
     return receiptCommand(&CtlReceiptCommands::confirm);

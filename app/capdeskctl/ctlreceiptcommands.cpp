@@ -5,9 +5,11 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/json/jsontextcheck.h"
 #include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/receiptsegmentfile.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/store/sqldirectorystore.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 
@@ -47,6 +49,34 @@ StoreResult<QJsonObject> receiptIn(const QByteArray &bytes, const QString &path)
     return object;
 }
 
+// --before as receipts stamp started_at: a day (its midnight, UTC) or an ISO-8601 instant.
+StoreResult<QString> archiveBoundary(const QString &text)
+{
+    QDateTime at;
+    if (QDate::fromString(text, Qt::ISODate).isValid() && text.size() == 10)
+        at = QDateTime(QDate::fromString(text, Qt::ISODate), QTime(0, 0), Qt::UTC);
+    else
+        at = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!at.isValid() || text.size() > 40)
+        return usageError(
+            u"--before needs a date (2026-11-01) or an ISO-8601 instant (2026-11-01T12:00:00Z), "
+            "not '%1'"_s.arg(text.left(40)));
+    if (at > QDateTime::currentDateTimeUtc())
+        return usageError(
+            u"--before %1 is in the future; only receipts already written can be archived"_s.arg(text));
+    return at.toUTC().toString(Qt::ISODateWithMs);
+}
+
+QJsonObject segmentJson(const ReceiptSegmentSeal &seal)
+{
+    QJsonObject json = seal.toJson();
+    json.remove(u"public_key"_s);
+    json.remove(u"signature"_s);
+    json.remove(u"type"_s);
+    json.insert(u"key_id"_s, seal.keyId());
+    return json;
+}
+
 } // namespace
 
 CtlReceiptCommands::CtlReceiptCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger)
@@ -55,6 +85,10 @@ CtlReceiptCommands::CtlReceiptCommands(const CtlArguments &args, std::shared_ptr
 
 int CtlReceiptCommands::receipts()
 {
+    if (m_args.positional == QStringList{u"archive"_s})
+        return archive();
+    if (m_args.has(u"--before"_s) || m_args.has(u"--out"_s))
+        return CtlOutput::usage(u"--before and --out are for `receipts archive`"_s);
     if (!m_args.positional.isEmpty())
         return CtlOutput::usage(CtlCommandTable::usageLine(u"receipts"_s));
     ReceiptLog::Query query;
@@ -75,11 +109,42 @@ int CtlReceiptCommands::receipts()
     return CtlOutput::Ok;
 }
 
+int CtlReceiptCommands::archive()
+{
+    if (m_args.has(u"--key"_s) || m_args.has(u"--limit"_s))
+        return CtlOutput::usage(
+            u"receipts archive moves whole stretches of every chain; it takes no --key or --limit"_s);
+    const QString out = m_args.value(u"--out"_s);
+    if (!m_args.has(u"--before"_s) || out.isEmpty())
+        return CtlOutput::usage(u"receipts archive needs --before DATE and --out FILE"_s);
+    const StoreResult<QString> before = archiveBoundary(m_args.value(u"--before"_s));
+    if (!before.ok())
+        return CtlOutput::usage(before.error().message);
+    const StoreResult<ReceiptArchiver::Outcome> archived = m_ledger->archiveReceipts(before.value(), out);
+    if (!archived.ok())
+        return CtlOutput::fail(archived.error());
+    if (!archived.value().seal) {
+        CtlOutput::printJson(QJsonObject{{u"archived"_s, 0}, {u"before"_s, before.value()}});
+        std::fprintf(stderr, "capdeskctl: no receipt started before %s; %s was not written\n",
+                     qUtf8Printable(before.value()), qUtf8Printable(out));
+        return CtlOutput::Ok;
+    }
+    const ReceiptSegmentSeal &seal = *archived.value().seal;
+    CtlOutput::printJson(QJsonObject{{u"archived"_s, seal.receiptCount},
+                                     {u"archive_id"_s, archived.value().archiveId},
+                                     {u"out"_s, out},
+                                     {u"segment"_s, segmentJson(seal)}});
+    return CtlOutput::Ok;
+}
+
 int CtlReceiptCommands::confirm()
 {
     if (m_args.positional.size() != 1)
         return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
-    const QJsonObject confirmation = m_ledger->confirm(m_args.positional.at(0));
+    const QString invocationId = m_args.positional.at(0);
+    const QJsonObject confirmation =
+        m_args.has(u"--archive"_s) ? m_ledger->confirmInSegment(invocationId, m_args.value(u"--archive"_s))
+                                   : m_ledger->confirm(invocationId);
     CtlOutput::printJson(confirmation);
     if (confirmation.contains(u"reason"_s))
         return CtlOutput::Findings;
@@ -93,6 +158,11 @@ int CtlReceiptCommands::verifyReceipt()
     if (m_args.positional.size() != 1)
         return CtlOutput::usage(CtlCommandTable::usageLine(u"verify-receipt"_s));
     const QString path = m_args.positional.at(0);
+    if (ReceiptSegmentFile::looksLikeSegment(path))
+        return verifySegment(path);
+    if (m_args.has(u"--invocation"_s))
+        return CtlOutput::usage(
+            u"--invocation picks a receipt out of a receipt segment, and %1 is none"_s.arg(path));
     const StoreResult<QByteArray> bytes = readFile(path, 1 << 20);
     if (!bytes.ok())
         return CtlOutput::fail(bytes.error());
@@ -100,26 +170,81 @@ int CtlReceiptCommands::verifyReceipt()
     if (!receipt.ok())
         return CtlOutput::fail(receipt.error());
 
-    QList<PublicKey> keys;
-    QString keySource;
-    if (m_args.has(u"--public-key"_s)) {
-        keySource = m_args.value(u"--public-key"_s);
-        const StoreResult<QByteArray> pem = readFile(keySource, 64 << 10);
-        if (!pem.ok())
-            return CtlOutput::fail(pem.error());
-        QString error;
-        const std::optional<PublicKey> key = PublicKey::fromPem(pem.value(), &error);
-        if (!key)
-            return CtlOutput::fail(usageError(u"%1: %2"_s.arg(keySource, error)));
-        keys.append(*key);
-    } else if (m_ledger) {
-        keySource = m_ledger->store()->location();
-        keys = m_ledger->publicKeys();
-    }
+    const StoreResult<TrustedKeys> trusted = trustedKeys();
+    if (!trusted.ok())
+        return CtlOutput::fail(trusted.error());
+    const QList<PublicKey> &keys = trusted.value().keys;
+    const QString &keySource = trusted.value().source;
     const ReceiptVerifier::Result result = ReceiptVerifier::check(receipt.value(), keys);
     CtlOutput::printJson(QJsonObject{{u"valid"_s, result == ReceiptVerifier::Result::Valid},
                                      {u"signature"_s, ReceiptVerifier::name(result)},
                                      {u"invocation_id"_s, receipt.value().value(u"invocation_id"_s)},
                                      {u"key_source"_s, keySource}});
+    return result == ReceiptVerifier::Result::Valid ? CtlOutput::Ok : CtlOutput::Findings;
+}
+
+StoreResult<CtlReceiptCommands::TrustedKeys> CtlReceiptCommands::trustedKeys() const
+{
+    TrustedKeys trusted;
+    if (m_args.has(u"--public-key"_s)) {
+        trusted.source = m_args.value(u"--public-key"_s);
+        const StoreResult<QByteArray> pem = readFile(trusted.source, 64 << 10);
+        if (!pem.ok())
+            return pem.error();
+        QString error;
+        const std::optional<PublicKey> key = PublicKey::fromPem(pem.value(), &error);
+        if (!key)
+            return usageError(u"%1: %2"_s.arg(trusted.source, error));
+        trusted.keys.append(*key);
+    } else if (m_ledger) {
+        trusted.source = m_ledger->store()->location();
+        trusted.keys = m_ledger->publicKeys();
+    }
+    return trusted;
+}
+
+int CtlReceiptCommands::verifySegment(const QString &path)
+{
+    const StoreResult<TrustedKeys> trusted = trustedKeys();
+    if (!trusted.ok())
+        return CtlOutput::fail(trusted.error());
+    const QString invocationId = m_args.value(u"--invocation"_s);
+    const ReceiptSegmentFile::Check check =
+        ReceiptSegmentFile::verify(path, trusted.value().keys, invocationId);
+    QJsonObject out{
+        {u"valid"_s, check.ok()}, {u"receipts"_s, check.receipts}, {u"key_source"_s, trusted.value().source}};
+    if (check.seal)
+        out.insert(u"segment"_s, segmentJson(*check.seal));
+    if (!check.ok()) {
+        out.insert(u"reason"_s, check.code);
+        out.insert(u"error"_s, check.message);
+        CtlOutput::printJson(out);
+        std::fprintf(stderr, "capdeskctl: %s: %s\n", qUtf8Printable(check.code),
+                     qUtf8Printable(check.message));
+        return CtlOutput::Findings;
+    }
+    if (m_ledger && !m_args.has(u"--public-key"_s)) {
+        const StoreResult<qint64> recorded = m_ledger->recordedArchive(*check.seal);
+        if (!recorded.ok())
+            return CtlOutput::fail(recorded.error());
+        out.insert(u"archive_id"_s, recorded.value());
+    }
+    if (invocationId.isEmpty()) {
+        CtlOutput::printJson(out);
+        return CtlOutput::Ok;
+    }
+    if (!check.found) {
+        out.insert(u"valid"_s, false);
+        out.insert(u"reason"_s, u"not_in_segment"_s);
+        out.insert(u"error"_s, u"%1 holds no receipt %2"_s.arg(path, invocationId));
+        CtlOutput::printJson(out);
+        return CtlOutput::NotFound;
+    }
+    const ReceiptVerifier::Result result = ReceiptVerifier::check(*check.found, trusted.value().keys);
+    out.insert(u"valid"_s, result == ReceiptVerifier::Result::Valid);
+    out.insert(u"signature"_s, ReceiptVerifier::name(result));
+    out.insert(u"invocation_id"_s, invocationId);
+    out.insert(u"receipt"_s, *check.found);
+    CtlOutput::printJson(out);
     return result == ReceiptVerifier::Result::Valid ? CtlOutput::Ok : CtlOutput::Findings;
 }

@@ -3,6 +3,7 @@
 #include "dispatch/store/defaultlocations.h"
 
 #include "dispatch/core/isotime.h"
+#include "dispatch/receipts/receiptsegmentfile.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqldirectorystore.h"
@@ -238,12 +239,21 @@ QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
             unknown.insert(u"reason"_s, u"unreadable"_s);
         if (found.error().kind != StoreError::Kind::NotFound)
             unknown.insert(u"error"_s, found.error().message);
+        const StoreResult<QString> archivedBefore = m_receipts.archivedBefore();
+        if (found.error().kind == StoreError::Kind::NotFound && archivedBefore.ok()
+            && !archivedBefore.value().isEmpty())
+            unknown.insert(u"archived_before"_s, archivedBefore.value());
         return unknown;
     }
-    const QJsonObject receipt = found.value().toJson();
+    return confirmation(invocationId, found.value());
+}
+
+QJsonObject DirectoryLedger::confirmation(const QString &invocationId, const Receipt &found) const
+{
+    const QJsonObject receipt = found.toJson();
     const ReceiptVerifier::Result signature = ReceiptVerifier::check(receipt, m_vault.publicKeys());
     QJsonObject answer{{u"confirmed"_s, signature == ReceiptVerifier::Result::Valid},
-                       {u"status"_s, Receipt::statusFor(found.value().material)},
+                       {u"status"_s, Receipt::statusFor(found.material)},
                        {u"invocation_id"_s, invocationId},
                        {u"signature"_s, ReceiptVerifier::name(signature)},
                        {u"receipt"_s, receipt}};
@@ -253,6 +263,58 @@ QJsonObject DirectoryLedger::confirm(const QString &invocationId) const
         answer.insert(u"error"_s, message);
     }
     return answer;
+}
+
+QJsonObject DirectoryLedger::confirmInSegment(const QString &invocationId, const QString &segmentPath) const
+{
+    QJsonObject unknown{
+        {u"confirmed"_s, false}, {u"status"_s, u"UNKNOWN_INVOCATION"_s}, {u"invocation_id"_s, invocationId}};
+    const ReceiptSegmentFile::Check check =
+        ReceiptSegmentFile::verify(segmentPath, m_vault.publicKeys(), invocationId);
+    if (!check.ok()) {
+        unknown.insert(u"reason"_s, check.code);
+        unknown.insert(u"error"_s, check.message);
+        return unknown;
+    }
+    const StoreResult<qint64> recorded = recordedArchive(*check.seal);
+    if (!recorded.ok() || recorded.value() == 0) {
+        unknown.insert(u"reason"_s, recorded.ok() ? u"segment_not_recorded"_s : u"unreadable"_s);
+        unknown.insert(u"error"_s, recorded.ok() ? u"%1 verifies, but this directory recorded no archive "
+                                                   "with its seal"_s.arg(segmentPath)
+                                                 : recorded.error().message);
+        return unknown;
+    }
+    const QJsonObject archive{
+        {u"archive_id"_s, recorded.value()}, {u"before"_s, check.seal->before}, {u"file"_s, segmentPath}};
+    if (!check.found) {
+        unknown.insert(u"archive"_s, archive);
+        return unknown;
+    }
+    QString error;
+    const std::optional<Receipt> receipt = Receipt::fromJson(*check.found, &error);
+    if (!receipt) {
+        unknown.insert(u"reason"_s, u"unreadable"_s);
+        unknown.insert(u"error"_s, error);
+        return unknown;
+    }
+    QJsonObject answer = confirmation(invocationId, *receipt);
+    answer.insert(u"archive"_s, archive);
+    return answer;
+}
+
+StoreResult<qint64> DirectoryLedger::recordedArchive(const ReceiptSegmentSeal &seal) const
+{
+    return ReceiptArchiver::recordedArchive(m_store->database(), seal);
+}
+
+StoreResult<ReceiptArchiver::Outcome> DirectoryLedger::archiveReceipts(const QString &before,
+                                                                       const QString &outPath)
+{
+    if (StoreError sealed = sealPreChain(); sealed.isError())
+        return sealed;
+    if (StoreError flushed = flushReceipts(); flushed.isError())
+        return flushed;
+    return ReceiptArchiver(m_store->database(), m_key->key).archive(before, outPath);
 }
 
 std::pair<QString, QString> DirectoryLedger::whyNotValid(const QString &invocationId,

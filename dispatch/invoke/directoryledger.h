@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/receipts/receiptarchiver.h"
 #include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptsummaryreader.h"
@@ -74,7 +75,20 @@ public:
     // "unreadable", or, when the signature does not hold, "signature_mismatch" (it does not
     // verify over the stored fields), "key_unknown" (the receipt is as written, signed by a
     // key the directory does not list), "signature_malformed" or "no_key".
+    // When no receipt is stored, "archived_before" says that receipts older than it were
+    // moved out into segment files, where confirmInSegment() looks.
     QJsonObject confirm(const QString &invocationId) const;
+    // confirm() of a receipt that an archive moved into the segment file at `segmentPath`:
+    // the file must verify with the directory's keys and be one this directory recorded;
+    // "archive" then names it. Otherwise "reason" is the file's finding (a
+    // ReceiptSegmentFile code, or "segment_not_recorded").
+    QJsonObject confirmInSegment(const QString &invocationId, const QString &segmentPath) const;
+    // The id of the archive this directory recorded with `seal`, or 0.
+    StoreResult<qint64> recordedArchive(const ReceiptSegmentSeal &seal) const;
+    // Moves the receipts that started before `before` out into a new segment file at
+    // `outPath` (ReceiptArchiver), once every receipt written so far is committed and the
+    // pre-chain receipts are sealed into a chain.
+    StoreResult<ReceiptArchiver::Outcome> archiveReceipts(const QString &before, const QString &outPath);
     // Unlocks the key and seals the receipts written before the chains existed; the
     // anchor command's first step, and issue()'s.
     StoreError sealPreChain();
@@ -104,6 +118,8 @@ private:
     ReceiptWriter &receiptWriter();
     // The pre-chain receipts sealed once, then `receipt` signed; the key is unlocked.
     StoreError sealAndSign(Receipt &receipt);
+    // confirm()'s answer for a receipt found, here or in a segment.
+    QJsonObject confirmation(const QString &invocationId, const Receipt &receipt) const;
     // confirm()'s {"reason","error"} for a receipt whose signature is not valid.
     std::pair<QString, QString> whyNotValid(const QString &invocationId, const QJsonObject &receipt,
                                             ReceiptVerifier::Result signature) const;

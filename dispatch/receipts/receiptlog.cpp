@@ -232,6 +232,14 @@ StoreError ReceiptLog::sealPreChain(const SigningKey &key)
     return transaction.commit();
 }
 
+StoreResult<QString> ReceiptLog::archivedBefore() const
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(u"SELECT MAX(started_before) FROM receipt_archives"_s) || !query.next())
+        return sqlError(u"cannot read the receipt archives"_s, query.lastError());
+    return query.value(0).toString();
+}
+
 StoreResult<qint64> ReceiptLog::chainCount() const
 {
     QSqlQuery query(m_db);

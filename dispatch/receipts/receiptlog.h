@@ -55,6 +55,9 @@ public:
     StoreResult<QList<Receipt>> list(const Query &query) const;
     // NotFound when no row is stored for `invocationId`.
     StoreResult<LinkState> linkState(const QString &invocationId) const;
+    // The latest `before` of the archives that moved receipts out of this directory
+    // (ReceiptArchiver), or empty when none did.
+    StoreResult<QString> archivedBefore() const;
     // How many writers' chains have a signed head.
     StoreResult<qint64> chainCount() const;
     const QString &writer() const { return m_writer; }

@@ -5,6 +5,7 @@
 #include "dispatch/receipts/receiptchain.h"
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/receiptloganchor.h"
+#include "dispatch/receipts/receiptsegmentseal.h"
 #include "dispatch/store/sqldialect.h"
 
 #include <QHash>
@@ -44,6 +45,8 @@ public:
             StoreError step = checkEvents();
             if (!step.isError())
                 step = readHeads();
+            if (!step.isError())
+                step = readArchives();
             if (!step.isError())
                 step = walkLinks();
             if (!step.isError())
@@ -158,6 +161,87 @@ private:
         return StoreError::none();
     }
 
+    bool trusted(const QString &keyId) const
+    {
+        return std::any_of(m_keys.begin(), m_keys.end(),
+                           [&keyId](const PublicKey &key) { return key.keyId() == keyId; });
+    }
+
+    // Each archive's seal, checked against its row and the keys; the chains pick up where
+    // the archives, in order, leave them.
+    StoreError readArchives()
+    {
+        QSqlQuery archives(m_db);
+        archives.setForwardOnly(true);
+        if (!archives.exec(u"SELECT id, started_before, receipt_count, seal_json, signature "
+                           "FROM receipt_archives ORDER BY id"_s))
+            return sqlError(u"cannot read the receipt archives"_s, archives.lastError());
+        QHash<qint64, ReceiptSegmentSeal> seals;
+        while (archives.next()) {
+            const qint64 id = archives.value(0).toLongLong();
+            QString error;
+            const std::optional<ReceiptSegmentSeal> seal = ReceiptSegmentSeal::fromJson(
+                QJsonDocument::fromJson(archives.value(3).toString().toUtf8()).object(), &error);
+            if (!seal) {
+                find(u"receipt_archive_forged"_s,
+                     u"receipt archive #%1: its seal cannot be read: %2"_s.arg(id).arg(error));
+                continue;
+            }
+            if (!m_keys.isEmpty() && (!seal->selfSigned() || !trusted(seal->keyId())))
+                find(u"receipt_archive_forged"_s,
+                     u"receipt archive #%1 is not sealed by the directory's key"_s.arg(id));
+            else if (seal->signature != archives.value(4).toString()
+                     || seal->before != archives.value(1).toString()
+                     || seal->receiptCount != archives.value(2).toLongLong())
+                find(u"receipt_archive_mismatch"_s,
+                     u"receipt archive #%1: its row was edited away from its seal"_s.arg(id));
+            ++m_report.archives;
+            m_report.archivedReceipts += seal->receiptCount;
+            seals.insert(id, *seal);
+        }
+        QSqlQuery ranges(m_db);
+        ranges.setForwardOnly(true);
+        if (!ranges.exec(u"SELECT archive_id, writer, from_seq, through_seq, through_hash "
+                         "FROM receipt_archive_ranges ORDER BY writer, through_seq"_s))
+            return sqlError(u"cannot read the receipt archives"_s, ranges.lastError());
+        QHash<qint64, qsizetype> rangesOf;
+        while (ranges.next()) {
+            const qint64 id = ranges.value(0).toLongLong();
+            const QString writer = ranges.value(1).toString();
+            const qint64 fromSeq = ranges.value(2).toLongLong();
+            const LinkTip through{ranges.value(3).toLongLong(), ranges.value(4).toString()};
+            ++rangesOf[id];
+            const LinkTip before = m_archivedEnds.value(writer);
+            const auto sealed = [&] {
+                const auto seal = seals.constFind(id);
+                if (seal == seals.constEnd())
+                    return false;
+                return std::any_of(
+                    seal->ranges.begin(), seal->ranges.end(), [&](const ReceiptSegmentSeal::Range &range) {
+                        return range.writer == writer && range.fromSeq == fromSeq
+                               && range.fromPrevHash == before.hash && range.throughSeq == through.seq
+                               && range.throughHash == through.hash;
+                    });
+            }();
+            if (fromSeq != before.seq + 1 || !sealed)
+                find(u"receipt_archive_mismatch"_s,
+                     u"receipt archive #%1 does not take receipt chain %2 on from #%3 as its seal says"_s
+                         .arg(id)
+                         .arg(writer)
+                         .arg(before.seq));
+            m_archivedEnds.insert(writer, through);
+        }
+        for (auto seal = seals.constBegin(); seal != seals.constEnd(); ++seal) {
+            if (rangesOf.value(seal.key()) != seal->ranges.size())
+                find(
+                    u"receipt_archive_mismatch"_s,
+                    u"receipt archive #%1 records %2 chain stretches, and its seal names %3"_s.arg(seal.key())
+                        .arg(rangesOf.value(seal.key()))
+                        .arg(seal->ranges.size()));
+        }
+        return StoreError::none();
+    }
+
     StoreError walkLinks()
     {
         QSqlQuery query(m_db);
@@ -177,7 +261,7 @@ private:
                 if (any)
                     endChain(writer, tip);
                 writer = linkWriter;
-                tip = LinkTip();
+                tip = m_archivedEnds.value(writer);
                 any = true;
             }
             tip = checkLink(writer, tip, query);
@@ -187,11 +271,22 @@ private:
         if (any)
             endChain(writer, tip);
         for (const ReceiptChainHead &head : std::as_const(m_heads)) {
-            if (!m_walked.contains(head.writer) && head.seq > 0)
+            if (m_walked.contains(head.writer))
+                continue;
+            const LinkTip archived = m_archivedEnds.value(head.writer);
+            if (head.seq > archived.seq)
                 find(u"receipt_missing"_s,
-                     u"receipt chain %1: its signed head records %2 receipts, and none is left"_s
-                         .arg(head.writer)
-                         .arg(head.seq));
+                     archived.seq == 0
+                         ? u"receipt chain %1: its signed head records %2 receipts, and none is left"_s
+                               .arg(head.writer)
+                               .arg(head.seq)
+                         : u"receipt chain %1: its signed head records %2 receipts, and none is "
+                           "left past the %3 archived"_s.arg(head.writer)
+                               .arg(head.seq)
+                               .arg(archived.seq));
+            else if (head.seq == archived.seq && head.hash != archived.hash)
+                find(u"receipt_chain_head_mismatch"_s,
+                     u"receipt chain %1 does not end in the link its signed head names"_s.arg(head.writer));
         }
         return StoreError::none();
     }
@@ -354,9 +449,7 @@ private:
             return StoreError::none();
         }
         const QString keyId = anchor.keyId();
-        const bool known = std::any_of(m_keys.begin(), m_keys.end(),
-                                       [&keyId](const PublicKey &key) { return key.keyId() == keyId; });
-        if (!known)
+        if (!trusted(keyId))
             find(
                 u"anchor_key_unknown"_s,
                 u"the anchor was signed with key %1, which this directory does not sign with: the key was replaced"_s
@@ -392,14 +485,20 @@ private:
         query.addBindValue(chain.seq);
         if (!query.exec())
             return sqlError(u"cannot read the receipt chains"_s, query.lastError());
-        if (!query.next())
+        const bool found = query.next();
+        const LinkTip archived = m_archivedEnds.value(chain.writer);
+        const QString rewritten =
+            u"receipt chain %1: #%2 is not the link the anchor records"_s.arg(chain.writer).arg(chain.seq);
+        if (!found && chain.seq <= archived.seq) {
+            // Archived since the anchor was made: here only the stretch's last hash is left.
+            if (chain.seq == archived.seq && chain.hash != archived.hash)
+                find(u"anchor_receipts_rewritten"_s, rewritten);
+        } else if (!found)
             find(u"anchor_receipts_truncated"_s,
                  u"the anchor records receipt chain %1 at #%2, which is gone"_s.arg(chain.writer)
                      .arg(chain.seq));
         else if (query.value(0).toString() != chain.hash)
-            find(u"anchor_receipts_rewritten"_s,
-                 u"receipt chain %1: #%2 is not the link the anchor records"_s.arg(chain.writer)
-                     .arg(chain.seq));
+            find(u"anchor_receipts_rewritten"_s, rewritten);
         return StoreError::none();
     }
 
@@ -407,6 +506,8 @@ private:
     const QList<PublicKey> &m_keys;
     ReceiptLogAudit::Report m_report;
     QHash<QString, ReceiptChainHead> m_heads;
+    // Where each writer's archived stretches end: its chain goes on from there.
+    QHash<QString, LinkTip> m_archivedEnds;
     QSet<QString> m_walked;
     qint64 m_eventCount = 0;
     qint64 m_lastEvent = 0;
@@ -432,9 +533,11 @@ QJsonObject ReceiptLogAudit::Report::toJson() const
         list.append(QJsonObject{{u"code"_s, finding.code}, {u"message"_s, finding.message}});
     json.insert(u"findings"_s, list);
     json.insert(u"finding_count"_s, findingCount);
-    json.insert(
-        u"receipts"_s,
-        QJsonObject{{u"checked"_s, receipts}, {u"chains"_s, chains}, {u"pre_chain"_s, preChainReceipts}});
+    json.insert(u"receipts"_s, QJsonObject{{u"checked"_s, receipts},
+                                           {u"chains"_s, chains},
+                                           {u"pre_chain"_s, preChainReceipts},
+                                           {u"archived"_s, archivedReceipts},
+                                           {u"archives"_s, archives}});
     json.insert(u"anchor"_s, anchorChecked);
     return json;
 }
@@ -455,6 +558,9 @@ QString ReceiptLogAudit::Report::summary() const
         text += chained == 1 ? u", 1 receipt chained"_s : u", %1 receipts chained"_s.arg(chained);
     if (preChainReceipts > 0)
         text += u", %1 receipts from before the chains, not sealed yet"_s.arg(preChainReceipts);
+    if (archivedReceipts > 0)
+        text += archivedReceipts == 1 ? u", 1 receipt archived"_s
+                                      : u", %1 receipts archived"_s.arg(archivedReceipts);
     return text;
 }
 

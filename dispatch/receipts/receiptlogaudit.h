@@ -31,6 +31,9 @@ struct ReceiptLogAnchor;
 //   receipt_chain_head_missing  links with no head
 //   receipt_chain_missing       a writer the event log names whose chain is gone
 //   receipt_chain_origin_missing the record of where the chains began is gone
+//   receipt_archive_forged      an archive whose seal no trusted key signed, or unreadable
+//   receipt_archive_mismatch    an archive's rows differ from its seal, or do not take a
+//                               chain on where the archive before left it
 //   no_trusted_key              signed heads and no key to check them with
 //   anchor_invalid              the anchor's own signature fails (the CLI also reports a
 //                               file that is no anchor at all under this code)
@@ -38,6 +41,8 @@ struct ReceiptLogAnchor;
 //   anchor_events_truncated, anchor_events_rewritten,
 //   anchor_receipts_truncated, anchor_receipts_rewritten
 //                               the log is cut back past, or differs at, the anchor
+// An archived stretch (ReceiptArchiver) counts as verified up to the hash its seal names,
+// which the chain left in the directory must go on from.
 // Receipts written before the chains (migration 0190) and not sealed yet are counted as
 // pre-chain, not reported as tampering.
 class ReceiptLogAudit final
@@ -55,6 +60,8 @@ public:
         qint64 receipts = 0;
         qint64 chains = 0;
         qint64 preChainReceipts = 0;
+        qint64 archivedReceipts = 0; // moved out into segment files, as their seals say
+        qint64 archives = 0;
         bool anchorChecked = false;
         QList<Finding> findings; // at most kMaxFindings, then one saying how many more
         qint64 findingCount = 0;

@@ -2,6 +2,7 @@
 #include "tests/support/serveprocess.h"
 #include "tests/support/temporarypostgres.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -234,6 +235,23 @@ void TestCapdeskctlPostgres::rowCommandsWorkOnADatabase()
     run = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
     QVERIFY2(run.exitCode == 0, run.out.constData());
     QVERIFY(run.json().value(u"intact"_s).toBool());
+
+    // The receipt moves out into a segment file; the database keeps its seal, so the log
+    // still verifies and confirm finds the receipt in the file.
+    const QString segment = m_dir.filePath(u"pg-old.jsonl"_s);
+    const QString before = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    run = ctl({u"receipts"_s, u"archive"_s, u"--before"_s, before, u"--out"_s, segment, u"--db"_s, db,
+               u"--signing-key"_s, keyFile});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.json().value(u"archived"_s).toInteger(), 1);
+    run = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
+    QVERIFY2(run.exitCode == 0, run.out.constData());
+    QCOMPARE(run.json().value(u"receipts"_s).toObject().value(u"archived"_s).toInteger(), 1);
+    QCOMPARE(ctl({u"confirm"_s, id, u"--db"_s, db}).exitCode, 3);
+    run = ctl({u"confirm"_s, id, u"--archive"_s, segment, u"--db"_s, db, u"--signing-key"_s, keyFile});
+    QVERIFY2(run.exitCode == 0, run.out.constData());
+    QVERIFY(run.json().value(u"confirmed"_s).toBool());
+
     // An MCP client is told a confirm command that names the database as given, not as a
     // file path under the current folder; run from elsewhere, it confirms.
     const QByteArray session =

@@ -1,6 +1,7 @@
 #include "tests/app/ctltestsupport.h"
 #include "tests/support/rawsql.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,6 +51,9 @@ private slots:
     void confirmRefusesARowHoldingAnotherReceipt();
     void confirmNamesWhyASignatureFails_data();
     void confirmNamesWhyASignatureFails();
+    void archiveMovesOldReceiptsOutAndEveryCheckAccountsForThem();
+    void archiveRefusesWhatItCannotDo_data();
+    void archiveRefusesWhatItCannotDo();
 
 private:
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
@@ -395,3 +399,122 @@ void TestCapdeskctlReceipts::confirmNamesWhyASignatureFails()
 
 QTEST_GUILESS_MAIN(TestCapdeskctlReceipts)
 #include "tst_capdeskctl_receipts.moc"
+
+void TestCapdeskctlReceipts::archiveMovesOldReceiptsOutAndEveryCheckAccountsForThem()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QStringList ids;
+    for (const QString &text : {u"one"_s, u"two"_s, u"three"_s}) {
+        const Run run = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, text, u"--db"_s, db()});
+        QCOMPARE(run.exitCode, 0);
+        ids.append(run.json().value(u"proof"_s).toObject().value(u"invocation_id"_s).toString());
+    }
+    const QString before = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    const Run later = ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"four"_s, u"--db"_s, db()});
+    QCOMPARE(later.exitCode, 0);
+    const QString kept = later.json().value(u"proof"_s).toObject().value(u"invocation_id"_s).toString();
+
+    const QString segment = m_dir->filePath(u"2026-old.jsonl"_s);
+    const Run archived =
+        ctl({u"receipts"_s, u"archive"_s, u"--before"_s, before, u"--out"_s, segment, u"--db"_s, db()});
+    QVERIFY2(archived.exitCode == 0, archived.err.constData());
+    QCOMPARE(archived.json().value(u"archived"_s).toInteger(), 3);
+    QCOMPARE(archived.json().value(u"archive_id"_s).toInteger(), 1);
+    QCOMPARE(archived.json().value(u"segment"_s).toObject().value(u"receipt_count"_s).toInteger(), 3);
+
+    const QJsonArray left = ctl({u"receipts"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray();
+    QCOMPARE(left.size(), 1);
+    QCOMPARE(left.at(0).toObject().value(u"invocation_id"_s).toString(), kept);
+
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db()});
+    QVERIFY2(verified.exitCode == 0, verified.out.constData());
+    QCOMPARE(verified.json().value(u"receipts"_s).toObject().value(u"archived"_s).toInteger(), 3);
+    const QJsonArray events = ctl({u"log"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
+    QCOMPARE(events.at(0).toObject().value(u"kind"_s).toString(), u"RECEIPTS_ARCHIVED"_s);
+
+    const Run whole = ctl({u"verify-receipt"_s, segment, u"--db"_s, db()});
+    QVERIFY2(whole.exitCode == 0, whole.out.constData());
+    QCOMPARE(whole.json().value(u"valid"_s).toBool(), true);
+    QCOMPARE(whole.json().value(u"receipts"_s).toInteger(), 3);
+    QCOMPARE(whole.json().value(u"archive_id"_s).toInteger(), 1);
+    const Run one = ctl({u"verify-receipt"_s, segment, u"--invocation"_s, ids.at(1), u"--db"_s, db()});
+    QCOMPARE(one.exitCode, 0);
+    QCOMPARE(one.json().value(u"signature"_s).toString(), u"valid"_s);
+    QCOMPARE(one.json().value(u"receipt"_s).toObject().value(u"invocation_id"_s).toString(), ids.at(1));
+    QCOMPARE(ctl({u"verify-receipt"_s, segment, u"--invocation"_s, kept, u"--db"_s, db()}).exitCode, 3);
+
+    // Offline, with the exported key and no directory at all.
+    const QString keyFile = m_dir->filePath(u"key.pem"_s);
+    QCOMPARE(ctl({u"public-key"_s, u"--out"_s, keyFile, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"verify-receipt"_s, segment, u"--public-key"_s, keyFile}).exitCode, 0);
+
+    const Run gone = ctl({u"confirm"_s, ids.at(0), u"--db"_s, db()});
+    QCOMPARE(gone.exitCode, 3);
+    QCOMPARE(gone.json().value(u"archived_before"_s).toString(), before);
+    const Run inSegment = ctl({u"confirm"_s, ids.at(0), u"--archive"_s, segment, u"--db"_s, db()});
+    QVERIFY2(inSegment.exitCode == 0, inSegment.out.constData());
+    QCOMPARE(inSegment.json().value(u"confirmed"_s).toBool(), true);
+    QCOMPARE(inSegment.json().value(u"archive"_s).toObject().value(u"file"_s).toString(), segment);
+
+    // One byte changed in the file, and every check that reads it says so.
+    QFile file(segment);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray bytes = file.readAll();
+    file.close();
+    const qsizetype at = bytes.indexOf("BASE64_ENCODE");
+    QVERIFY(at > 0);
+    bytes[at] = 'b';
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes);
+    file.close();
+    const Run tampered = ctl({u"verify-receipt"_s, segment, u"--db"_s, db()});
+    QCOMPARE(tampered.exitCode, 1);
+    QCOMPARE(tampered.json().value(u"reason"_s).toString(), u"segment_altered"_s);
+    QVERIFY(tampered.err.contains("segment_altered"));
+    const Run notConfirmed = ctl({u"confirm"_s, ids.at(0), u"--archive"_s, segment, u"--db"_s, db()});
+    QCOMPARE(notConfirmed.exitCode, 1);
+    QCOMPARE(notConfirmed.json().value(u"reason"_s).toString(), u"segment_altered"_s);
+}
+
+void TestCapdeskctlReceipts::archiveRefusesWhatItCannotDo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString out = u"OUT"_s;
+    QTest::newRow("no --before") << QStringList{u"--out"_s, out} << 2 << u"needs --before"_s;
+    QTest::newRow("no --out") << QStringList{u"--before"_s, u"2026-01-01"_s} << 2 << u"needs --before"_s;
+    QTest::newRow("not a date") << QStringList{u"--before"_s, u"yesterday"_s, u"--out"_s, out} << 2
+                                << u"--before needs a date"_s;
+    QTest::newRow("a month 13") << QStringList{u"--before"_s, u"2026-13-01"_s, u"--out"_s, out} << 2
+                                << u"--before needs a date"_s;
+    QTest::newRow("in the future") << QStringList{u"--before"_s, u"2999-01-01"_s, u"--out"_s, out} << 2
+                                   << u"in the future"_s;
+    QTest::newRow("with --key") << QStringList{u"--before"_s, u"2026-01-01"_s, u"--out"_s,
+                                               out,           u"--key"_s,      u"K"_s}
+                                << 2 << u"no --key"_s;
+    QTest::newRow("an existing file")
+        << QStringList{u"--before"_s, u"2026-12-01"_s, u"--out"_s, u"EXISTING"_s} << 4
+        << u"never overwrites"_s;
+}
+
+void TestCapdeskctlReceipts::archiveRefusesWhatItCannotDo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString existing = m_dir->filePath(u"existing.jsonl"_s);
+    QFile file(existing);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("mine\n");
+    file.close();
+    arguments.replaceInStrings(u"EXISTING"_s, existing);
+    arguments.replaceInStrings(u"OUT"_s, m_dir->filePath(u"new.jsonl"_s));
+    const Run run = ctl(QStringList{u"receipts"_s, u"archive"_s} + arguments + QStringList{u"--db"_s, db()});
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    QVERIFY(!QFile::exists(m_dir->filePath(u"new.jsonl"_s)));
+    QCOMPARE(ctl({u"receipts"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray().size(), 1);
+}

@@ -3,6 +3,7 @@
 #include "dispatch/call/flowrunrecord.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/secrets/memorysecrets.h"
+#include "dispatch/store/postgreslocation.h"
 #include "models/directorydocument.h"
 
 #include <QFileInfo>
@@ -25,6 +26,9 @@ QString DirectorySession::windowTitle() const
         return tr("Capdesk");
     if (m_connection)
         return tr("Capdesk — %1 (%2)[*]").arg(m_name.isEmpty() ? tr("server") : m_name, location());
+    if (const StoreResult<PostgresLocation> database = PostgresLocation::parse(location()); database.ok())
+        return tr("Capdesk — %1 on %2 (PostgreSQL)[*]")
+            .arg(database.value().databaseName(), database.value().host());
     const QString name = QFileInfo(location()).fileName();
     return tr("Capdesk — %1[*]").arg(name.isEmpty() ? location() : name);
 }

@@ -326,9 +326,17 @@ void TestReceiptLogAudit::anOldDirectoryMigratesClean()
     // A directory as Capdesk wrote it before migration 0190: receipts and no chains.
     close();
     const SigningKey key = SigningKey::generate();
-    QStringList sql{u"DROP TABLE receipt_chain_links"_s,  u"DROP TABLE receipt_chain_heads"_s,
-                    u"DROP TABLE receipt_chain_origin"_s, u"DROP INDEX receipts_by_status"_s,
-                    u"DROP INDEX receipts_by_actor"_s,    u"DELETE FROM signing_keys"_s};
+    QStringList sql{u"DROP TABLE receipt_chain_links"_s,
+                    u"DROP TABLE receipt_chain_heads"_s,
+                    u"DROP TABLE receipt_chain_origin"_s,
+                    u"DROP INDEX receipts_by_status"_s,
+                    u"DROP INDEX receipts_by_actor"_s,
+                    u"DELETE FROM signing_keys"_s,
+                    u"DROP TABLE receipt_archive_ranges"_s,
+                    u"DROP TABLE receipt_archives"_s,
+                    u"DROP TRIGGER receipts_refuse_delete"_s,
+                    u"CREATE TRIGGER receipts_refuse_delete BEFORE DELETE ON receipts BEGIN "
+                    "SELECT RAISE(ABORT, 'receipts are append-only'); END"_s};
     for (int i = 0; i < 3; ++i) {
         Receipt receipt;
         receipt.invocationId = u"inv_old000000%1"_s.arg(i);

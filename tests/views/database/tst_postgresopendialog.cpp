@@ -335,6 +335,11 @@ void TestPostgresOpenDialog::theWindowOpensADatabaseWithTheKeychainsPassword()
     QTRY_COMPARE_WITH_TIMEOUT(sample.session->location(), shown, 15000);
     QCOMPARE(sample.prompter->errors, QStringList());
     QCOMPARE(sample.session->document()->tableModel()->rowCount(), int(sampleRows().size()));
+    // The title names the database and where it is, not the tail of the socket folder.
+    const PostgresLocation location = PostgresLocation::parse(url).value();
+    QCOMPARE(
+        sample.window->windowTitle(),
+        QStringLiteral("Capdesk — %1 on %2 (PostgreSQL)[*]").arg(location.databaseName(), location.host()));
     QCOMPARE(RecentFiles::list().value(0), url);
     const QByteArray settings = settingsText();
     QVERIFY(settings.contains(url.toUtf8()));
