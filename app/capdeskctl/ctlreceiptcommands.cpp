@@ -57,6 +57,9 @@ StoreResult<QString> archiveBoundary(const QString &text)
         at = QDateTime(QDate::fromString(text, Qt::ISODate), QTime(0, 0), Qt::UTC);
     else
         at = QDateTime::fromString(text, Qt::ISODateWithMs);
+    // Receipts are stamped in UTC, and so is an instant given without a zone.
+    if (at.isValid() && at.timeSpec() == Qt::LocalTime)
+        at.setTimeSpec(Qt::UTC);
     if (!at.isValid() || text.size() > 40)
         return usageError(
             u"--before needs a date (2026-11-01) or an ISO-8601 instant (2026-11-01T12:00:00Z), "
@@ -227,7 +230,8 @@ int CtlReceiptCommands::verifySegment(const QString &path)
         const StoreResult<qint64> recorded = m_ledger->recordedArchive(*check.seal);
         if (!recorded.ok())
             return CtlOutput::fail(recorded.error());
-        out.insert(u"archive_id"_s, recorded.value());
+        if (recorded.value() > 0)
+            out.insert(u"archive_id"_s, recorded.value());
     }
     if (invocationId.isEmpty()) {
         CtlOutput::printJson(out);

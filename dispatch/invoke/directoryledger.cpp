@@ -3,6 +3,7 @@
 #include "dispatch/store/defaultlocations.h"
 
 #include "dispatch/core/isotime.h"
+#include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/receiptsegmentfile.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/store/eventlog.h"
@@ -314,6 +315,17 @@ StoreResult<ReceiptArchiver::Outcome> DirectoryLedger::archiveReceipts(const QSt
         return sealed;
     if (StoreError flushed = flushReceipts(); flushed.isError())
         return flushed;
+    // A seal vouches for what it covers, so nothing is sealed from a log that does not verify
+    // against this key: a chain rewritten with recomputed links fails its signed head here.
+    const StoreResult<ReceiptLogAudit::Report> audited =
+        ReceiptLogAudit::run(m_store->database(), {m_key->key.publicKey()});
+    if (!audited.ok())
+        return audited.error();
+    if (!audited.value().intact())
+        return StoreError::make(
+            StoreError::Kind::Conflict,
+            u"the log does not verify, so nothing was archived (%1); `capdeskctl log --verify` "
+            "names every finding"_s.arg(audited.value().summary()));
     return ReceiptArchiver(m_store->database(), m_key->key).archive(before, outPath);
 }
 

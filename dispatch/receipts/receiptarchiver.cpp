@@ -13,11 +13,13 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -36,7 +38,9 @@ struct Tip
 
 } // namespace
 
-ReceiptArchiver::ReceiptArchiver(const QSqlDatabase &db, const SigningKey &key) : m_db(db), m_key(key) {}
+ReceiptArchiver::ReceiptArchiver(const QSqlDatabase &db, const SigningKey &key, qint64 pageSize)
+    : m_db(db), m_key(key), m_pageSize(std::max<qint64>(1, pageSize))
+{}
 
 StoreResult<QList<ReceiptSegmentSeal::Range>> ReceiptArchiver::plan(const QString &before) const
 {
@@ -73,14 +77,14 @@ StoreResult<QList<ReceiptSegmentSeal::Range>> ReceiptArchiver::plan(const QStrin
         qint64 through = heads.value(1).toLongLong();
         if (const auto kept = firstKept.constFind(writer); kept != firstKept.constEnd())
             through = std::min(through, *kept - 1);
-        if (through > from.seq)
+        if (through > from.seq && ranges.size() < kMaxRanges)
             ranges.append(ReceiptSegmentSeal::Range{writer, from.seq + 1, from.hash, through, QString()});
     }
     return ranges;
 }
 
 StoreError ReceiptArchiver::writeStretch(QIODevice &out, QCryptographicHash &hash,
-                                         const ReceiptSegmentSeal::Range &range, qint64 *count) const
+                                         ReceiptSegmentSeal::Range &range, qint64 *count) const
 {
     Tip tip{range.fromSeq - 1, range.fromPrevHash};
     QSqlQuery page(m_db);
@@ -99,7 +103,7 @@ StoreError ReceiptArchiver::writeStretch(QIODevice &out, QCryptographicHash &has
     while (tip.seq < range.throughSeq) {
         page.addBindValue(range.writer);
         page.addBindValue(tip.seq + 1);
-        page.addBindValue(std::min(range.throughSeq, tip.seq + kPage));
+        page.addBindValue(std::min(range.throughSeq, tip.seq + m_pageSize));
         if (!page.exec())
             return sqlError(u"cannot read the receipts to archive"_s, page);
         const qint64 pageStart = tip.seq;
@@ -128,52 +132,61 @@ StoreError ReceiptArchiver::writeStretch(QIODevice &out, QCryptographicHash &has
         if (tip.seq == pageStart)
             return broken(tip.seq + 1, u"has a gap"_s);
     }
+    range.throughHash = tip.hash;
     return StoreError::none();
 }
 
 StoreError ReceiptArchiver::writeSegment(const QString &outPath, ReceiptSegmentSeal *seal) const
 {
-    QSaveFile out(outPath);
-    out.setDirectWriteFallback(false);
-    if (!out.open(QIODevice::WriteOnly))
+    // Created here or not at all: a file that appeared since the plan is never replaced.
+    QFile out(outPath);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return StoreError::make(out.exists() ? StoreError::Kind::AlreadyExists : StoreError::Kind::Io,
+                                u"cannot create %1: %2"_s.arg(outPath, out.errorString()));
+    const auto failed = [&out, &outPath](StoreError error) {
+        out.close();
+        QFile::remove(outPath);
+        return error;
+    };
+    const auto writeError = [&out, &outPath] {
         return StoreError::make(StoreError::Kind::Io,
                                 u"cannot write %1: %2"_s.arg(outPath, out.errorString()));
+    };
     QCryptographicHash hash(QCryptographicHash::Sha256);
     const QByteArray header = ReceiptSegmentFile::headerLine();
     hash.addData(header);
     if (out.write(header) != header.size())
-        return StoreError::make(StoreError::Kind::Io,
-                                u"cannot write %1: %2"_s.arg(outPath, out.errorString()));
+        return failed(writeError());
     for (ReceiptSegmentSeal::Range &range : seal->ranges) {
         if (StoreError error = writeStretch(out, hash, range, &seal->receiptCount); error.isError())
-            return error;
-    }
-    // The stretch ends are read back from what was written, not from the plan.
-    QSqlQuery ends(m_db);
-    ends.prepare(u"SELECT hash FROM receipt_chain_links WHERE writer = ? AND seq = ?"_s);
-    for (ReceiptSegmentSeal::Range &range : seal->ranges) {
-        ends.addBindValue(range.writer);
-        ends.addBindValue(range.throughSeq);
-        if (!ends.exec() || !ends.next())
-            return sqlError(u"cannot read the end of receipt chain "_s + range.writer, ends);
-        range.throughHash = ends.value(0).toString();
+            return failed(error);
     }
     seal->linesSha256 = QString::fromLatin1(hash.result().toHex());
     seal->signWith(m_key);
     const QByteArray sealLine = QJsonDocument(seal->toJson()).toJson(QJsonDocument::Compact) + '\n';
     if (out.write(sealLine) != sealLine.size() || !out.flush())
-        return StoreError::make(StoreError::Kind::Io,
-                                u"cannot write %1: %2"_s.arg(outPath, out.errorString()));
-    // The rows go once the file is on disk, never before.
+        return failed(writeError());
+    // The rows go once the file, and its name in the folder, are on disk; never before.
     if (::fsync(out.handle()) != 0)
-        return StoreError::make(StoreError::Kind::Io, u"cannot flush %1 to disk"_s.arg(outPath));
-    if (!out.commit())
-        return StoreError::make(StoreError::Kind::Io,
-                                u"cannot write %1: %2"_s.arg(outPath, out.errorString()));
+        return failed(StoreError::make(StoreError::Kind::Io, u"cannot flush %1 to disk"_s.arg(outPath)));
+    out.close();
+    const int folder =
+        ::open(QFile::encodeName(QFileInfo(outPath).absolutePath()).constData(), O_RDONLY | O_DIRECTORY);
+    const bool folderSynced = folder >= 0 && ::fsync(folder) == 0;
+    if (folder >= 0)
+        ::close(folder);
+    if (!folderSynced)
+        return failed(
+            StoreError::make(StoreError::Kind::Io, u"cannot flush the folder of %1 to disk"_s.arg(outPath)));
+    // Read back as anyone will read it, before a single row goes.
+    const ReceiptSegmentFile::Check check = ReceiptSegmentFile::verify(outPath, {m_key.publicKey()});
+    if (!check.ok())
+        return failed(StoreError::make(StoreError::Kind::Io, u"%1 does not verify as written (%2: %3)"_s.arg(
+                                                                 outPath, check.code, check.message)));
     return StoreError::none();
 }
 
-StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal) const
+StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal, bool *committing) const
 {
     WriteTransaction transaction(m_db);
     if (transaction.startError().isError())
@@ -245,6 +258,7 @@ StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal) cons
                                {u"ranges"_s, stretches}};
     if (StoreError error = EventLog(m_db).append(event); error.isError())
         return error;
+    *committing = true;
     if (StoreError error = transaction.commit(); error.isError())
         return error;
     return id;
@@ -267,13 +281,23 @@ StoreResult<ReceiptArchiver::Outcome> ReceiptArchiver::archive(const QString &be
     seal.ranges = planned.value();
     if (StoreError error = writeSegment(outPath, &seal); error.isError())
         return error;
-    const StoreResult<qint64> recorded = record(seal);
-    if (!recorded.ok()) {
-        // Nothing left the directory, so the file would only mislead.
-        QFile::remove(outPath);
+    bool committing = false;
+    const StoreResult<qint64> recorded = record(seal, &committing);
+    if (!recorded.ok() && committing) {
+        // The server may have committed before the answer was lost: the file may be the
+        // only copy of receipts already deleted, so it stays.
         return StoreError::make(recorded.error().kind,
                                 recorded.error().message
-                                    + u"; nothing was archived and %1 was removed"_s.arg(outPath));
+                                    + u"; the archive may or may not be recorded, so %1 is kept: `capdeskctl "
+                                      "verify-receipt %1` names its archive_id when it is"_s.arg(outPath));
+    }
+    if (!recorded.ok()) {
+        // Nothing left the directory, so the file would only mislead.
+        const QString fate = QFile::remove(outPath)
+                                 ? u"%1 was removed"_s.arg(outPath)
+                                 : u"remove %1, which could not be removed here"_s.arg(outPath);
+        return StoreError::make(recorded.error().kind,
+                                recorded.error().message + u"; nothing was archived; "_s + fate);
     }
     outcome.seal = std::move(seal);
     outcome.archiveId = recorded.value();

@@ -21,8 +21,10 @@ class SigningKey;
 // rows the seal covers (the triggers of migration 0192 refuse any other). A writer's
 // receipts leave as a stretch from the start of its chain, up to its first receipt that
 // started at or after `before` and no further than its signed head, so every chain still
-// verifies from the seal's last hash on. Links are recomputed while the file is written,
-// so a tampered chain is refused rather than vouched for.
+// verifies from the seal's last hash on. The caller audits the log first
+// (DirectoryLedger::archiveReceipts), so a tampered chain is refused rather than sealed;
+// links are recomputed once more while the file is written, and the file is verified
+// before any row goes.
 class ReceiptArchiver final
 {
 public:
@@ -33,8 +35,12 @@ public:
     };
 
     static constexpr qint64 kPage = 5000;
+    // Writers (one per process that ever signed) whose chains one archive takes; the rest
+    // wait for the next, so a seal stays well inside a segment line's cap.
+    static constexpr qsizetype kMaxRanges = 10'000;
 
-    ReceiptArchiver(const QSqlDatabase &db, const SigningKey &key);
+    // `pageSize`: links read per query while the file is written.
+    ReceiptArchiver(const QSqlDatabase &db, const SigningKey &key, qint64 pageSize = kPage);
 
     // `before`: ISO-8601 UTC, as receipts stamp started_at. `outPath` must not exist.
     StoreResult<Outcome> archive(const QString &before, const QString &outPath);
@@ -45,10 +51,13 @@ public:
 private:
     StoreResult<QList<ReceiptSegmentSeal::Range>> plan(const QString &before) const;
     StoreError writeSegment(const QString &outPath, ReceiptSegmentSeal *seal) const;
-    StoreError writeStretch(QIODevice &out, QCryptographicHash &hash, const ReceiptSegmentSeal::Range &range,
+    // Writes one stretch's lines and sets its throughHash to where the links it wrote end.
+    StoreError writeStretch(QIODevice &out, QCryptographicHash &hash, ReceiptSegmentSeal::Range &range,
                             qint64 *count) const;
-    StoreResult<qint64> record(const ReceiptSegmentSeal &seal) const;
+    // `committing` is set once COMMIT was sent: a failure after it leaves the outcome open.
+    StoreResult<qint64> record(const ReceiptSegmentSeal &seal, bool *committing) const;
 
     QSqlDatabase m_db;
     const SigningKey &m_key;
+    qint64 m_pageSize;
 };

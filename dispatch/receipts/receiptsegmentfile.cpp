@@ -77,7 +77,12 @@ private:
     {
         ++m_lineNumber;
         // readLine(n) reads at most n - 1 bytes: one more than the cap shows a longer line.
-        *line = file.readLine(ReceiptSegmentFile::kMaxLineBytes + 2);
+        // One buffer for every line: QIODevice::readLine(maxSize) would allocate the whole
+        // cap per line, which made a 500,000-receipt file take minutes.
+        if (m_buffer.isEmpty())
+            m_buffer.resize(ReceiptSegmentFile::kMaxLineBytes + 2);
+        const qint64 read = file.readLine(m_buffer.data(), m_buffer.size());
+        *line = QByteArray(m_buffer.constData(), read < 0 ? 0 : read);
         if (line->size() > ReceiptSegmentFile::kMaxLineBytes) {
             fail(u"segment_malformed"_s, u"%1: line %2 is longer than %3 MiB"_s.arg(m_path)
                                              .arg(m_lineNumber)
@@ -258,6 +263,7 @@ private:
     QCryptographicHash m_hash{QCryptographicHash::Sha256};
     QList<Stretch> m_stretches;
     QSet<QString> m_seenWriters;
+    QByteArray m_buffer;
     qint64 m_lineNumber = 0;
 };
 

@@ -39,7 +39,7 @@ const QList<TableShape> &shapes()
         {u"signing_keys"_s, {}},
         {u"capability_tokens"_s, {}},
         {u"receipt_archives"_s, u"id"_s},
-        {u"receipt_archive_ranges"_s, u"archive_id"_s},
+        {u"receipt_archive_ranges"_s, u"through_hash"_s},
         {u"receipts"_s, u"seq"_s},
         {u"receipt_chain_links"_s, u"receipt_seq"_s},
         {u"receipt_chain_heads"_s, u"writer"_s},

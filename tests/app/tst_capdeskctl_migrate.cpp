@@ -1,6 +1,7 @@
 #include "tests/app/ctltestsupport.h"
 #include "tests/support/temporarypostgres.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -137,6 +138,13 @@ void TestCapdeskctlMigrate::movesAFileToADatabaseAndBack()
     run = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db});
     QVERIFY2(run.exitCode == 0, run.out.constData());
     QCOMPARE(run.json().value(u"receipts"_s).toObject().value(u"checked"_s).toInt(), 2);
+    // Archived there, the receipts travel on as their seals.
+    const QString segment = m_dir.filePath(u"moved.jsonl"_s);
+    run = ctl({u"receipts"_s, u"archive"_s, u"--before"_s,
+               QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs), u"--out"_s, segment, u"--db"_s,
+               db});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.json().value(u"archived"_s).toInt(), 2);
 
     // And back to a new file, which verifies as well and has everything the database had.
     const QString back = m_dir.filePath(u"back.db"_s);
@@ -146,6 +154,8 @@ void TestCapdeskctlMigrate::movesAFileToADatabaseAndBack()
     QCOMPARE(ctl({u"log"_s, u"--db"_s, back}).out, ctl({u"log"_s, u"--db"_s, db}).out);
     run = ctl({u"log"_s, u"--verify"_s, u"--db"_s, back});
     QVERIFY2(run.exitCode == 0, run.out.constData());
+    QCOMPARE(run.json().value(u"receipts"_s).toObject().value(u"archived"_s).toInt(), 2);
+    QCOMPARE(ctl({u"verify-receipt"_s, segment, u"--db"_s, back}).json().value(u"archive_id"_s).toInt(), 1);
     QCOMPARE(QFile::exists(back + u".signing-key"_s), keyInFile);
     if (keyInFile)
         QCOMPARE(QFile::permissions(back + u".signing-key"_s)

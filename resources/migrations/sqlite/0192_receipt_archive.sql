@@ -19,7 +19,7 @@ CREATE TABLE receipt_archive_ranges (
   writer TEXT NOT NULL,
   from_seq INTEGER NOT NULL,
   through_seq INTEGER NOT NULL,
-  through_hash TEXT NOT NULL,
+  through_hash TEXT NOT NULL UNIQUE, -- a link's hash names its writer and seq: also how a copy pages
   PRIMARY KEY (writer, through_seq),
   CHECK (from_seq >= 1 AND through_seq >= from_seq)
 );
