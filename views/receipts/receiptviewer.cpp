@@ -183,6 +183,9 @@ void ReceiptViewer::reload()
             updateHeader();
         });
     }
+    // Once per load: the archives change only when `capdeskctl receipts archive` runs.
+    const StoreResult<QString> archivedBefore = m_ledger->receipts().archivedBefore();
+    m_archivedBefore = archivedBefore.ok() ? archivedBefore.value() : QString();
     if (m_loaded) {
         m_model->refresh();
         if (!m_detail->invocationId().isEmpty())
@@ -210,6 +213,12 @@ void ReceiptViewer::updateHeader()
                                   m_model->isComplete() ? QString() : QStringLiteral("+"), all);
     if (m_model->isReadingPages())
         text += tr(" (reading\u2026)");
+    if (!m_archivedBefore.isEmpty())
+        text += tr(" · receipts started before %1 UTC are archived in segment files (capdeskctl confirm "
+                   "INV_ID --archive FILE)")
+                    .arg(QDateTime::fromString(m_archivedBefore, Qt::ISODateWithMs)
+                             .toUTC()
+                             .toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);

@@ -100,6 +100,8 @@ private:
     QPointer<ReceiptFileVerificationDialog> m_verification;
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
     QString m_keyStorage;
+    // The latest `before` of the archives that moved receipts out; empty when none did.
+    QString m_archivedBefore;
     QString m_pendingInvocation; // asked for before a read listed it
     bool m_loaded = false;
     bool m_selectFirst = false; // the first page selects its top receipt

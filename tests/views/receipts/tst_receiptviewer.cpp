@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDateTimeEdit>
 #include <QFile>
 #include <QGuiApplication>
@@ -48,6 +49,7 @@ private slots:
     void showInvocationClearsFiltersThatHideIt();
     void reloadAddsNewReceipts();
     void followsReceiptsWrittenElsewhere();
+    void saysWhichReceiptsAreArchived();
     void copiesAndExportsJson();
     void verifiesAnExportedFile();
     void findsATamperedFileInvalidAndNamesTheField();
@@ -480,3 +482,25 @@ void TestReceiptViewer::verifiesWithAPublicKeyFile()
 
 QTEST_MAIN(TestReceiptViewer)
 #include "tst_receiptviewer.moc"
+
+void TestReceiptViewer::saysWhichReceiptsAreArchived()
+{
+    // A millisecond apart on either side: every receipt issued so far started before it, and
+    // the next one after it.
+    const QString last = IsoTime::nowUtc();
+    QTRY_VERIFY(IsoTime::nowUtc() > last);
+    const QString before = IsoTime::nowUtc();
+    QTRY_VERIFY(IsoTime::nowUtc() > before);
+    const StoreResult<ReceiptArchiver::Outcome> archived =
+        m_ledger->archiveReceipts(before, m_dir->filePath(QStringLiteral("old.jsonl")));
+    QVERIFY2(archived.ok(), qPrintable(archived.error().message));
+    QCOMPARE(archived.value().seal->receiptCount, m_issued.size());
+    issue(QStringLiteral("NOW"), 2);
+    openViewer();
+    QCOMPARE(m_viewer->model()->rowCount(), 1);
+    const QString shown =
+        QDateTime::fromString(before, Qt::ISODateWithMs).toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    QVERIFY2(m_viewer->headerText().startsWith(
+                 QStringLiteral("1 receipt · receipts started before %1 UTC are archived").arg(shown)),
+             qPrintable(m_viewer->headerText()));
+}
