@@ -167,16 +167,23 @@ private:
                            [&keyId](const PublicKey &key) { return key.keyId() == keyId; });
     }
 
-    // Each archive's seal, checked against its row and the keys; the chains pick up where
-    // the archives, in order, leave them.
+    // The chains pick up where the archives, in order, leave them.
     StoreError readArchives()
+    {
+        QHash<qint64, ReceiptSegmentSeal> seals;
+        if (StoreError error = readSeals(&seals); error.isError())
+            return error;
+        return readRanges(seals);
+    }
+
+    // Each archive's seal, checked against its row and the keys.
+    StoreError readSeals(QHash<qint64, ReceiptSegmentSeal> *seals)
     {
         QSqlQuery archives(m_db);
         archives.setForwardOnly(true);
         if (!archives.exec(u"SELECT id, started_before, receipt_count, seal_json, signature "
                            "FROM receipt_archives ORDER BY id"_s))
             return sqlError(u"cannot read the receipt archives"_s, archives.lastError());
-        QHash<qint64, ReceiptSegmentSeal> seals;
         while (archives.next()) {
             const qint64 id = archives.value(0).toLongLong();
             QString error;
@@ -197,8 +204,14 @@ private:
                      u"receipt archive #%1: its row was edited away from its seal"_s.arg(id));
             ++m_report.archives;
             m_report.archivedReceipts += seal->receiptCount;
-            seals.insert(id, *seal);
+            seals->insert(id, *seal);
         }
+        return StoreError::none();
+    }
+
+    // Each recorded stretch against its seal, and against where the one before it ended.
+    StoreError readRanges(const QHash<qint64, ReceiptSegmentSeal> &seals)
+    {
         QSqlQuery ranges(m_db);
         ranges.setForwardOnly(true);
         if (!ranges.exec(u"SELECT archive_id, writer, from_seq, through_seq, through_hash "
