@@ -128,7 +128,8 @@ int CtlReceiptCommands::archive()
         return CtlOutput::fail(archived.error());
     if (!archived.value().seal) {
         CtlOutput::printJson(QJsonObject{{u"archived"_s, 0}, {u"before"_s, before.value()}});
-        std::fprintf(stderr, "capdeskctl: no receipt started before %s; %s was not written\n",
+        std::fprintf(stderr,
+                     "capdeskctl: no receipt started before %s is left to archive; %s was not written\n",
                      qUtf8Printable(before.value()), qUtf8Printable(out));
         return CtlOutput::Ok;
     }
@@ -249,6 +250,14 @@ int CtlReceiptCommands::verifySegment(const QString &path)
     out.insert(u"signature"_s, ReceiptVerifier::name(result));
     out.insert(u"invocation_id"_s, invocationId);
     out.insert(u"receipt"_s, *check.found);
+    if (result != ReceiptVerifier::Result::Valid) {
+        const QString why =
+            u"receipt %1 in %2 does not verify: %3"_s.arg(invocationId, path, ReceiptVerifier::name(result));
+        out.insert(u"reason"_s,
+                   result == ReceiptVerifier::Result::NoKey ? u"no_key"_s : u"signature_invalid"_s);
+        out.insert(u"error"_s, why);
+        std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(why));
+    }
     CtlOutput::printJson(out);
     return result == ReceiptVerifier::Result::Valid ? CtlOutput::Ok : CtlOutput::Findings;
 }

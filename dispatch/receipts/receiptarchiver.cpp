@@ -186,7 +186,8 @@ StoreError ReceiptArchiver::writeSegment(const QString &outPath, ReceiptSegmentS
     return StoreError::none();
 }
 
-StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal, bool *committing) const
+StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal, const QString &fileName,
+                                            bool *committing) const
 {
     WriteTransaction transaction(m_db);
     if (transaction.startError().isError())
@@ -252,6 +253,7 @@ StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal, bool
     for (const QJsonValue &range : sealJson.value(u"ranges"_s).toArray())
         stretches.append(range);
     event.detail = QJsonObject{{u"archive_id"_s, id},
+                               {u"file"_s, fileName},
                                {u"before"_s, seal.before},
                                {u"receipt_count"_s, seal.receiptCount},
                                {u"lines_sha256"_s, seal.linesSha256},
@@ -282,7 +284,7 @@ StoreResult<ReceiptArchiver::Outcome> ReceiptArchiver::archive(const QString &be
     if (StoreError error = writeSegment(outPath, &seal); error.isError())
         return error;
     bool committing = false;
-    const StoreResult<qint64> recorded = record(seal, &committing);
+    const StoreResult<qint64> recorded = record(seal, QFileInfo(outPath).fileName(), &committing);
     if (!recorded.ok() && committing) {
         // The server may have committed before the answer was lost: the file may be the
         // only copy of receipts already deleted, so it stays.

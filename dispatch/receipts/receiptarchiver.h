@@ -54,8 +54,10 @@ private:
     // Writes one stretch's lines and sets its throughHash to where the links it wrote end.
     StoreError writeStretch(QIODevice &out, QCryptographicHash &hash, ReceiptSegmentSeal::Range &range,
                             qint64 *count) const;
+    // `fileName` goes into the RECEIPTS_ARCHIVED event, to find the segment by later.
     // `committing` is set once COMMIT was sent: a failure after it leaves the outcome open.
-    StoreResult<qint64> record(const ReceiptSegmentSeal &seal, bool *committing) const;
+    StoreResult<qint64> record(const ReceiptSegmentSeal &seal, const QString &fileName,
+                               bool *committing) const;
 
     QSqlDatabase m_db;
     const SigningKey &m_key;

@@ -46,7 +46,8 @@ public:
     // One receipt's line, newline included.
     static QByteArray receiptLine(const QString &writer, qint64 seq, const QString &prevHash,
                                   const QString &hash, const QByteArray &receiptJson);
-    // Whether `path` starts with a segment header (reads only its first line).
+    // Whether `path` reads as a segment, even with its header damaged (reads at most its
+    // first and last 64 KiB).
     static bool looksLikeSegment(const QString &path);
     // Verifies the whole file against `trustedKeys`, and picks out the receipt of
     // `invocationId` on the way when it is not empty.

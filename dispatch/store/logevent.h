@@ -13,8 +13,8 @@
 //   TOKEN_REVOKED      action revoke, detail {token_id}
 //   DIRECTORY_OUTSIDE_WRITE action detect, detail {row_writes}: rows written outside the
 //                      log (plain SQL), found by the change feed (SqliteChangeFeed)
-//   RECEIPTS_ARCHIVED  action archive, detail {archive_id, before, receipt_count,
-//                      lines_sha256, ranges}: receipts moved out into a segment file
+//   RECEIPTS_ARCHIVED  action archive, detail {archive_id, file (its name), before,
+//                      receipt_count, lines_sha256, ranges}: receipts moved out into a segment file
 //                      (ReceiptArchiver)
 // `before`/`after` are row objects (RowJsonCodec form) or null. The log fills seq, at,
 // prevHash and hash when it appends.

@@ -431,6 +431,8 @@ void TestCapdeskctlReceipts::archiveMovesOldReceiptsOutAndEveryCheckAccountsForT
     QCOMPARE(verified.json().value(u"receipts"_s).toObject().value(u"archived"_s).toInteger(), 3);
     const QJsonArray events = ctl({u"log"_s, u"--db"_s, db()}).json().value(u"events"_s).toArray();
     QCOMPARE(events.at(0).toObject().value(u"kind"_s).toString(), u"RECEIPTS_ARCHIVED"_s);
+    QCOMPARE(events.at(0).toObject().value(u"detail"_s).toObject().value(u"file"_s).toString(),
+             u"2026-old.jsonl"_s);
 
     const Run whole = ctl({u"verify-receipt"_s, segment, u"--db"_s, db()});
     QVERIFY2(whole.exitCode == 0, whole.out.constData());
@@ -474,6 +476,14 @@ void TestCapdeskctlReceipts::archiveMovesOldReceiptsOutAndEveryCheckAccountsForT
     const Run notConfirmed = ctl({u"confirm"_s, ids.at(0), u"--archive"_s, segment, u"--db"_s, db()});
     QCOMPARE(notConfirmed.exitCode, 1);
     QCOMPARE(notConfirmed.json().value(u"reason"_s).toString(), u"segment_altered"_s);
+
+    // Without its header line the file is still checked as a segment, and named as broken.
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes.mid(bytes.indexOf('\n') + 1));
+    file.close();
+    const Run headless = ctl({u"verify-receipt"_s, segment, u"--invocation"_s, ids.at(1), u"--db"_s, db()});
+    QCOMPARE(headless.exitCode, 1);
+    QCOMPARE(headless.json().value(u"reason"_s).toString(), u"segment_malformed"_s);
 }
 
 void TestCapdeskctlReceipts::archiveRefusesWhatItCannotDo_data()
