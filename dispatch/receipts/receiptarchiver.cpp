@@ -11,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -249,15 +248,12 @@ StoreResult<qint64> ReceiptArchiver::record(const ReceiptSegmentSeal &seal, cons
     event.kind = u"RECEIPTS_ARCHIVED"_s;
     event.action = u"archive"_s;
     event.actor = u"owner:local"_s;
-    QJsonArray stretches;
-    for (const QJsonValue &range : sealJson.value(u"ranges"_s).toArray())
-        stretches.append(range);
     event.detail = QJsonObject{{u"archive_id"_s, id},
                                {u"file"_s, fileName},
                                {u"before"_s, seal.before},
                                {u"receipt_count"_s, seal.receiptCount},
                                {u"lines_sha256"_s, seal.linesSha256},
-                               {u"ranges"_s, stretches}};
+                               {u"ranges"_s, sealJson.value(u"ranges"_s)}};
     if (StoreError error = EventLog(m_db).append(event); error.isError())
         return error;
     *committing = true;
