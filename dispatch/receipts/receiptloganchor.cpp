@@ -150,14 +150,10 @@ std::optional<ReceiptLogAnchor> ReceiptLogAnchor::fromJson(const QJsonObject &js
 
 bool ReceiptLogAnchor::selfSigned() const
 {
-    const std::optional<PublicKey> key = PublicKey::fromPem(publicKeyPem, nullptr);
-    const QByteArray::FromBase64Result decoded =
-        QByteArray::fromBase64Encoding(signature.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
-    return key && decoded && key->verify(signedBytes(), *decoded);
+    return SignedJson::selfSigned(publicKeyPem, signature, signedBytes());
 }
 
 QString ReceiptLogAnchor::keyId() const
 {
-    const std::optional<PublicKey> key = PublicKey::fromPem(publicKeyPem, nullptr);
-    return key ? key->keyId() : QString();
+    return SignedJson::keyIdOf(publicKeyPem);
 }

@@ -65,16 +65,12 @@ void ReceiptSegmentSeal::signWith(const SigningKey &key)
 
 bool ReceiptSegmentSeal::selfSigned() const
 {
-    const std::optional<PublicKey> key = PublicKey::fromPem(publicKeyPem, nullptr);
-    const QByteArray::FromBase64Result decoded =
-        QByteArray::fromBase64Encoding(signature.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
-    return key && decoded && key->verify(signedBytes(), *decoded);
+    return SignedJson::selfSigned(publicKeyPem, signature, signedBytes());
 }
 
 QString ReceiptSegmentSeal::keyId() const
 {
-    const std::optional<PublicKey> key = PublicKey::fromPem(publicKeyPem, nullptr);
-    return key ? key->keyId() : QString();
+    return SignedJson::keyIdOf(publicKeyPem);
 }
 
 QJsonObject ReceiptSegmentSeal::toJson() const

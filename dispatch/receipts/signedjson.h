@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QString>
 
 // What a signed document's `signature` member signs: the canonical JSON of the document
 // without that member. Receipts, log anchors and chain heads are signed over it and the
@@ -11,4 +12,10 @@ class SignedJson final
 {
 public:
     static QByteArray signedBytes(QJsonObject document);
+    // Whether `signatureBase64` signs `message` with the Ed25519 key of `publicKeyPem`: the
+    // check of a document that carries its own public key (log anchors, segment seals).
+    static bool selfSigned(const QByteArray &publicKeyPem, const QString &signatureBase64,
+                           const QByteArray &message);
+    // The id of the key in `publicKeyPem`, or empty when it is no Ed25519 public key.
+    static QString keyIdOf(const QByteArray &publicKeyPem);
 };
