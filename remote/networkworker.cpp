@@ -1,5 +1,6 @@
 #include "remote/networkworker.h"
 
+#include "dispatch/core/productversion.h"
 #include "dispatch/runners/httptransport.h"
 
 namespace {
@@ -39,6 +40,7 @@ TransportRequest NetworkWorker::transportRequestFor(const ServerRequest &request
     if (sent.hasBody)
         sent.headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")});
     sent.headers.append({QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json")});
+    sent.headers.append({QByteArrayLiteral("User-Agent"), ProductVersion::product()});
     if (request.credentials == ServerRequest::Credentials::OwnerKey && !m_endpoint.ownerKey.isEmpty())
         sent.headers.append({QByteArrayLiteral("x-terminal-key"), m_endpoint.ownerKey.toUtf8()});
     sent.headers.append(request.headers);

@@ -1,6 +1,7 @@
 #include "server/directoryserver.h"
 
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/productversion.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "server/accesslog.h"
@@ -95,7 +96,8 @@ DirectoryServer::DirectoryServer(ServeOptions options, OwnerKey ownerKey,
       m_directory(store), m_dispatch(store, ledger, dispatcher, m_options.baseUrl()),
       m_mcp(store, ledger, dispatcher,
             {m_options.mcpProjection, m_options.allowedOrigins, m_options.limits.maxUnsentBytes,
-             std::max(1000, m_options.limits.idleTimeoutMs / 2), m_options.dispatchTimeoutMs})
+             std::max(1000, m_options.limits.idleTimeoutMs / 2), m_options.dispatchTimeoutMs,
+             m_options.announceVersion})
 {
     m_clock.start();
 }
@@ -424,6 +426,8 @@ void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exch
     }
     responder.writeHeader(QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store"));
     responder.writeHeader(QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff"));
+    if (m_options.announceVersion)
+        responder.writeHeader(QByteArrayLiteral("Server"), ProductVersion::product());
     if (exchange.close || m_draining)
         responder.writeHeader(QByteArrayLiteral("Connection"), QByteArrayLiteral("close"));
     for (const auto &[name, value] : reply.headers) {

@@ -163,6 +163,7 @@ std::shared_ptr<McpToolCatalog> McpEndpoint::catalogFor(const Caller &caller)
     options.token = caller.token;
     options.audience = caller.audience;
     options.receiptUrl = m_baseUrl + u"/receipt/%1"_s;
+    options.announceVersion = m_setup.announceVersion;
     m_catalogs.emplace_front(scope, std::make_shared<McpToolCatalog>(m_store, m_ledger, options));
     if (m_catalogs.size() > size_t(kMaxCatalogs))
         m_catalogs.pop_back();

@@ -51,6 +51,7 @@ public:
         qint64 maxUnsentBytes = 4 * 1024 * 1024;
         int keepAliveMs = 15000;
         int callTimeoutMs = 60000;
+        bool announceVersion = false;
     };
     static constexpr int kMaxStreams = 64;
     static constexpr int kMaxCatalogs = 32;

@@ -29,6 +29,9 @@ struct ServeOptions
     // own loopback one) that may use it.
     McpOptions::Projection mcpProjection = McpOptions::Projection::Rows;
     QStringList allowedOrigins;
+    // Name Capdesk's version in a Server header and in MCP's serverInfo. Off by default:
+    // a version tells an attacker which holes to try.
+    bool announceVersion = false;
 
     // "127.0.0.1:8787", "localhost:8787", "[::1]:8787", "127.0.0.1:0" (any free port);
     // refuses a non-loopback host unless `tls` is given.

@@ -79,10 +79,14 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
             parsed.help = true;
             continue;
         }
+        if (name == "version"_L1) {
+            parsed.version = true;
+            continue;
+        }
         parsed.given.insert(dashed(name));
         parsed.values.insert(dashed(name), parser.value(name));
     }
-    if (parsed.command.isEmpty() && !parsed.help)
+    if (parsed.command.isEmpty() && !parsed.help && !parsed.version)
         parsed.error = u"no command given"_s;
     return parsed;
 }

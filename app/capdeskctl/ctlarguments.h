@@ -14,6 +14,7 @@ struct CtlArguments
     QString command;
     QStringList positional; // after the command
     bool help = false; // --help / -h
+    bool version = false; // --version
     // The options given, by name ("--key" → value); a flag ("--verify") maps to an empty
     // string. With `--name` given twice, the last value counts.
     QHash<QString, QString> values;

@@ -1,6 +1,7 @@
 #include "app/capdeskctl/ctlcommands.h"
 
 #include "app/capdeskctl/ctlcommandtable.h"
+#include "app/capdeskctl/ctlcompletion.h"
 #include "app/capdeskctl/ctldispatchlimits.h"
 #include "app/capdeskctl/ctlflowplancommand.h"
 #include "app/capdeskctl/ctlhelp.h"
@@ -8,6 +9,7 @@
 #include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctllintcommands.h"
 #include "app/capdeskctl/ctllogcommand.h"
+#include "app/capdeskctl/ctlmanpage.h"
 #include "app/capdeskctl/ctlmcpcommand.h"
 #include "app/capdeskctl/ctlmigratecommand.h"
 #include "app/capdeskctl/ctloutput.h"
@@ -15,6 +17,7 @@
 #include "app/capdeskctl/ctlservercommands.h"
 #include "app/capdeskctl/ctltokencommands.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/productversion.h"
 #include "dispatch/core/utf8text.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
@@ -95,6 +98,10 @@ int CtlCommands::run()
 {
     if (!m_args.error.isEmpty())
         return CtlOutput::usage(m_args.error);
+    if (m_args.version) {
+        CtlHelp::print(u"capdeskctl "_s + ProductVersion::number() + u'\n', stdout);
+        return Ok;
+    }
     if (m_args.help && m_args.command.isEmpty()) {
         CtlHelp::print(CtlHelp::usage(), stdout);
         return Ok;
@@ -114,6 +121,8 @@ int CtlCommands::run()
     // Help needs no directory: it is answered before any server is asked.
     if (m_command->run == &CtlCommands::help)
         return help();
+    if (m_command->run == &CtlCommands::completion)
+        return completion();
     if (m_args.has(u"--server"_s)) {
         if (m_args.has(u"--db"_s))
             return CtlOutput::usage(u"--db and --server name two directories; give one"_s);
@@ -571,6 +580,12 @@ int CtlCommands::tokenRevoke()
 
 int CtlCommands::help()
 {
+    if (m_args.has(u"--man"_s)) {
+        if (!m_args.positional.isEmpty())
+            return CtlOutput::usage(u"help --man prints the whole manual; it takes no command"_s);
+        CtlHelp::print(CtlManPage::render(), stdout);
+        return Ok;
+    }
     if (m_args.positional.isEmpty()) {
         CtlHelp::print(CtlHelp::usage(), stdout);
         return Ok;
@@ -584,5 +599,13 @@ int CtlCommands::help()
     if (group.isEmpty())
         return CtlOutput::usage(u"help: no command '%1'; the commands are listed below"_s.arg(name));
     CtlHelp::print(CtlHelp::command(group), stdout);
+    return Ok;
+}
+
+int CtlCommands::completion()
+{
+    if (m_args.positional != QStringList{u"bash"_s})
+        return CtlOutput::usage(u"completion writes a script for bash: capdeskctl completion bash"_s);
+    CtlHelp::print(CtlCompletion::bash(), stdout);
     return Ok;
 }

@@ -50,6 +50,7 @@ public:
     int tokenList();
     int tokenRevoke();
     int help();
+    int completion();
 
 private:
     // The options the command does not take, an empty value where none is meant, and

@@ -28,6 +28,8 @@ QList<QCommandLineOption> serveOptions()
                       u"where to listen (default 127.0.0.1:8787); port 0 picks a free one, named on "
                       "stderr as `capdeskctl: listening on URL`"_s),
                flag(u"generate-key"_s, u"make a strong owner key and print it once"_s),
+               valued(u"owner-key-file"_s, u"FILE"_s,
+                      u"read the owner key from FILE (mode 0600) instead of CAPDESK_TERMINAL_KEY"_s),
                valued(u"dispatch-timeout"_s, u"MS"_s,
                       u"answer 504 and cancel a call still running after this"_s),
                valued(u"idle-timeout"_s, u"MS"_s, u"close a connection idle this long"_s),
@@ -43,6 +45,9 @@ QList<QCommandLineOption> serveOptions()
                valued(u"mcp-tools"_s, u"rows|contract"_s, u"the tools /mcp serves (default rows)"_s),
                valued(u"allow-origin"_s, u"ORIGIN,…"_s,
                       u"browser origins besides this server's own that may use /mcp"_s),
+               flag(u"announce-version"_s,
+                    u"name Capdesk's version in a Server header and MCP's serverInfo (off: it helps "
+                    "attackers)"_s),
            }
            + CtlDispatchLimits::options();
 }
@@ -163,9 +168,10 @@ QList<CtlCommand> buildCommands()
         withDetails(
             entry(u"serve"_s, {}, u"the REST server of SPEC §10 over --db"_s, &CtlCommands::serve,
                   serveOptions(), Server::LocalOnly),
-            {u"The owner key comes from CAPDESK_TERMINAL_KEY (or --generate-key). Plain HTTP listens"_s,
-             u"on loopback only; with --tls-cert and --tls-key it speaks HTTPS and may listen on any"_s,
-             u"address."_s}),
+            {u"The owner key comes from --owner-key-file, CAPDESK_TERMINAL_KEY, the systemd credential"_s,
+             u"owner-key ($CREDENTIALS_DIRECTORY, from LoadCredential=), or --generate-key. Plain HTTP"_s,
+             u"listens on loopback only; with --tls-cert and --tls-key it speaks HTTPS and may listen on"_s,
+             u"any address."_s}),
         withDetails(
             refusingServerWith(
                 entry(u"receipts"_s, u"[--key K] [--limit N] | receipts archive --before DATE --out FILE"_s,
@@ -235,7 +241,11 @@ QList<CtlCommand> buildCommands()
         entry(u"token revoke"_s, u"ID"_s, u"revoke a capability token"_s, &CtlCommands::tokenRevoke, {},
               Server::LocalOnly),
         entry(u"help"_s, u"[COMMAND]"_s, u"what a command does and the options it takes"_s,
-              &CtlCommands::help),
+              &CtlCommands::help, {flag(u"man"_s, u"print this whole manual as a man page (roff)"_s)}),
+        withDetails(entry(u"completion"_s, u"bash"_s, u"the shell completion script for capdeskctl"_s,
+                          &CtlCommands::completion),
+                    {u"Load it in a shell with `source <(capdeskctl completion bash)`; the package"_s,
+                     u"installs it for every bash."_s}),
     };
     return table;
 }
@@ -260,6 +270,7 @@ const QList<QCommandLineOption> &CtlCommandTable::commonOptions()
         valued(u"ca-file"_s, u"FILE"_s,
                u"PEM CA certificates trusted beside the system roots for an https --server"_s),
         QCommandLineOption({u"h"_s, u"help"_s}, u"this help"_s),
+        flag(u"version"_s, u"print capdeskctl's version"_s),
     };
     return options;
 }

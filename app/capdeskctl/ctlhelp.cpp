@@ -75,7 +75,9 @@ QString CtlHelp::usage()
     QStringList overServer;
     for (const CtlCommand &command : CtlCommandTable::commands()) {
         text += listEntry(command);
-        if (command.server == CtlCommand::Server::Works && command.name != "help"_L1)
+        // help and completion ask no directory, so --server means nothing to them.
+        if (command.server == CtlCommand::Server::Works && command.name != "help"_L1
+            && command.name != "completion"_L1)
             overServer.append(command.name);
     }
     text += u"Only init and import make a directory (a file, or the tables of an empty PostgreSQL\n"

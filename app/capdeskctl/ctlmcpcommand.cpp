@@ -59,6 +59,7 @@ QString CtlMcpCommand::readOptions(McpOptions *options) const
     }
     options->token = m_args.value(u"--token"_s);
     options->audience = m_args.value(u"--audience"_s);
+    options->announceVersion = true; // the client runs this very binary
     return {};
 }
 

@@ -11,6 +11,7 @@
 #include "dispatch/store/postgreslocation.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "server/directoryserver.h"
+#include "server/ownerkeyfile.h"
 #include "server/servetls.h"
 #include "server/signalwatcher.h"
 
@@ -75,6 +76,7 @@ QString CtlServeCommand::readMcp(ServeOptions *options) const
         return QStringLiteral("--mcp-tools is rows or contract, not '%1'")
             .arg(m_args.value(QStringLiteral("--mcp-tools")));
     options->mcpProjection = *projection;
+    options->announceVersion = m_args.has(QStringLiteral("--announce-version"));
     if (!m_args.has(QStringLiteral("--allow-origin")))
         return {};
     for (QString origin : m_args.value(QStringLiteral("--allow-origin")).split(u',')) {
@@ -89,6 +91,42 @@ QString CtlServeCommand::readMcp(ServeOptions *options) const
                 .arg(origin);
         options->allowedOrigins.append(origin);
     }
+    return {};
+}
+
+QString CtlServeCommand::readOwnerKey(QByteArray *key) const
+{
+    const QByteArray fromEnvironment = qgetenv("CAPDESK_TERMINAL_KEY");
+    const bool fromFile = m_args.has(QStringLiteral("--owner-key-file"));
+    const bool generate = m_args.has(QStringLiteral("--generate-key"));
+    if (int(fromFile) + int(!fromEnvironment.isEmpty()) + int(generate) > 1)
+        return QStringLiteral("give the owner key one way: --owner-key-file, CAPDESK_TERMINAL_KEY or "
+                              "--generate-key");
+    if (generate) {
+        *key = OwnerKey::generate();
+        return {};
+    }
+    // systemd's LoadCredential=owner-key:… is the fallback, so a unit file names no key.
+    QString source = QStringLiteral("CAPDESK_TERMINAL_KEY");
+    const QString path =
+        fromFile ? m_args.value(QStringLiteral("--owner-key-file")) : OwnerKeyFile::credentialPath();
+    if (!fromEnvironment.isEmpty()) {
+        *key = fromEnvironment;
+    } else if (!path.isEmpty() && (fromFile || QFileInfo::exists(path))) {
+        QString error;
+        const std::optional<QByteArray> read = OwnerKeyFile::read(path, &error);
+        if (!read)
+            return error;
+        *key = *read;
+        source = QStringLiteral("the owner key in %1").arg(path);
+    } else {
+        return QStringLiteral("serve needs the owner key: --owner-key-file FILE, CAPDESK_TERMINAL_KEY, a "
+                              "systemd credential named owner-key, or --generate-key to make one");
+    }
+    if (key->size() < OwnerKey::kMinimumLength)
+        return QStringLiteral("%1 is shorter than %2 characters; --generate-key makes a strong one")
+            .arg(source)
+            .arg(OwnerKey::kMinimumLength);
     return {};
 }
 
@@ -133,21 +171,9 @@ int CtlServeCommand::run()
     limits->timeoutMs = served.dispatchTimeoutMs + kTreeDeadlineMarginMs;
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
-    QByteArray key = qgetenv("CAPDESK_TERMINAL_KEY");
-    if (generate && !key.isEmpty())
-        return CtlOutput::usage(
-            QStringLiteral("--generate-key and CAPDESK_TERMINAL_KEY both given; use one"));
-    if (generate)
-        key = OwnerKey::generate();
-    else if (key.isEmpty())
-        return CtlOutput::usage(
-            QStringLiteral("serve needs the owner key in CAPDESK_TERMINAL_KEY (or --generate-key "
-                           "to make one)"));
-    else if (key.size() < OwnerKey::kMinimumLength)
-        return CtlOutput::usage(
-            QStringLiteral("CAPDESK_TERMINAL_KEY is shorter than %1 characters; --generate-key "
-                           "makes a strong one")
-                .arg(OwnerKey::kMinimumLength));
+    QByteArray key;
+    if (const QString bad = readOwnerKey(&key); !bad.isEmpty())
+        return CtlOutput::usage(bad);
 
     const QString path = m_args.has(QStringLiteral("--db")) ? m_args.value(QStringLiteral("--db"))
                                                             : DefaultLocations::directoryFile();

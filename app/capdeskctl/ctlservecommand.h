@@ -21,6 +21,8 @@ private:
     QString readLimits(ServeOptions *options) const;
     // --mcp-tools and --allow-origin (comma-separated origins) for /mcp; the usage error, or empty.
     QString readMcp(ServeOptions *options) const;
+    // The owner key from exactly one source; a usage error when none or several are given.
+    QString readOwnerKey(QByteArray *key) const;
 
     const CtlArguments &m_args;
 };

@@ -24,6 +24,10 @@ struct McpOptions
     QString confirmCommand;
     // Tools per tools/list page; a longer list pages with nextCursor.
     int pageSize = 500;
+    // Whether serverInfo names Capdesk's version. Over stdio the client runs this very
+    // binary; a network server names it only when its owner asks (serve
+    // --announce-version), since a version tells an attacker which holes to try.
+    bool announceVersion = false;
 
     static constexpr int kMaxPageSize = 5000;
 

@@ -2,6 +2,7 @@
 
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/productversion.h"
 #include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/mcp/mcpwire.h"
 
@@ -23,9 +24,11 @@ QJsonObject capabilities()
     return {{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}};
 }
 
-QJsonObject serverInfo()
+// MCP requires a version string; an unannounced one says so rather than inventing one.
+QJsonObject serverInfo(const McpOptions &options)
 {
-    return {{u"name"_s, u"capdesk"_s}, {u"version"_s, QString::fromLatin1(CAPDESK_VERSION)}};
+    return {{u"name"_s, u"capdesk"_s},
+            {u"version"_s, options.announceVersion ? ProductVersion::number() : u"undisclosed"_s}};
 }
 
 QString instructions()
@@ -153,20 +156,21 @@ QJsonObject McpSession::initialize(const QJsonObject &params)
     rememberClient(params.value(u"clientInfo"_s).toObject());
     return {{u"protocolVersion"_s, m_handshakeVersion},
             {u"capabilities"_s, capabilities()},
-            {u"serverInfo"_s, serverInfo()},
+            {u"serverInfo"_s, serverInfo(m_catalog.options())},
             {u"instructions"_s, instructions()}};
 }
 
 QJsonObject McpSession::discover() const
 {
     // The 2.x client reads serverInfo from _meta; the body's is for anyone else.
-    return {{u"supportedVersions"_s, QJsonArray::fromStringList(servedVersions())},
-            {u"capabilities"_s, capabilities()},
-            {u"serverInfo"_s, serverInfo()},
-            {u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/serverInfo"_s, serverInfo()}}},
-            {u"instructions"_s, instructions()},
-            {u"ttlMs"_s, kToolsTtlMs},
-            {u"cacheScope"_s, m_catalog.options().token.isEmpty() ? u"public"_s : u"private"_s}};
+    return {
+        {u"supportedVersions"_s, QJsonArray::fromStringList(servedVersions())},
+        {u"capabilities"_s, capabilities()},
+        {u"serverInfo"_s, serverInfo(m_catalog.options())},
+        {u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/serverInfo"_s, serverInfo(m_catalog.options())}}},
+        {u"instructions"_s, instructions()},
+        {u"ttlMs"_s, kToolsTtlMs},
+        {u"cacheScope"_s, m_catalog.options().token.isEmpty() ? u"public"_s : u"private"_s}};
 }
 
 void McpSession::listTools(const Request &request)

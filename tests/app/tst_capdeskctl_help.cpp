@@ -28,6 +28,10 @@ private slots:
     void helpOfAnUnknownCommand();
     void optionsACommandDoesNotTake_data();
     void optionsACommandDoesNotTake();
+    void versionIsTheProjects();
+    void manPageCoversTheTable();
+    void completionCompletes_data();
+    void completionCompletes();
 
 private:
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
@@ -45,11 +49,12 @@ namespace {
 // Every command of capdeskctl's table, as README.md lists them; helpNamesEveryCommand
 // also checks that the usage lists no other.
 const QStringList kCommands{
-    u"init"_s,     u"import"_s,         u"export"_s,     u"get"_s,          u"put"_s,
-    u"patch"_s,    u"delete"_s,         u"invoke"_s,     u"flow-plan"_s,    u"lint"_s,
-    u"contract"_s, u"mcp-tools"_s,      u"mcp"_s,        u"serve"_s,        u"receipts"_s,
-    u"confirm"_s,  u"verify-receipt"_s, u"public-key"_s, u"log"_s,          u"migrate"_s,
-    u"restore"_s,  u"token create"_s,   u"token list"_s, u"token revoke"_s, u"help"_s};
+    u"init"_s,      u"import"_s,         u"export"_s,     u"get"_s,          u"put"_s,
+    u"patch"_s,     u"delete"_s,         u"invoke"_s,     u"flow-plan"_s,    u"lint"_s,
+    u"contract"_s,  u"mcp-tools"_s,      u"mcp"_s,        u"serve"_s,        u"receipts"_s,
+    u"confirm"_s,   u"verify-receipt"_s, u"public-key"_s, u"log"_s,          u"migrate"_s,
+    u"restore"_s,   u"token create"_s,   u"token list"_s, u"token revoke"_s, u"help"_s,
+    u"completion"_s};
 
 } // namespace
 
@@ -212,4 +217,103 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake()
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlHelp)
+void TestCapdeskctlHelp::versionIsTheProjects()
+{
+    const QByteArray expected = "capdeskctl " CAPDESK_PROJECT_VERSION "\n";
+    QCOMPARE(ctl({u"--version"_s}).out, expected);
+    // With a command it still only answers the version, touching no directory.
+    const Run withCommand = ctl({u"init"_s, u"--version"_s, u"--db"_s, db()});
+    QCOMPARE(withCommand.exitCode, 0);
+    QCOMPARE(withCommand.out, expected);
+    QVERIFY(!QFileInfo::exists(db()));
+}
+
+// The installed capdeskctl(1) is `help --man`: every command and every option it takes has
+// its entry, and groff reads it without one warning.
+void TestCapdeskctlHelp::manPageCoversTheTable()
+{
+    const Run man = ctl({u"help"_s, u"--man"_s});
+    QCOMPARE(man.exitCode, 0);
+    QVERIFY2(man.out.startsWith(".TH CAPDESKCTL 1 \"\" \"Capdesk " CAPDESK_PROJECT_VERSION "\""),
+             man.out.left(80));
+    static const QRegularExpression option(u"^  (?:-h, )?(--[a-z-]+)"_s, QRegularExpression::MultilineOption);
+    for (const QString &command : kCommands) {
+        QVERIFY2(man.out.contains(".SS \"" + command.toUtf8().replace("-", "\\-") + "\"\n"),
+                 qPrintable(command));
+        const QString help = QString::fromUtf8(ctl(QStringList{u"help"_s} + command.split(u' ')).out);
+        for (auto matches = option.globalMatch(help); matches.hasNext();) {
+            const QString name = matches.next().captured(1);
+            QVERIFY2(man.out.contains("\\fB" + name.toUtf8().replace("-", "\\-") + "\\fR"),
+                     qPrintable(command + u' ' + name));
+        }
+    }
+    QFile page(m_dir->filePath(u"capdeskctl.1"_s));
+    QVERIFY(page.open(QIODevice::WriteOnly));
+    page.write(man.out);
+    page.close();
+    const ProcessRun::Result groff =
+        ProcessRun::run(u"groff"_s, {u"-man"_s, u"-Tutf8"_s, u"-ww"_s, u"-z"_s, page.fileName()});
+    QCOMPARE(groff.exitCode, 0);
+    QVERIFY2(groff.err.isEmpty(), groff.err.constData());
+    const Run withCommand = ctl({u"help"_s, u"--man"_s, u"get"_s});
+    QCOMPARE(withCommand.exitCode, 2);
+    QVERIFY(withCommand.err.contains("takes no command"));
+}
+
+void TestCapdeskctlHelp::completionCompletes_data()
+{
+    QTest::addColumn<QStringList>("words");
+    QTest::addColumn<QStringList>("expected");
+    QTest::addRow("a command") << QStringList{u"tok"_s} << QStringList{u"token"_s};
+    QTest::addRow("all commands starting so")
+        << QStringList{u"re"_s} << QStringList{u"receipts"_s, u"restore"_s};
+    QTest::addRow("a group's member") << QStringList{u"token"_s, u"c"_s} << QStringList{u"create"_s};
+    QTest::addRow("a member's option")
+        << QStringList{u"token"_s, u"create"_s, u"--aud"_s} << QStringList{u"--audience"_s};
+    QTest::addRow("a common option") << QStringList{u"get"_s, u"--d"_s} << QStringList{u"--db"_s};
+    QTest::addRow("an option's words")
+        << QStringList{u"export"_s, u"--format"_s, u""_s} << QStringList{u"json"_s, u"sql"_s};
+    QTest::addRow("after an option's value")
+        << QStringList{u"--db"_s, u"x.db"_s, u"inv"_s} << QStringList{u"invoke"_s};
+    QTest::addRow("a FILE option") << QStringList{u"verify-receipt"_s, u"--public-key"_s, u"ke"_s}
+                                   << QStringList{u"key.pem"_s};
+    QTest::addRow("a FILE argument") << QStringList{u"import"_s, u"ro"_s} << QStringList{u"rows.json"_s};
+    QTest::addRow("help's commands") << QStringList{u"help"_s, u"mcp"_s}
+                                     << QStringList{u"mcp-tools"_s, u"mcp"_s};
+    QTest::addRow("serve's own option")
+        << QStringList{u"serve"_s, u"--owner-key-"_s} << QStringList{u"--owner-key-file"_s};
+    QTest::addRow("a flag takes no value")
+        << QStringList{u"invoke"_s, u"--shape"_s, u"--tok"_s} << QStringList{u"--token"_s};
+}
+
+// The script bash sources, run as bash runs it: COMP_WORDS and COMP_CWORD set, then the
+// function; in a folder holding key.pem and rows.json for the file cases.
+void TestCapdeskctlHelp::completionCompletes()
+{
+    QFETCH(QStringList, words);
+    QFETCH(QStringList, expected);
+    const Run script = ctl({u"completion"_s, u"bash"_s});
+    QCOMPARE(script.exitCode, 0);
+    QVERIFY(script.out.contains("complete -F _capdeskctl capdeskctl"));
+    QFile file(m_dir->filePath(u"capdeskctl.bash"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(script.out);
+    file.close();
+    for (const QString &name : {u"key.pem"_s, u"rows.json"_s}) {
+        QFile touched(m_dir->filePath(name));
+        QVERIFY(touched.open(QIODevice::WriteOnly));
+    }
+    const QString run = u"cd \"$1\" && source \"$2\" && shift 2 && COMP_WORDS=(capdeskctl \"$@\") && "
+                        "COMP_CWORD=$# && _capdeskctl && printf '%s\\n' \"${COMPREPLY[@]}\""_s;
+    const ProcessRun::Result completed = ProcessRun::run(
+        u"bash"_s, QStringList{u"-c"_s, run, u"bash"_s, m_dir->path(), file.fileName()} + words);
+    QCOMPARE(completed.exitCode, 0);
+    QVERIFY2(completed.err.isEmpty(), completed.err.constData());
+    QStringList offered = QString::fromUtf8(completed.out).split(u'\n', Qt::SkipEmptyParts);
+    offered.sort();
+    expected.sort();
+    QCOMPARE(offered, expected);
+    QCOMPARE(ctl({u"completion"_s, u"zsh"_s}).exitCode, 2);
+}
+
 #include "tst_capdeskctl_help.moc"

@@ -2,11 +2,15 @@
 #include "tests/support/serveprocess.h"
 #include "tests/support/testcertificates.h"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSslError>
 #include <QTemporaryDir>
 #include <QTest>
@@ -42,8 +46,16 @@ private slots:
     void localCommandsRefuseAServer_data();
     void localCommandsRefuseAServer();
     void serveOnPortZeroNamesThePortItGot();
+    void serveReadsTheOwnerKeyFrom_data();
+    void serveReadsTheOwnerKeyFrom();
+    void serveRefusesAnOwnerKey_data();
+    void serveRefusesAnOwnerKey();
+    void serveNamesItsVersionOnlyWhenAsked();
 
 private:
+    // A key file in the test's folder with these bytes and permissions.
+    QString keyFile(const QString &name, const QByteArray &content, QFileDevice::Permissions permissions);
+
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -323,4 +335,115 @@ void TestCapdeskctlServer::serveOnPortZeroNamesThePortItGot()
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlServer)
+QString TestCapdeskctlServer::keyFile(const QString &name, const QByteArray &content,
+                                      QFileDevice::Permissions permissions)
+{
+    QDir(m_dir->path()).mkpath(QFileInfo(m_dir->filePath(name)).path());
+    QFile file(m_dir->filePath(name));
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        return {};
+    file.close();
+    file.setPermissions(permissions);
+    return file.fileName();
+}
+
+void TestCapdeskctlServer::serveReadsTheOwnerKeyFrom_data()
+{
+    QTest::addColumn<bool>("credential");
+    QTest::addRow("--owner-key-file") << false;
+    QTest::addRow("systemd's CREDENTIALS_DIRECTORY") << true;
+}
+
+// The ways a unit file keeps the key out of itself: a file only its owner reads, or the
+// credential LoadCredential= puts in $CREDENTIALS_DIRECTORY. The file's line, without its end, is
+// then the key the server takes, and no other.
+void TestCapdeskctlServer::serveReadsTheOwnerKeyFrom()
+{
+    QFETCH(bool, credential);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString file = keyFile(credential ? u"credentials/owner-key"_s : u"owner.key"_s, kServedKey + '\n',
+                                 QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QVERIFY(!file.isEmpty());
+    ServeProcess serve;
+    QStringList arguments;
+    if (credential)
+        serve.setEnvironment(u"CREDENTIALS_DIRECTORY"_s, QFileInfo(file).path());
+    else
+        arguments << u"--owner-key-file"_s << file;
+    QString error;
+    QVERIFY2(serve.start(db(), {}, &error, arguments), qPrintable(error));
+    // A write needs the owner key: with it, the missing row is not found (3); with any
+    // other key the write is refused (4).
+    const QStringList write{u"delete"_s, u"NO_SUCH_ROW"_s, u"--server"_s, serve.baseUrl().toString()};
+    QCOMPARE(ctlWithKey(write, kServedKey).exitCode, 3);
+    QCOMPARE(ctlWithKey(write, "tst-some-other-owner-key-0000").exitCode, 4);
+}
+
+void TestCapdeskctlServer::serveRefusesAnOwnerKey_data()
+{
+    using P = QFileDevice;
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QFileDevice::Permissions>("permissions");
+    QTest::addColumn<bool>("alsoInEnvironment");
+    QTest::addColumn<QString>("message");
+    const QFileDevice::Permissions owner = P::ReadOwner | P::WriteOwner;
+    QTest::addRow("readable by others")
+        << kServedKey << (owner | P::ReadGroup | P::ReadOther) << false << u"is open to other users"_s;
+    QTest::addRow("and CAPDESK_TERMINAL_KEY")
+        << kServedKey << owner << true << u"give the owner key one way"_s;
+    QTest::addRow("empty") << QByteArray("\n") << owner << false << u"is empty"_s;
+    QTest::addRow("short") << QByteArray("short-key\n") << owner << false
+                           << u"is shorter than 16 characters"_s;
+    QTest::addRow("two lines") << kServedKey + "\nsecond-line-of-key\n"
+                               << owner << false << u"one line of printable ASCII"_s;
+    QTest::addRow("a space") << QByteArray("owner key with spaces in it") << owner << false
+                             << u"one line of printable ASCII"_s;
+    QTest::addRow("too long") << QByteArray(5000, 'k') << owner << false << u"longer than 4096 bytes"_s;
+}
+
+// A key file that is unsafe or unreadable stops serve before it binds (exit 2, naming why).
+void TestCapdeskctlServer::serveRefusesAnOwnerKey()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QFileDevice::Permissions, permissions);
+    QFETCH(bool, alsoInEnvironment);
+    QFETCH(QString, message);
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString file = keyFile(u"owner.key"_s, content, permissions);
+    QVERIFY(!file.isEmpty());
+    const ProcessRun::Result served = ctlWithKey(
+        {u"serve"_s, u"--db"_s, db(), u"--listen"_s, u"127.0.0.1:0"_s, u"--owner-key-file"_s, file},
+        alsoInEnvironment ? kServedKey : QByteArray());
+    QCOMPARE(served.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(served.err).contains(message), served.err.constData());
+    QVERIFY(!served.err.contains("listening on"));
+    const ProcessRun::Result missing =
+        ctlWithKey({u"serve"_s, u"--db"_s, db(), u"--owner-key-file"_s, file + u".missing"_s}, QByteArray());
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("no owner key file at"), missing.err.constData());
+}
+
+// The Server header tells an attacker which holes to try, so only an owner's
+// --announce-version adds it.
+void TestCapdeskctlServer::serveNamesItsVersionOnlyWhenAsked()
+{
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
+    for (const bool announce : {false, true}) {
+        ServeProcess serve;
+        QString error;
+        QVERIFY2(serve.start(db(), kServedKey, &error,
+                             announce ? QStringList{u"--announce-version"_s} : QStringList{}),
+                 qPrintable(error));
+        QNetworkAccessManager network;
+        QNetworkRequest request(serve.baseUrl().resolved(QUrl(u"/api/directory"_s)));
+        request.setRawHeader("x-terminal-key", kServedKey);
+        std::unique_ptr<QNetworkReply> reply(network.get(request));
+        QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        QCOMPARE(reply->rawHeader("Server"),
+                 announce ? QByteArray("Capdesk/" CAPDESK_PROJECT_VERSION) : QByteArray());
+    }
+}
+
 #include "tst_capdeskctl_server.moc"

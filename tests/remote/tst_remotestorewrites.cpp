@@ -1,4 +1,5 @@
 #include "dispatch/core/isotime.h"
+#include "dispatch/core/productversion.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedispatcher.h"
@@ -152,6 +153,7 @@ void TestRemoteStoreWrites::replaceSendsOnlyTheChangedFields()
     QCOMPARE(patches.first().pathAndQuery, u"/api/directory/"_s + key);
     QCOMPARE(patches.first().json(), (QJsonObject{{u"seq"_s, 7}, {u"content"_s, edited.content}}));
     QCOMPARE(patches.first().header("If-Match"), read.toUtf8());
+    QCOMPARE(patches.first().header("User-Agent"), ProductVersion::product());
     QCOMPARE(store->row(key).value().seq, std::optional<qint64>(7));
 
     // Nothing changed: nothing is sent, and the row's updated_at comes back.

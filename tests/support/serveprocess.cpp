@@ -55,7 +55,12 @@ bool ServeProcess::start(const QString &dbPath, const QByteArray &ownerKey, QStr
 bool ServeProcess::launch(QString *error)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(m_ownerKey));
+    if (m_ownerKey.isEmpty())
+        environment.remove(QStringLiteral("CAPDESK_TERMINAL_KEY"));
+    else
+        environment.insert(QStringLiteral("CAPDESK_TERMINAL_KEY"), QString::fromLatin1(m_ownerKey));
+    for (auto it = m_environment.cbegin(); it != m_environment.cend(); ++it)
+        environment.insert(it.key(), it.value());
     m_process.setProcessEnvironment(environment);
     m_process.start(program(),
                     QStringList{QStringLiteral("serve"), QStringLiteral("--db"), m_dbPath,

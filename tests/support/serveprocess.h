@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -24,7 +25,10 @@ public:
     // Before start(): serve HTTPS with this certificate and key (--tls-cert, --tls-key);
     // baseUrl() is then an https URL.
     void setTls(const QString &certificateFile, const QString &keyFile);
-    // `extraArguments` go to serve as they are (e.g. {"--dispatch-timeout", "500"}).
+    // Before start(): a variable serve's environment gets (CREDENTIALS_DIRECTORY…).
+    void setEnvironment(const QString &name, const QString &value) { m_environment.insert(name, value); }
+    // `extraArguments` go to serve as they are (e.g. {"--dispatch-timeout", "500"}). An
+    // empty `ownerKey` leaves CAPDESK_TERMINAL_KEY unset, for a key given another way.
     bool start(const QString &dbPath, const QByteArray &ownerKey, QString *error,
                const QStringList &extraArguments = {});
     QUrl baseUrl() const;
@@ -51,6 +55,7 @@ private:
     QByteArray m_ownerKey;
     QStringList m_extraArguments;
     QStringList m_tlsArguments;
+    QHash<QString, QString> m_environment;
     quint16 m_port = 0;
     // stderr goes to a file, so it is complete even while the test's thread is blocked.
     QTemporaryFile m_stderrFile;

@@ -1,3 +1,4 @@
+#include "dispatch/core/productversion.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/mcp/mcpsession.h"
@@ -56,6 +57,8 @@ private slots:
     void cleanup();
     void initializeNegotiatesA2025Version_data();
     void initializeNegotiatesA2025Version();
+    void serverInfoNamesTheVersionOnlyWhenAnnounced_data();
+    void serverInfoNamesTheVersionOnlyWhenAnnounced();
     void discoverSaysWhatIsServed();
     void malformedMessages_data();
     void malformedMessages();
@@ -165,6 +168,35 @@ void TestMcpSession::initializeNegotiatesA2025Version()
              QJsonValue(true));
     QCOMPARE(result.value(u"serverInfo"_s).toObject().value(u"name"_s).toString(), u"capdesk"_s);
     QVERIFY(!result.contains(u"resultType"_s));
+}
+
+// A network server names its version only when its owner asks; MCP still gets a string.
+void TestMcpSession::serverInfoNamesTheVersionOnlyWhenAnnounced_data()
+{
+    QTest::addColumn<bool>("announce");
+    QTest::addColumn<QString>("version");
+    QTest::addRow("default") << false << u"undisclosed"_s;
+    QTest::addRow("announced") << true << ProductVersion::number();
+}
+
+void TestMcpSession::serverInfoNamesTheVersionOnlyWhenAnnounced()
+{
+    QFETCH(bool, announce);
+    QFETCH(QString, version);
+    McpOptions options;
+    options.announceVersion = announce;
+    makeSession(options);
+    const QJsonObject initialized = exchange(request(1, u"initialize"_s,
+                                                     {{u"protocolVersion"_s, u"2025-11-25"_s},
+                                                      {u"capabilities"_s, QJsonObject()},
+                                                      {u"clientInfo"_s, QJsonObject{{u"name"_s, u"c"_s}}}}))
+                                        .value(0)
+                                        .value(u"result"_s)
+                                        .toObject();
+    QCOMPARE(initialized.value(u"serverInfo"_s).toObject().value(u"version"_s).toString(), version);
+    const QJsonObject discovered =
+        exchange(request(2, u"server/discover"_s, {}, true)).value(0).value(u"result"_s).toObject();
+    QCOMPARE(discovered.value(u"serverInfo"_s).toObject().value(u"version"_s).toString(), version);
 }
 
 void TestMcpSession::discoverSaysWhatIsServed()

@@ -1,5 +1,6 @@
 #include "views/shell/launchoptions.h"
 
+#include <QProcess>
 #include <QTest>
 
 Q_DECLARE_METATYPE(LaunchOptions::Source)
@@ -12,6 +13,8 @@ class TestLaunchOptions : public QObject
 private slots:
     void parse_data();
     void parse();
+    void versionAndHelpAnswer();
+    void versionNeedsNoDisplay();
 };
 
 void TestLaunchOptions::parse_data()
@@ -59,4 +62,34 @@ void TestLaunchOptions::parse()
 }
 
 QTEST_GUILESS_MAIN(TestLaunchOptions)
+void TestLaunchOptions::versionAndHelpAnswer()
+{
+    const QString app = QStringLiteral("capdesk");
+    const LaunchOptions version = LaunchOptions::parse({app, QStringLiteral("--version")});
+    QVERIFY(version.error.isEmpty());
+    QCOMPARE(version.answer, QStringLiteral("capdesk %1\n").arg(QStringLiteral(CAPDESK_PROJECT_VERSION)));
+    const LaunchOptions help = LaunchOptions::parse({app, QStringLiteral("-h")});
+    QVERIFY(
+        help.answer.startsWith(QStringLiteral("usage: capdesk [--db FILE|URL | --server PROFILE | FILE]")));
+    for (const char *option : {"--db FILE|URL", "--server PROFILE", "--version", "-h, --help"})
+        QVERIFY2(help.answer.contains(QLatin1String(option)), option);
+    QVERIFY(LaunchOptions::parse({app, QStringLiteral("d.db")}).answer.isEmpty());
+}
+
+// The package's install test and a user on a bare console ask for the version where no
+// X server runs: the binary answers before QApplication wants one.
+void TestLaunchOptions::versionNeedsNoDisplay()
+{
+    QProcess capdesk;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+    capdesk.setProcessEnvironment(environment);
+    capdesk.start(QStringLiteral(CAPDESK_PATH), {QStringLiteral("--version")});
+    QVERIFY(capdesk.waitForFinished(30000));
+    QCOMPARE(capdesk.exitCode(), 0);
+    QCOMPARE(capdesk.readAllStandardOutput(), QByteArray("capdesk " CAPDESK_PROJECT_VERSION "\n"));
+}
+
 #include "tst_launchoptions.moc"
