@@ -12,6 +12,7 @@ packages=(
     xvfb xauth xdotool imagemagick
     gnome-keyring dbus
     curl bash
+    dpkg-dev fakeroot file lintian debootstrap desktop-file-utils appstream systemd
     python3
 )
 # The official MCP clients the tests drive run on Node.js (tests/mcp). A node that is there

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Proves the package on a clean Debian 12 with nothing but apt: installs capdesk_*.deb
+# into a fresh debootstrap (minbase) chroot, runs the installed capdeskctl and serve
+# against a request, shows the installed capdesk on an Xvfb screen, validates the
+# installed metainfo, desktop entry and systemd unit, then purges the package and checks
+# that none of its files is left. The chroot, its mounts and the X server are removed in
+# an EXIT trap, so a failure anywhere leaves the host as it was.
+#
+#   install-test.sh DEB [SCREENSHOT.png]
+#
+# Needs root (debootstrap, chroot, mount), debootstrap, Xvfb, xdotool, ImageMagick's
+# import, curl, appstreamcli, desktop-file-validate and systemd-analyze on the host.
+set -euo pipefail
+
+[ $# -ge 1 ] && [ $# -le 2 ] || {
+    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+deb=$(realpath "$1")
+shot=${2:-}
+[ -z "$shot" ] || shot=$(realpath -m "$shot")
+say() { printf 'install-test: %s\n' "$*" >&2; }
+fail() {
+    say "FAILED: $*"
+    exit 1
+}
+[ -f "$deb" ] || fail "no package at $deb"
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/capdesk-install.XXXXXXXX")
+root="$work/root"
+xvfb_pid=
+serve_pid=
+gui_pid=
+
+in_root() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+
+cleanup() {
+    local rc=$?
+    set +e
+    [ -z "$gui_pid" ] || kill "$gui_pid" 2>/dev/null
+    [ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null
+    wait 2>/dev/null
+    # The purge is the test's last step; here again so that a failure halfway still
+    # takes the package out before the chroot goes.
+    if [ -x "$root/usr/bin/dpkg" ] && in_root dpkg -s capdesk >/dev/null 2>&1; then
+        in_root apt-get purge -y -q capdesk >/dev/null 2>&1
+    fi
+    [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null
+    for mounted in tmp/.X11-unix dev/pts dev proc; do
+        mountpoint -q "$root/$mounted" 2>/dev/null && umount -l "$root/$mounted"
+    done
+    rm -rf --one-file-system "$work"
+    exit "$rc"
+}
+trap cleanup EXIT
+
+# The host's own Debian mirror, so that no archive host is named here.
+mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+    mirror=$(awk '$1 == "deb" { print ($2 ~ /^\[/ ? $3 : $2); exit }' /etc/apt/sources.list)
+fi
+[ -n "$mirror" ] || fail "no Debian mirror found in the host's apt sources"
+
+started=$SECONDS
+say "debootstrap --variant=minbase bookworm"
+debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+    { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
+# The host's enabled sources (its updates and security suites too), since the package's
+# Depends name the library versions the host built against.
+rm -f "$root/etc/apt/sources.list"
+cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2>/dev/null || true
+[ ! -f /etc/apt/sources.list ] || cp /etc/apt/sources.list "$root/etc/apt/sources.list"
+mount -t proc proc "$root/proc"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+say "chroot ready in $((SECONDS - started)) s"
+
+started=$SECONDS
+cp "$deb" "$root/tmp/capdesk.deb"
+in_root apt-get update -q >"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log" >&2; fail "apt-get update"; }
+# No recommends: what the package's Depends name must be enough on its own.
+in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/capdesk.deb \
+    >>"$work/apt.log" 2>&1 || { tail -30 "$work/apt.log" >&2; fail "apt-get install ./capdesk.deb"; }
+in_root dpkg -L capdesk >"$work/files"
+say "installed with its dependencies in $((SECONDS - started)) s ($(wc -l <"$work/files") paths)"
+
+version=$(dpkg-deb -f "$deb" Version)
+in_root capdesk --version | grep -qx "capdesk ${version%-*}" || fail "capdesk --version does not say ${version%-*}"
+in_root capdeskctl --version | grep -qx "capdeskctl ${version%-*}" || fail "capdeskctl --version"
+in_root man -w capdeskctl >/dev/null 2>&1 || [ -f "$root/usr/share/man/man1/capdeskctl.1.gz" ] ||
+    fail "no capdeskctl(1)"
+
+say "capdeskctl init --sample, invoke NOW"
+in_root capdeskctl init --sample --db /root/directory.db >/dev/null || fail "capdeskctl init --sample"
+in_root capdeskctl invoke NOW --db /root/directory.db >"$work/invoke.json" || fail "capdeskctl invoke NOW"
+grep -q '"invocation_id"' "$work/invoke.json" || fail "invoke NOW answered without a receipt: $(cat "$work/invoke.json")"
+
+say "capdeskctl serve, asked over loopback"
+key=install-test-owner-key-0123456789
+chroot "$root" env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 CAPDESK_TERMINAL_KEY="$key" \
+    capdeskctl serve --db /root/directory.db --listen 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+url=
+for _ in $(seq 100); do
+    url=$(sed -n 's/^capdeskctl: listening on //p' "$work/serve.err")
+    [ -n "$url" ] && break
+    kill -0 "$serve_pid" 2>/dev/null || break
+    sleep 0.1
+done
+[ -n "$url" ] || fail "serve did not start: $(cat "$work/serve.err")"
+curl -fsS -H "x-terminal-key: $key" "$url/api/directory/NOW" | grep -q '"key":"NOW"' || fail "GET /api/directory/NOW"
+curl -fsS -X POST -H "x-terminal-key: $key" -H 'Content-Type: application/json' \
+    -d '{"key":"NOW","body":""}' "$url/api/dispatch" | grep -q '"invocation_id"' || fail "POST /api/dispatch"
+kill "$serve_pid"
+wait "$serve_pid" || true
+serve_pid=
+
+say "capdesk on an X screen"
+display=
+for n in $(seq 90 119); do
+    if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then
+        display=:$n
+        break
+    fi
+done
+[ -n "$display" ] || fail "no free X display number from :90 to :119"
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 50); do
+    [ -S "/tmp/.X11-unix/X${display#:}" ] && break
+    sleep 0.1
+done
+mkdir -p "$root/tmp/.X11-unix"
+mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
+in_root env DISPLAY="$display" XDG_RUNTIME_DIR=/tmp capdesk --db /root/directory.db >"$work/gui.log" 2>&1 &
+gui_pid=$!
+DISPLAY=$display timeout 30 xdotool search --sync --onlyvisible --name '^Capdesk' >/dev/null ||
+    fail "no Capdesk window appeared: $(tail -5 "$work/gui.log")"
+sleep 2 # let the first page of rows paint before the picture
+kill -0 "$gui_pid" || fail "capdesk exited: $(tail -5 "$work/gui.log")"
+[ -z "$shot" ] || DISPLAY=$display import -window root "$shot"
+kill "$gui_pid"
+wait "$gui_pid" || true
+gui_pid=
+
+say "validating the installed metainfo, desktop entry and systemd unit"
+appstreamcli validate --no-net --explain "$root/usr/share/metainfo/io.capdesk.Capdesk.metainfo.xml" >&2 ||
+    fail "appstreamcli validate"
+desktop-file-validate "$root/usr/share/applications/capdesk.desktop" || fail "desktop-file-validate"
+# The host's systemd checks the unit as written, its binary read from the chroot; the
+# man page it names was checked above, and the host has none to run.
+sed "s|/usr/bin/capdeskctl|$root/usr/bin/capdeskctl|g" \
+    "$root/usr/share/doc/capdesk/examples/capdeskctl-serve.service" >"$work/capdeskctl-serve.service"
+systemd-analyze verify --man=no "$work/capdeskctl-serve.service" 2>"$work/unit.log" ||
+    { cat "$work/unit.log" >&2; fail "systemd-analyze verify"; }
+[ ! -s "$work/unit.log" ] || { cat "$work/unit.log" >&2; fail "systemd-analyze verify warned"; }
+systemd-analyze security --offline=yes "$work/capdeskctl-serve.service" 2>&1 | grep 'Overall exposure' >&2 || true
+
+say "apt-get purge capdesk"
+in_root apt-get purge -y -q capdesk >>"$work/apt.log" 2>&1 || fail "apt-get purge capdesk"
+left=()
+while IFS= read -r path; do
+    if [ -e "$root$path" ] && [ ! -d "$root$path" ]; then
+        left+=("$path")
+    fi
+done <"$work/files"
+[ -e "$root/usr/share/doc/capdesk" ] && left+=(/usr/share/doc/capdesk)
+[ ${#left[@]} -eq 0 ] || fail "the purge left ${left[*]}"
+say "ok: installed, ran, served, showed its window and purged clean"
