@@ -37,15 +37,20 @@ in_root() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin 
 cleanup() {
     local rc=$?
     set +e
-    [ -z "$gui_pid" ] || kill "$gui_pid" 2>/dev/null
-    [ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null
-    wait 2>/dev/null
+    local pid
+    for pid in $gui_pid $serve_pid; do
+        kill "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
     # The purge is the test's last step; here again so that a failure halfway still
     # takes the package out before the chroot goes.
     if [ -x "$root/usr/bin/dpkg" ] && in_root dpkg -s capdesk >/dev/null 2>&1; then
         in_root apt-get purge -y -q capdesk >/dev/null 2>&1
     fi
-    [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null
+    if [ -n "$xvfb_pid" ]; then
+        kill "$xvfb_pid" 2>/dev/null
+        wait "$xvfb_pid" 2>/dev/null
+    fi
     for mounted in tmp/.X11-unix dev/pts dev proc; do
         mountpoint -q "$root/$mounted" 2>/dev/null && umount -l "$root/$mounted"
     done
