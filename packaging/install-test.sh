@@ -89,6 +89,14 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-re
 in_root dpkg -L capdesk >"$work/files"
 say "installed with its dependencies in $((SECONDS - started)) s ($(wc -l <"$work/files") paths)"
 
+# The plugins Qt loads by name, which no linker check sees: the package's Depends must
+# have brought each one (an icon engine missing shows only as blank icons).
+plugins=/usr/lib/x86_64-linux-gnu/qt6/plugins
+for plugin in platforms/libqxcb.so sqldrivers/libqsqlite.so sqldrivers/libqsqlpsql.so \
+    iconengines/libqsvgicon.so imageformats/libqsvg.so; do
+    [ -f "$root$plugins/$plugin" ] || fail "the Qt plugin $plugin is missing: add its package to Depends"
+done
+
 version=$(dpkg-deb -f "$deb" Version)
 in_root capdesk --version | grep -qx "capdesk ${version%-*}" || fail "capdesk --version does not say ${version%-*}"
 in_root capdeskctl --version | grep -qx "capdeskctl ${version%-*}" || fail "capdeskctl --version"
