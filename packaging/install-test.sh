@@ -51,7 +51,7 @@ cleanup() {
         kill "$xvfb_pid" 2>/dev/null
         wait "$xvfb_pid" 2>/dev/null
     fi
-    for mounted in tmp/.X11-unix dev/pts dev proc; do
+    for mounted in tmp/.X11-unix dev/pts dev/shm dev sys proc; do
         mountpoint -q "$root/$mounted" 2>/dev/null && umount -l "$root/$mounted"
     done
     rm -rf --one-file-system "$work"
@@ -59,12 +59,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The host's own Debian mirror, so that no archive host is named here.
-mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-    mirror=$(awk '$1 == "deb" { print ($2 ~ /^\[/ ? $3 : $2); exit }' /etc/apt/sources.list)
-fi
-[ -n "$mirror" ] || fail "no Debian mirror found in the host's apt sources"
+# The host's own Debian archive entries (signed by Debian's keyring), so that no archive
+# host is named here and no third-party repository of the host comes along.
+debian_sources() {
+    local file
+    for file in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$file" ] || continue
+        awk 'BEGIN { RS = ""; ORS = "\n\n" } /Signed-By: *\/usr\/share\/keyrings\/debian-archive-keyring/' "$file"
+    done
+}
+debian_list() {
+    [ ! -f /etc/apt/sources.list ] || grep -E '^deb\s' /etc/apt/sources.list | grep -E '/debian(-security)?/?\s' || true
+}
+mirror=$(debian_sources | awk '/^URIs:/ { print $2; exit }')
+[ -n "$mirror" ] || mirror=$(debian_list | awk '{ print ($2 ~ /^\[/ ? $3 : $2); exit }')
+[ -n "$mirror" ] || fail "no Debian archive found in the host's apt sources"
 
 started=$SECONDS
 say "debootstrap --variant=minbase bookworm"
@@ -72,12 +81,16 @@ debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log
     { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap"; }
 # The host's enabled sources (its updates and security suites too), since the package's
 # Depends name the library versions the host built against.
-rm -f "$root/etc/apt/sources.list"
-cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2>/dev/null || true
-[ ! -f /etc/apt/sources.list ] || cp /etc/apt/sources.list "$root/etc/apt/sources.list"
+debian_list >"$root/etc/apt/sources.list"
+debian_sources >"$root/etc/apt/sources.list.d/debian.sources"
+[ -s "$root/etc/apt/sources.list" ] || [ -s "$root/etc/apt/sources.list.d/debian.sources" ] ||
+    fail "no Debian archive entries to give the chroot"
+# Slave mounts: what happens under the chroot never propagates back to the host.
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
+mount --make-rslave "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
+mount --make-rslave "$root/dev/pts"
 say "chroot ready in $((SECONDS - started)) s"
 
 started=$SECONDS
@@ -145,7 +158,10 @@ for _ in $(seq 50); do
 done
 mkdir -p "$root/tmp/.X11-unix"
 mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
-in_root env DISPLAY="$display" XDG_RUNTIME_DIR=/tmp capdesk --db /root/directory.db >"$work/gui.log" 2>&1 &
+mount --make-rslave "$root/tmp/.X11-unix"
+# chroot itself in the background, not in_root: $! must be the process that kill reaches.
+chroot "$root" env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 DISPLAY="$display" XDG_RUNTIME_DIR=/tmp \
+    capdesk --db /root/directory.db >"$work/gui.log" 2>&1 &
 gui_pid=$!
 DISPLAY=$display timeout 30 xdotool search --sync --onlyvisible --name '^Capdesk' >/dev/null ||
     fail "no Capdesk window appeared: $(tail -5 "$work/gui.log")"

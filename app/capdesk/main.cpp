@@ -10,6 +10,7 @@
 
 #include <QApplication>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -22,16 +23,43 @@ QStringList argumentsOf(int argc, char *argv[])
     return arguments;
 }
 
+// Qt's own options have one dash (-platform, -style); capdesk's have two, besides -h.
+bool hasQtOptions(const QStringList &arguments)
+{
+    return std::any_of(arguments.cbegin() + 1, arguments.cend(), [](const QString &argument) {
+        return argument.startsWith(u'-') && !argument.startsWith(QStringLiteral("--"))
+               && argument != QStringLiteral("-h");
+    });
+}
+
+// Prints what a line that opens no window answers (a usage error, --version, --help);
+// false when the line opens the window.
+bool answered(const LaunchOptions &options)
+{
+    if (!options.error.isEmpty())
+        std::fprintf(stderr, "capdesk: %s\n", qUtf8Printable(options.error));
+    else if (!options.answer.isEmpty())
+        std::fputs(qUtf8Printable(options.answer), stdout);
+    return !options.error.isEmpty() || !options.answer.isEmpty();
+}
+
+int exitCodeOf(const LaunchOptions &options)
+{
+    return options.error.isEmpty() ? 0 : 2;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     StartupTrace::begin();
-    // --version and --help answer before QApplication, which needs a display. The real
-    // parse waits for QApplication, which takes away Qt's own options (-platform, -style).
-    if (const QString answer = LaunchOptions::parse(argumentsOf(argc, argv)).answer; !answer.isEmpty()) {
-        std::fputs(qUtf8Printable(answer), stdout);
-        return 0;
+    // --version, --help and a usage error answer before QApplication, which needs a
+    // display. With Qt's own options (-platform, -style: one dash) the line is read again
+    // once QApplication has taken those away.
+    if (const QStringList arguments = argumentsOf(argc, argv); !hasQtOptions(arguments)) {
+        const LaunchOptions early = LaunchOptions::parse(arguments);
+        if (answered(early))
+            return exitCodeOf(early);
     }
 
     QApplication app(argc, argv);
@@ -43,10 +71,8 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(TypeIcons::application());
 
     const LaunchOptions options = LaunchOptions::parse(QCoreApplication::arguments());
-    if (!options.error.isEmpty()) {
-        std::fprintf(stderr, "capdesk: %s\n", qUtf8Printable(options.error));
-        return 2;
-    }
+    if (answered(options))
+        return exitCodeOf(options);
 
     DirectorySession session;
     MainWindow window(session);

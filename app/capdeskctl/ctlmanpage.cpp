@@ -96,6 +96,9 @@ QString CtlManPage::render()
             ".TP\n.B CAPDESK_CA_FILE\n"
             "PEM CA certificates trusted beside the system roots for an https \\fB\\-\\-server\\fR, "
             "as \\fB\\-\\-ca\\-file\\fR.\n"
+            ".TP\n.B CREDENTIALS_DIRECTORY\n"
+            "Where \\fBserve\\fR finds the owner key as the file \\fIowner\\-key\\fR when systemd's "
+            "\\fBLoadCredential=\\fR put it there and no other source is given.\n"
             ".TP\n.B PGPASSFILE\n"
             "Where libpq looks for a PostgreSQL password; a password never goes in the URL.\n"_s;
     page += u".SH EXIT STATUS\n"

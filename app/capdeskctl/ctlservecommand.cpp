@@ -99,20 +99,22 @@ QString CtlServeCommand::readOwnerKey(QByteArray *key) const
     const QByteArray fromEnvironment = qgetenv("CAPDESK_TERMINAL_KEY");
     const bool fromFile = m_args.has(QStringLiteral("--owner-key-file"));
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
-    if (int(fromFile) + int(!fromEnvironment.isEmpty()) + int(generate) > 1)
-        return QStringLiteral("give the owner key one way: --owner-key-file, CAPDESK_TERMINAL_KEY or "
-                              "--generate-key");
+    // systemd's LoadCredential=owner-key:… counts as a source once it is there, so a unit
+    // that also sets the environment is refused rather than one key silently winning.
+    const QString credential = OwnerKeyFile::credentialPath();
+    const bool fromCredential = !credential.isEmpty() && QFileInfo::exists(credential);
+    if (int(fromFile) + int(!fromEnvironment.isEmpty()) + int(generate) + int(fromCredential) > 1)
+        return QStringLiteral("give the owner key one way: --owner-key-file, CAPDESK_TERMINAL_KEY, the "
+                              "systemd credential owner-key or --generate-key");
     if (generate) {
         *key = OwnerKey::generate();
         return {};
     }
-    // systemd's LoadCredential=owner-key:… is the fallback, so a unit file names no key.
     QString source = QStringLiteral("CAPDESK_TERMINAL_KEY");
-    const QString path =
-        fromFile ? m_args.value(QStringLiteral("--owner-key-file")) : OwnerKeyFile::credentialPath();
+    const QString path = fromFile ? m_args.value(QStringLiteral("--owner-key-file")) : credential;
     if (!fromEnvironment.isEmpty()) {
         *key = fromEnvironment;
-    } else if (!path.isEmpty() && (fromFile || QFileInfo::exists(path))) {
+    } else if (fromFile || fromCredential) {
         QString error;
         const std::optional<QByteArray> read = OwnerKeyFile::read(path, &error);
         if (!read)
@@ -172,8 +174,9 @@ int CtlServeCommand::run()
 
     const bool generate = m_args.has(QStringLiteral("--generate-key"));
     QByteArray key;
+    // Its one line, not the whole usage: a unit's journal should show what is wrong.
     if (const QString bad = readOwnerKey(&key); !bad.isEmpty())
-        return CtlOutput::usage(bad);
+        return CtlOutput::fail(StoreError::make(StoreError::Kind::Invalid, bad), CtlOutput::Usage);
 
     const QString path = m_args.has(QStringLiteral("--db")) ? m_args.value(QStringLiteral("--db"))
                                                             : DefaultLocations::directoryFile();

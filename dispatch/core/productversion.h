@@ -10,7 +10,7 @@ class ProductVersion final
 {
 public:
     static QString number();
-    // "Capdesk/0.1.0": the User-Agent of the remote client, and the Server header of a
+    // "Capdesk/VERSION": the User-Agent of the remote client, and the Server header of a
     // server started with --announce-version.
     static QByteArray product();
 };

@@ -216,7 +216,6 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake()
     QVERIFY(!QFileInfo::exists(db()));
 }
 
-QTEST_GUILESS_MAIN(TestCapdeskctlHelp)
 void TestCapdeskctlHelp::versionIsTheProjects()
 {
     const QByteArray expected = "capdeskctl " CAPDESK_PROJECT_VERSION "\n";
@@ -262,35 +261,31 @@ void TestCapdeskctlHelp::manPageCoversTheTable()
 
 void TestCapdeskctlHelp::completionCompletes_data()
 {
-    QTest::addColumn<QStringList>("words");
+    QTest::addColumn<QString>("line");
     QTest::addColumn<QStringList>("expected");
-    QTest::addRow("a command") << QStringList{u"tok"_s} << QStringList{u"token"_s};
-    QTest::addRow("all commands starting so")
-        << QStringList{u"re"_s} << QStringList{u"receipts"_s, u"restore"_s};
-    QTest::addRow("a group's member") << QStringList{u"token"_s, u"c"_s} << QStringList{u"create"_s};
-    QTest::addRow("a member's option")
-        << QStringList{u"token"_s, u"create"_s, u"--aud"_s} << QStringList{u"--audience"_s};
-    QTest::addRow("a common option") << QStringList{u"get"_s, u"--d"_s} << QStringList{u"--db"_s};
-    QTest::addRow("an option's words")
-        << QStringList{u"export"_s, u"--format"_s, u""_s} << QStringList{u"json"_s, u"sql"_s};
-    QTest::addRow("after an option's value")
-        << QStringList{u"--db"_s, u"x.db"_s, u"inv"_s} << QStringList{u"invoke"_s};
-    QTest::addRow("a FILE option") << QStringList{u"verify-receipt"_s, u"--public-key"_s, u"ke"_s}
-                                   << QStringList{u"key.pem"_s};
-    QTest::addRow("a FILE argument") << QStringList{u"import"_s, u"ro"_s} << QStringList{u"rows.json"_s};
-    QTest::addRow("help's commands") << QStringList{u"help"_s, u"mcp"_s}
-                                     << QStringList{u"mcp-tools"_s, u"mcp"_s};
-    QTest::addRow("serve's own option")
-        << QStringList{u"serve"_s, u"--owner-key-"_s} << QStringList{u"--owner-key-file"_s};
-    QTest::addRow("a flag takes no value")
-        << QStringList{u"invoke"_s, u"--shape"_s, u"--tok"_s} << QStringList{u"--token"_s};
+    QTest::addRow("a command") << u"tok"_s << QStringList{u"token"_s};
+    QTest::addRow("all commands starting so") << u"re"_s << QStringList{u"receipts"_s, u"restore"_s};
+    QTest::addRow("a group's member") << u"token c"_s << QStringList{u"create"_s};
+    QTest::addRow("a member's option") << u"token create --aud"_s << QStringList{u"--audience"_s};
+    QTest::addRow("a common option") << u"get --d"_s << QStringList{u"--db"_s};
+    QTest::addRow("an option's words") << u"export --format "_s << QStringList{u"json"_s, u"sql"_s};
+    QTest::addRow("an option's words after =") << u"export --format=s"_s << QStringList{u"sql"_s};
+    QTest::addRow("after an option's value") << u"--db x.db inv"_s << QStringList{u"invoke"_s};
+    QTest::addRow("after --db=FILE") << u"--db=x.db export --fo"_s << QStringList{u"--format"_s};
+    QTest::addRow("after a URL, which bash splits at :")
+        << u"--server https://h.example:8787 tok"_s << QStringList{u"token"_s};
+    QTest::addRow("a FILE option") << u"verify-receipt --public-key ke"_s << QStringList{u"key.pem"_s};
+    QTest::addRow("a FILE argument") << u"import ro"_s << QStringList{u"rows.json"_s};
+    QTest::addRow("help's commands") << u"help mcp"_s << QStringList{u"mcp-tools"_s, u"mcp"_s};
+    QTest::addRow("serve's own option") << u"serve --owner-key-"_s << QStringList{u"--owner-key-file"_s};
+    QTest::addRow("a flag takes no value") << u"invoke --shape --tok"_s << QStringList{u"--token"_s};
 }
 
-// The script bash sources, run as bash runs it: COMP_WORDS and COMP_CWORD set, then the
+// The script bash sources, run as bash runs it: COMP_LINE and COMP_POINT set, then the
 // function; in a folder holding key.pem and rows.json for the file cases.
 void TestCapdeskctlHelp::completionCompletes()
 {
-    QFETCH(QStringList, words);
+    QFETCH(QString, line);
     QFETCH(QStringList, expected);
     const Run script = ctl({u"completion"_s, u"bash"_s});
     QCOMPARE(script.exitCode, 0);
@@ -303,10 +298,11 @@ void TestCapdeskctlHelp::completionCompletes()
         QFile touched(m_dir->filePath(name));
         QVERIFY(touched.open(QIODevice::WriteOnly));
     }
-    const QString run = u"cd \"$1\" && source \"$2\" && shift 2 && COMP_WORDS=(capdeskctl \"$@\") && "
-                        "COMP_CWORD=$# && _capdeskctl && printf '%s\\n' \"${COMPREPLY[@]}\""_s;
-    const ProcessRun::Result completed = ProcessRun::run(
-        u"bash"_s, QStringList{u"-c"_s, run, u"bash"_s, m_dir->path(), file.fileName()} + words);
+    const QString run =
+        u"cd \"$1\" && source \"$2\" && COMP_LINE=\"capdeskctl $3\" && COMP_POINT=${#COMP_LINE} && "
+        "_capdeskctl && printf '%s\\n' \"${COMPREPLY[@]}\""_s;
+    const ProcessRun::Result completed =
+        ProcessRun::run(u"bash"_s, {u"-c"_s, run, u"bash"_s, m_dir->path(), file.fileName(), line});
     QCOMPARE(completed.exitCode, 0);
     QVERIFY2(completed.err.isEmpty(), completed.err.constData());
     QStringList offered = QString::fromUtf8(completed.out).split(u'\n', Qt::SkipEmptyParts);
@@ -316,4 +312,5 @@ void TestCapdeskctlHelp::completionCompletes()
     QCOMPARE(ctl({u"completion"_s, u"zsh"_s}).exitCode, 2);
 }
 
+QTEST_GUILESS_MAIN(TestCapdeskctlHelp)
 #include "tst_capdeskctl_help.moc"

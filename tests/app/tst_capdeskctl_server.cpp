@@ -334,7 +334,6 @@ void TestCapdeskctlServer::serveOnPortZeroNamesThePortItGot()
     QVERIFY(serve.waitForFinished(10000));
 }
 
-QTEST_GUILESS_MAIN(TestCapdeskctlServer)
 QString TestCapdeskctlServer::keyFile(const QString &name, const QByteArray &content,
                                       QFileDevice::Permissions permissions)
 {
@@ -377,6 +376,18 @@ void TestCapdeskctlServer::serveReadsTheOwnerKeyFrom()
     const QStringList write{u"delete"_s, u"NO_SUCH_ROW"_s, u"--server"_s, serve.baseUrl().toString()};
     QCOMPARE(ctlWithKey(write, kServedKey).exitCode, 3);
     QCOMPARE(ctlWithKey(write, "tst-some-other-owner-key-0000").exitCode, 4);
+    if (!credential)
+        return;
+    // A credential beside CAPDESK_TERMINAL_KEY is two keys: refused, not one silently winning.
+    QProcessEnvironment both = QProcessEnvironment::systemEnvironment();
+    both.insert(u"CREDENTIALS_DIRECTORY"_s, QFileInfo(file).path());
+    both.insert(u"CAPDESK_TERMINAL_KEY"_s, QString::fromLatin1(kServedKey));
+    const ProcessRun::Result twoKeys =
+        ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH),
+                        {u"serve"_s, u"--db"_s, db(), u"--listen"_s, u"127.0.0.1:0"_s}, {}, both);
+    QCOMPARE(twoKeys.exitCode, 2);
+    QVERIFY2(twoKeys.err.contains("give the owner key one way"), twoKeys.err.constData());
+    QVERIFY2(!twoKeys.err.contains("usage:"), twoKeys.err.constData());
 }
 
 void TestCapdeskctlServer::serveRefusesAnOwnerKey_data()
@@ -446,4 +457,5 @@ void TestCapdeskctlServer::serveNamesItsVersionOnlyWhenAsked()
     }
 }
 
+QTEST_GUILESS_MAIN(TestCapdeskctlServer)
 #include "tst_capdeskctl_server.moc"

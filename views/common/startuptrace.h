@@ -27,7 +27,7 @@ protected:
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    using QObject::QObject;
+    explicit StartupTrace(QObject *parent) : QObject(parent) {}
 
     bool m_painted = false;
     int m_settleTimer = 0;
