@@ -1,4 +1,5 @@
 #include "dispatch/core/productversion.h"
+#include "dispatch/receipts/opensslexit.h"
 #include "views/common/directorysession.h"
 #include "views/common/startuptrace.h"
 #include "views/common/typeicons.h"
@@ -52,6 +53,7 @@ int exitCodeOf(const LaunchOptions &options)
 
 int main(int argc, char *argv[])
 {
+    OpenSslExit::leaveCleanupToProcessExit();
     StartupTrace::begin();
     // --version, --help and a usage error answer before QApplication, which needs a
     // display. With Qt's own options (-platform, -style: one dash) the line is read again

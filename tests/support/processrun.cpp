@@ -30,9 +30,10 @@ Result run(const QString &program, const QStringList &arguments, const QByteArra
     if (!result.finished) {
         process.kill();
         process.waitForFinished(1000);
-        return result;
+    } else {
+        result.exitCode = process.exitCode();
     }
-    result.exitCode = process.exitCode();
+    // What a crashed or stuck program printed is what tells why.
     result.out = process.readAllStandardOutput();
     result.err = process.readAllStandardError();
     return result;

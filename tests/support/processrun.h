@@ -12,7 +12,7 @@ namespace ProcessRun {
 
 struct Result
 {
-    bool finished = false; // false: it did not end within the time limit
+    bool finished = false; // false: it crashed, or did not end within the time limit
     int exitCode = -1;
     QByteArray out;
     QByteArray err;
