@@ -1,5 +1,6 @@
 #include "views/common/startuptrace.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QTimerEvent>
@@ -37,18 +38,18 @@ void StartupTrace::mark(const char *step)
     std::fflush(stderr);
 }
 
-void StartupTrace::watchPaints(QWidget *widget)
+void StartupTrace::watchPaints(QWidget *table)
 {
     if (!enabled() || !sinceMain().isValid())
         return;
-    widget->installEventFilter(new StartupTrace(widget));
+    QCoreApplication::instance()->installEventFilter(new StartupTrace(table, table));
 }
 
 bool StartupTrace::eventFilter(QObject *watched, QEvent *event)
 {
     if (event->type() == QEvent::Paint) {
         m_lastPaintMs = sinceMain().elapsed();
-        if (!m_painted) {
+        if (!m_painted && watched == m_table) {
             m_painted = true;
             mark("first table paint");
             m_settleTimer = startTimer(kSettleMs / 3);
@@ -62,8 +63,10 @@ void StartupTrace::timerEvent(QTimerEvent *event)
     if (event->timerId() != m_settleTimer || sinceMain().elapsed() - m_lastPaintMs < kSettleMs)
         return;
     killTimer(m_settleTimer);
-    std::fprintf(stderr, "capdesk startup: %8.1f ms  settled (last table paint; no paint for %d ms after)\n",
-                 double(m_lastPaintMs), kSettleMs);
+    std::fprintf(
+        stderr,
+        "capdesk startup: %8.1f ms  settled (the last paint; none for %d ms after, printed at %.1f ms)\n",
+        double(m_lastPaintMs), kSettleMs, double(sinceMain().nsecsElapsed()) / 1e6);
     std::fflush(stderr);
     deleteLater();
 }

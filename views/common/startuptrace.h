@@ -19,16 +19,19 @@ public:
     // Called first thing in main(): the clock starts here.
     static void begin();
     static void mark(const char *step);
-    // Marks `widget`'s first paint, then "settled" once kSettleMs pass with no paint.
-    static void watchPaints(QWidget *widget);
+    // Marks `table`'s first paint, then "settled" once kSettleMs pass with no paint of any
+    // widget: the screen has stopped changing. The settled line also says when it was
+    // printed, so a process that reads it can tell when the last paint was.
+    static void watchPaints(QWidget *table);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    explicit StartupTrace(QObject *parent) : QObject(parent) {}
+    StartupTrace(QWidget *table, QObject *parent) : QObject(parent), m_table(table) {}
 
+    QWidget *m_table;
     bool m_painted = false;
     int m_settleTimer = 0;
     qint64 m_lastPaintMs = 0;
