@@ -8,7 +8,8 @@
 // leaves OpenSSL's memory to the end of the process instead, as every other library's is.
 namespace OpenSslExit {
 
-// False when OpenSSL refused to initialise.
+// False when OpenSSL refused to initialise. It must come before anything starts OpenSSL:
+// a cleanup registered by an earlier start cannot be taken back.
 bool leaveCleanupToProcessExit();
 
 } // namespace OpenSslExit

@@ -1,8 +1,8 @@
 // Start-up as a user waits for it: whole processes, from exec to the screen standing still.
 // Runs the real capdesk binary on the sample directory and on 100,000 generated rows, next
 // to a bare Qt 6 QMainWindow + QTableWidget (bench_bare_window), each
-// on its own Xvfb screen (1280×800), and prints the median and range of N runs after one
-// warm-up: process start → first table paint, → settled, and peak RSS.
+// on its own Xvfb screen (1280×800), and prints the medians of N runs after one warm-up:
+// process start → first table paint, → settled (with its range), and peak RSS.
 //
 // Settled is the last paint of any widget before 300 ms with none (StartupTrace's rule,
 // which the bare window shares): when category counts or lint marks land after the
@@ -13,8 +13,8 @@
 // Usage: bench_startup [--runs N] [--rows N] [--db FILE.db] [--capdesk PROGRAM] (another
 // build to time, such as one from before a change)
 #include "tests/bench/benchmeasures.h"
+#include "tests/bench/xvfbscreen.h"
 #include "tests/support/fixturegenerator.h"
-#include "views/common/startuptrace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -33,42 +33,9 @@ namespace {
 double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
+    const size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
-
-// An X server of our own, so the figures do not depend on a desktop's compositor.
-class XvfbScreen
-{
-public:
-    ~XvfbScreen()
-    {
-        m_server.terminate();
-        m_server.waitForFinished(5000);
-    }
-
-    bool start()
-    {
-        m_server.start(QStringLiteral("Xvfb"),
-                       {QStringLiteral("-displayfd"), QStringLiteral("1"), QStringLiteral("-screen"),
-                        QStringLiteral("0"), QStringLiteral("1280x800x24"), QStringLiteral("-nolisten"),
-                        QStringLiteral("tcp")});
-        if (!m_server.waitForStarted(10000))
-            return false;
-        // -displayfd prints the display's number once the server accepts clients.
-        while (!m_server.canReadLine()) {
-            if (!m_server.waitForReadyRead(10000))
-                return false;
-        }
-        m_display = u':' + QString::fromLatin1(m_server.readLine().trimmed());
-        return true;
-    }
-
-    QString display() const { return m_display; }
-
-private:
-    QProcess m_server;
-    QString m_display;
-};
 
 struct Run
 {
@@ -97,6 +64,7 @@ std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
     if (!child.waitForStarted(10000))
         return std::nullopt;
     Run run;
+    QString printed;
     bool done = false;
     while (!done && clock.elapsed() < 60000) {
         if (!child.canReadLine() && !child.waitForReadyRead(1000)) {
@@ -107,6 +75,7 @@ std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
         const double now = double(clock.nsecsElapsed()) / 1e6;
         while (child.canReadLine()) {
             const QString line = QString::fromUtf8(child.readLine());
+            printed += line;
             if (line.contains(QLatin1String("first table paint")))
                 run.firstPaintMs = now;
             if (const QRegularExpressionMatch end = settled.match(line); end.hasMatch()) {
@@ -121,7 +90,7 @@ std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
     if (!child.waitForFinished(5000))
         child.kill();
     if (!done) {
-        std::fprintf(stderr, "%s did not settle: %s\n", qPrintable(program),
+        std::fprintf(stderr, "%s did not settle: %s%s\n", qPrintable(program), qPrintable(printed),
                      child.readAllStandardError().constData());
         return std::nullopt;
     }

@@ -1,5 +1,6 @@
 #include "views/common/startuptrace.h"
 
+#include <QByteArray>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -22,6 +23,29 @@ bool enabled()
     return on;
 }
 
+double msSinceMain()
+{
+    return double(sinceMain().nsecsElapsed()) / 1e6;
+}
+
+// QByteArray::number, not printf: QApplication takes the user's locale, which may write
+// "212,4", and the benchmark reads these lines.
+QByteArray msText(double ms)
+{
+    return QByteArray::number(ms, 'f', 1).rightJustified(8);
+}
+
+void printLine(const QByteArray &line)
+{
+    std::fputs(line.constData(), stderr);
+    std::fflush(stderr);
+}
+
+void printMark(double ms, const char *step)
+{
+    printLine("capdesk startup: " + msText(ms) + " ms  " + step + '\n');
+}
+
 } // namespace
 
 void StartupTrace::begin()
@@ -32,10 +56,8 @@ void StartupTrace::begin()
 
 void StartupTrace::mark(const char *step)
 {
-    if (!enabled() || !sinceMain().isValid())
-        return;
-    std::fprintf(stderr, "capdesk startup: %8.1f ms  %s\n", double(sinceMain().nsecsElapsed()) / 1e6, step);
-    std::fflush(stderr);
+    if (enabled() && sinceMain().isValid())
+        printMark(msSinceMain(), step);
 }
 
 void StartupTrace::watchPaints(QWidget *table)
@@ -48,10 +70,11 @@ void StartupTrace::watchPaints(QWidget *table)
 bool StartupTrace::eventFilter(QObject *watched, QEvent *event)
 {
     if (event->type() == QEvent::Paint) {
-        m_lastPaintMs = sinceMain().elapsed();
+        // One reading for both, so the settled line never comes before the first paint's.
+        m_lastPaintMs = msSinceMain();
         if (!m_painted && watched == m_table) {
             m_painted = true;
-            mark("first table paint");
+            printMark(m_lastPaintMs, "first table paint");
             m_settleTimer = startTimer(kSettleMs / 3);
         }
     }
@@ -60,13 +83,11 @@ bool StartupTrace::eventFilter(QObject *watched, QEvent *event)
 
 void StartupTrace::timerEvent(QTimerEvent *event)
 {
-    if (event->timerId() != m_settleTimer || sinceMain().elapsed() - m_lastPaintMs < kSettleMs)
+    const double now = msSinceMain();
+    if (event->timerId() != m_settleTimer || now - m_lastPaintMs < kSettleMs)
         return;
     killTimer(m_settleTimer);
-    std::fprintf(
-        stderr,
-        "capdesk startup: %8.1f ms  settled (the last paint; none for %d ms after, printed at %.1f ms)\n",
-        double(m_lastPaintMs), kSettleMs, double(sinceMain().nsecsElapsed()) / 1e6);
-    std::fflush(stderr);
+    printLine("capdesk startup: " + msText(m_lastPaintMs) + " ms  settled (the last paint; none for "
+              + QByteArray::number(kSettleMs) + " ms after, printed at " + msText(now).trimmed() + " ms)\n");
     deleteLater();
 }

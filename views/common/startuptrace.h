@@ -20,8 +20,9 @@ public:
     static void begin();
     static void mark(const char *step);
     // Marks `table`'s first paint, then "settled" once kSettleMs pass with no paint of any
-    // widget: the screen has stopped changing. The settled line also says when it was
-    // printed, so a process that reads it can tell when the last paint was.
+    // widget (a blinking caret counts too). A paint is stamped as it is delivered, before
+    // it is drawn and flushed. The settled line also says when it was printed, so a
+    // process that reads it can tell when the last paint was.
     static void watchPaints(QWidget *table);
 
 protected:
@@ -34,5 +35,5 @@ private:
     QWidget *m_table;
     bool m_painted = false;
     int m_settleTimer = 0;
-    qint64 m_lastPaintMs = 0;
+    double m_lastPaintMs = 0;
 };

@@ -80,8 +80,9 @@ int exitWhileAThreadEnds()
     pthread_key_t last = 0;
     if (pthread_key_create(&last, markTheThreadEnded) != 0)
         return 4;
-    std::promise<bool> drew;
-    std::thread([&drew, last] {
+    // Static: the detached thread may still be inside set_value() when this returns.
+    static std::promise<bool> drew;
+    std::thread([last] {
         thread_local WaitForTheExitHandlers wait;
         unsigned char bytes[16];
         // Per-thread random state: OpenSSL registers this thread's state for cleanup.
