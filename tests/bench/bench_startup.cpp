@@ -50,9 +50,8 @@ struct Run
 std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
                            const QProcessEnvironment &environment)
 {
-    static const QRegularExpression settled(
-        QStringLiteral(R"(settled \(the last paint; none for \d+ ms after, printed at ([0-9.]+) ms\))"));
-    static const QRegularExpression stamp(QStringLiteral(R"(capdesk startup:\s+([0-9.]+) ms)"));
+    static const QRegularExpression settled(QStringLiteral(
+        R"(capdesk startup:\s+([0-9.]+) ms  settled \(the last paint; none for \d+ ms after, printed at ([0-9.]+) ms\))"));
     QProcess child;
     child.setProcessEnvironment(environment);
     child.setProcessChannelMode(QProcess::SeparateChannels);
@@ -79,8 +78,7 @@ std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
             if (line.contains(QLatin1String("first table paint")))
                 run.firstPaintMs = now;
             if (const QRegularExpressionMatch end = settled.match(line); end.hasMatch()) {
-                const double lastPaint = stamp.match(line).captured(1).toDouble();
-                run.settledMs = now - (end.captured(1).toDouble() - lastPaint);
+                run.settledMs = now - (end.captured(2).toDouble() - end.captured(1).toDouble());
                 run.peakRssMiB = peakRssMiBOf(QString::number(child.processId()));
                 done = true;
             }
