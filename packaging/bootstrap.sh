@@ -9,7 +9,7 @@ packages=(
     cmake ninja-build g++ clang-14 libclang-rt-14-dev ccache clang-format-14 clang-tidy-14
     qt6-base-dev libqt6sql6-sqlite libqt6sql6-psql postgresql qt6-httpserver-dev qt6-websockets-dev qt6-tools-dev qt6-svg-dev
     qtkeychain-qt6-dev libssl-dev libsqlite3-dev
-    xvfb xauth xdotool imagemagick
+    xvfb xauth xdotool imagemagick libx11-dev libxdamage-dev
     gnome-keyring dbus
     curl bash
     dpkg-dev fakeroot file lintian debootstrap desktop-file-utils appstream systemd

@@ -149,5 +149,11 @@ int main(int argc, char *argv[])
                 double(document.tableModel()->summaries().arenaBytes()) / 1048576.0);
     std::printf("peak RSS (open, filter, sort):  %7.1f MiB\n", browsingRss);
     std::printf("peak RSS (after bulk edit):     %7.1f MiB\n", peakRssMiB());
+    printFigure("first_paint_ms", paintedMs);
+    printFigure("all_rows_ms", fullMs);
+    printFigure("filter_median_ms", median(keystrokes));
+    printFigure("filter_max_ms", *std::max_element(keystrokes.begin(), keystrokes.end()));
+    printFigure("sort_ms", sortMs);
+    printFigure("browsing_rss_mib", browsingRss);
     return 0;
 }

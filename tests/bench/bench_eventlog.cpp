@@ -3,6 +3,7 @@
 // times. Usage: bench_eventlog [ROWS] (default 100000).
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
@@ -43,5 +44,7 @@ int main(int argc, char **argv)
     std::printf("import %d rows with events: %lld ms\nverify %lld events: %lld ms\n", rows,
                 static_cast<long long>(importMs), static_cast<long long>(verified.value().checked),
                 static_cast<long long>(verifyMs));
+    printFigure("verify_ms", double(verifyMs));
+    printFigure("verified_events", double(verified.value().checked));
     return 0;
 }

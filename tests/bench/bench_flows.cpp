@@ -16,6 +16,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchmeasures.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -119,7 +120,8 @@ std::vector<double> timeReceipts(DirectoryLedger &ledger, int count)
     return ms;
 }
 
-void benchFlowOn(const QString &where, const QString &folder, int runs)
+// `figures` names the figures: disk or ram.
+void benchFlowOn(const QString &where, const QByteArray &figures, const QString &folder, int runs)
 {
     QTemporaryDir dir(folder + u"/bench_flows-XXXXXX"_s);
     auto opened = SqlDirectoryStore::open(dir.filePath(u"flows.db"_s));
@@ -147,6 +149,8 @@ void benchFlowOn(const QString &where, const QString &folder, int runs)
         "  one receipt signed + committed alone on %s: p50 %.3f ms, p95 %.3f ms -> 11 x p50 = %.2f ms "
         "of the flow\n",
         qPrintable(where), receipt.p50, receipt.p95, 11 * receipt.p50);
+    printFigure(figures + ".flow_p50_ms", flow.p50);
+    printFigure(figures + ".flow_per_invoke", flow.p50 / invoke.p50);
 }
 
 void benchParser()
@@ -174,6 +178,7 @@ void benchParser()
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     std::printf("parser: %.0f flows/s (%d typical flows in %.2f s, %lld steps)\n", parsed / seconds, parsed,
                 seconds, static_cast<long long>(sink));
+    printFigure("parser.flows_per_s", parsed / seconds);
 }
 
 } // namespace
@@ -181,8 +186,8 @@ void benchParser()
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    benchFlowOn(u"disk ("_s + QDir::tempPath() + u')', QDir::tempPath(), 100);
-    benchFlowOn(u"/dev/shm"_s, u"/dev/shm"_s, 1000);
+    benchFlowOn(u"disk ("_s + QDir::tempPath() + u')', "disk", QDir::tempPath(), 100);
+    benchFlowOn(u"/dev/shm"_s, "ram", u"/dev/shm"_s, 1000);
     benchParser();
     return 0;
 }

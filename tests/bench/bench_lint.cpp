@@ -156,6 +156,7 @@ int main(int argc, char **argv)
                 "(CPU %.0f ms a run); %lld findings\n",
                 int(runs.size()), median(runs), *std::min_element(runs.begin(), runs.end()),
                 *std::max_element(runs.begin(), runs.end()), cpuPerRun, qint64(count));
+    printFigure("lint_all_ms", median(runs));
     if (!findingsPath.isEmpty() && !writeFindings(findingsPath, findings))
         std::fprintf(stderr, "cannot write %s\n", qUtf8Printable(findingsPath));
 

@@ -305,5 +305,10 @@ int main(int argc, char *argv[])
     std::printf("listed receipts held:            %7d, %.1f MiB\n", viewer.model()->rowCount(),
                 double(viewer.model()->summaries().bytesHeld()) / 1048576.0);
     std::printf("peak RSS:                        %7.1f MiB\n", peakRssMiB());
+    printFigure("open_ms", paintedMs);
+    printFigure("counted_ms", countedMs);
+    printFigure("key_filter_median_ms", median(keyStrokes));
+    printFigure("status_filter_median_ms", median(statusFilters));
+    printFigure("peak_rss_mib", peakRssMiB());
     return 0;
 }

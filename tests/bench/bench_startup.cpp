@@ -1,25 +1,30 @@
 // Start-up as a user waits for it: whole processes, from exec to the screen standing still.
-// Runs the real capdesk binary on the sample directory and on 100,000 generated rows, next
-// to a bare Qt 6 QMainWindow + QTableWidget (bench_bare_window), each
-// on its own Xvfb screen (1280×800), and prints the medians of N runs after one warm-up:
-// process start → first table paint, → settled (with its range), and peak RSS.
+// Runs the real capdesk binary on the sample directory, on 891 and on 100,000 generated
+// rows, next to a bare Qt 6 QMainWindow + QTableWidget (bench_bare_window, the floor) and
+// DB Browser for SQLite on the same 100,000 rows, each on one Xvfb screen (1280×800) of its
+// own, and prints the medians of N runs after one warm-up each: process start → window
+// mapped, → first change on screen, → settled (with its range), and peak RSS.
 //
-// Settled is the last paint of any widget before 300 ms with none (StartupTrace's rule,
-// which the bare window shares): when category counts or lint marks land after the
-// first frame, that second paint is what the user sees settle. Both ends are read off the
-// child's CAPDESK_TRACE_STARTUP lines as they arrive, so the time before main() (exec,
-// dynamic loading) is counted as the user feels it.
+// The settle detector watches the screen, not the program: the X server's DAMAGE extension
+// on the root window reports every rectangle any program draws. Settled is the last change
+// followed by 300 ms without one. The watch goes on to 4 s after exec (--observe MS), and
+// changes after the settle are listed, so a late second paint (lint marks, say) is seen.
 //
-// Usage: bench_startup [--runs N] [--rows N] [--db FILE.db] [--capdesk PROGRAM] (another
-// build to time, such as one from before a change)
+// Usage: bench_startup [--runs N] [--rows N] [--db FILE.db] [--observe MS]
+//                      [--capdesk PROGRAM] (another build to time, such as one from before a
+//                      change) [--small] (the sample and 891 rows only: no big directory, no
+//                      DB Browser)
+// Each figure is also printed as a `figure NAME VALUE` line, which
+// tests/bench/run_benchmarks.py reads into the README's table.
 #include "tests/bench/benchmeasures.h"
+#include "tests/bench/screenchangewatch.h"
 #include "tests/bench/xvfbscreen.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -30,6 +35,8 @@
 
 namespace {
 
+constexpr double kQuietMs = 300;
+
 double median(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());
@@ -37,86 +44,148 @@ double median(std::vector<double> values)
     return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-struct Run
+struct LateChange
 {
-    double firstPaintMs = 0;
-    double settledMs = 0;
-    double peakRssMiB = 0;
+    double atMs;
+    QRect area;
 };
 
-// One process to its settled line. Times are the parent's, from start(), taken as each
-// line is read; the settled one is moved back by how long after the last paint the child
-// printed it.
-std::optional<Run> runOnce(const QString &program, const QStringList &arguments,
-                           const QProcessEnvironment &environment)
+struct Run
 {
-    static const QRegularExpression settled(QStringLiteral(
-        R"(capdesk startup:\s+([0-9.]+) ms  settled \(the last paint; none for \d+ ms after, printed at ([0-9.]+) ms\))"));
-    QProcess child;
-    child.setProcessEnvironment(environment);
-    child.setProcessChannelMode(QProcess::SeparateChannels);
-    child.setStandardOutputFile(QProcess::nullDevice());
-    child.setReadChannel(QProcess::StandardError);
-    QElapsedTimer clock;
-    clock.start();
-    child.start(program, arguments);
-    if (!child.waitForStarted(10000))
-        return std::nullopt;
-    Run run;
-    QString printed;
-    bool done = false;
-    while (!done && clock.elapsed() < 60000) {
-        if (!child.canReadLine() && !child.waitForReadyRead(1000)) {
-            if (child.state() == QProcess::NotRunning)
+    double mappedMs = -1;
+    double firstChangeMs = -1;
+    double settledMs = -1;
+    double peakRssMiB = 0;
+    std::vector<LateChange> lateChanges;
+};
+
+struct Program
+{
+    QString name; // in figure lines
+    QString label;
+    QString path;
+    QStringList arguments;
+};
+
+struct Figures
+{
+    double mappedMs;
+    double firstChangeMs;
+    double settledMs;
+    double peakRssMiB;
+};
+
+class StartupBench
+{
+public:
+    StartupBench(ScreenChangeWatch &watch, QProcessEnvironment environment, int runs, int observeMs)
+        : m_watch(watch), m_environment(std::move(environment)), m_runs(runs), m_observeMs(observeMs)
+    {}
+
+    std::optional<Figures> measure(const Program &program)
+    {
+        std::vector<double> mapped, firstChanges, settles, peaks;
+        Run last;
+        // The first run warms the page cache and writes the settings a user already has.
+        for (int i = 0; i <= m_runs; ++i) {
+            std::optional<Run> run = runOnce(program);
+            if (!run)
+                return std::nullopt;
+            if (i == 0)
+                continue;
+            mapped.push_back(run->mappedMs);
+            firstChanges.push_back(run->firstChangeMs);
+            settles.push_back(run->settledMs);
+            peaks.push_back(run->peakRssMiB);
+            last = std::move(*run);
+        }
+        const Figures figures{median(mapped), median(firstChanges), median(settles), median(peaks)};
+        const auto [fastest, slowest] = std::minmax_element(settles.cbegin(), settles.cend());
+        std::printf("%-40s %6.0f ms %8.0f ms %8.0f ms (%.0f–%.0f) %8.1f MiB\n", qPrintable(program.label),
+                    figures.mappedMs, figures.firstChangeMs, figures.settledMs, *fastest, *slowest,
+                    figures.peakRssMiB);
+        for (const LateChange &change : last.lateChanges)
+            std::printf("%40s later, in the last run: %.0f ms, %d×%d at (%d, %d)\n", "", change.atMs,
+                        change.area.width(), change.area.height(), change.area.x(), change.area.y());
+        const QByteArray name = program.name.toLatin1();
+        printFigure(name + ".first_change_ms", figures.firstChangeMs);
+        printFigure(name + ".settled_ms", figures.settledMs);
+        printFigure(name + ".peak_rss_mib", figures.peakRssMiB);
+        std::fflush(stdout);
+        return figures;
+    }
+
+private:
+    // One process, watched from exec to m_observeMs; times are from start(), read as the X
+    // server's reports arrive.
+    std::optional<Run> runOnce(const Program &program)
+    {
+        m_watch.discardPending();
+        QProcess child;
+        child.setProcessEnvironment(m_environment);
+        child.setStandardOutputFile(QProcess::nullDevice());
+        child.setProcessChannelMode(QProcess::SeparateChannels);
+        QElapsedTimer clock;
+        clock.start();
+        child.start(program.path, program.arguments);
+        if (!child.waitForStarted(10000)) {
+            std::fprintf(stderr, "%s did not start\n", qPrintable(program.path));
+            return std::nullopt;
+        }
+        Run run;
+        double lastChangeMs = -1;
+        while (msSince(clock) < m_observeMs || run.settledMs < 0) {
+            if (msSince(clock) > 60000 || child.state() == QProcess::NotRunning)
                 break;
-            continue;
-        }
-        const double now = double(clock.nsecsElapsed()) / 1e6;
-        while (child.canReadLine()) {
-            const QString line = QString::fromUtf8(child.readLine());
-            printed += line;
-            if (line.contains(QLatin1String("first table paint")))
-                run.firstPaintMs = now;
-            if (const QRegularExpressionMatch end = settled.match(line); end.hasMatch()) {
-                run.settledMs = now - (end.captured(2).toDouble() - end.captured(1).toDouble());
-                run.peakRssMiB = peakRssMiBOf(QString::number(child.processId()));
-                done = true;
+            const std::vector<ScreenChangeWatch::Event> events = m_watch.next(10);
+            const double now = msSince(clock);
+            for (const ScreenChangeWatch::Event &event : events) {
+                if (event.kind == ScreenChangeWatch::Event::Kind::WindowMapped) {
+                    if (run.mappedMs < 0)
+                        run.mappedMs = now;
+                    continue;
+                }
+                if (run.mappedMs < 0)
+                    continue;
+                if (run.firstChangeMs < 0)
+                    run.firstChangeMs = now;
+                if (run.settledMs < 0)
+                    lastChangeMs = now;
+                else
+                    run.lateChanges.push_back({now, event.area});
             }
+            if (run.settledMs < 0 && lastChangeMs >= 0 && now - lastChangeMs >= kQuietMs)
+                run.settledMs = lastChangeMs;
         }
+        run.peakRssMiB = peakRssMiBOf(QString::number(child.processId()));
+        child.terminate();
+        if (!child.waitForFinished(5000))
+            child.kill();
+        if (run.settledMs < 0) {
+            std::fprintf(stderr, "%s did not settle: %s\n", qPrintable(program.path),
+                         child.readAllStandardError().constData());
+            return std::nullopt;
+        }
+        return run;
     }
-    child.terminate();
-    if (!child.waitForFinished(5000))
-        child.kill();
-    if (!done) {
-        std::fprintf(stderr, "%s did not settle: %s%s\n", qPrintable(program), qPrintable(printed),
-                     child.readAllStandardError().constData());
-        return std::nullopt;
-    }
-    return run;
+
+    ScreenChangeWatch &m_watch;
+    QProcessEnvironment m_environment;
+    int m_runs;
+    int m_observeMs;
+};
+
+QString makeDatabase(const QString &path, int rows)
+{
+    std::printf("generating %d rows…\n", rows);
+    std::fflush(stdout);
+    return FixtureGenerator::makeDatabase(path, rows);
 }
 
-bool measure(const char *label, const QString &program, const QStringList &arguments,
-             const QProcessEnvironment &environment, int runs)
+void printTarget(const char *what, double measured, double limit, const char *unit, const char *target)
 {
-    std::vector<double> firstPaints;
-    std::vector<double> settles;
-    std::vector<double> peaks;
-    // The first run warms the page cache and writes the settings a user already has.
-    for (int i = 0; i <= runs; ++i) {
-        const std::optional<Run> run = runOnce(program, arguments, environment);
-        if (!run)
-            return false;
-        if (i == 0)
-            continue;
-        firstPaints.push_back(run->firstPaintMs);
-        settles.push_back(run->settledMs);
-        peaks.push_back(run->peakRssMiB);
-    }
-    const auto [fastest, slowest] = std::minmax_element(settles.cbegin(), settles.cend());
-    std::printf("%-34s first paint %6.0f ms · settled %6.0f ms (%.0f–%.0f) · peak RSS %5.1f MiB\n", label,
-                median(firstPaints), median(settles), *fastest, *slowest, median(peaks));
-    std::fflush(stdout);
-    return true;
+    std::printf("  %-58s %7.2f%s %s: %s\n", what, measured, unit, target,
+                measured <= limit ? "met" : "missed");
 }
 
 } // namespace
@@ -132,6 +201,9 @@ int main(int argc, char *argv[])
     const int runs = std::clamp(option(QStringLiteral("--runs"), QStringLiteral("5")).toInt(), 1, 100);
     const int rows =
         std::clamp(option(QStringLiteral("--rows"), QStringLiteral("100000")).toInt(), 1, 10000000);
+    const int observeMs =
+        std::clamp(option(QStringLiteral("--observe"), QStringLiteral("4000")).toInt(), 500, 60000);
+    const bool small = arguments.contains(QStringLiteral("--small"));
 
     QTemporaryDir folder;
     const QString sample = folder.filePath(QStringLiteral("sample.db"));
@@ -142,14 +214,15 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "capdeskctl init --sample failed\n");
         return 1;
     }
+    const QString medium = folder.filePath(QStringLiteral("891.db"));
     QString big = option(QStringLiteral("--db"), QString());
-    const QString bigLabel = big.isEmpty() ? QStringLiteral("capdesk, %L1 rows").arg(rows)
-                                           : QStringLiteral("capdesk, %1").arg(big);
-    if (big.isEmpty()) {
+    const QString bigLabel = big.isEmpty() ? QStringLiteral("%L1 rows").arg(rows) : big;
+    if (big.isEmpty())
         big = folder.filePath(QStringLiteral("rows.db"));
-        std::printf("generating %d rows…\n", rows);
-        std::fflush(stdout);
-        if (const QString error = FixtureGenerator::makeDatabase(big, rows); !error.isEmpty()) {
+    for (const auto &[path, count] : {std::pair{medium, 891}, std::pair{big, rows}}) {
+        if (QFile::exists(path) || (small && path == big))
+            continue;
+        if (const QString error = makeDatabase(path, count); !error.isEmpty()) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }
@@ -160,21 +233,75 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "Xvfb did not start (apt install xvfb)\n");
         return 1;
     }
-    // Settings of its own, so the runs neither read nor change the user's.
+    ScreenChangeWatch watch(screen.display());
+    if (!watch.error().isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(watch.error()));
+        return 1;
+    }
+    // Settings of their own, so the runs neither read nor change the user's.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("DISPLAY"), screen.display());
     environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
     environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    environment.insert(QStringLiteral("CAPDESK_TRACE_STARTUP"), QStringLiteral("1"));
+    environment.remove(QStringLiteral("CAPDESK_TRACE_STARTUP"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), folder.filePath(QStringLiteral("config")));
     environment.insert(QStringLiteral("XDG_DATA_HOME"), folder.filePath(QStringLiteral("data")));
     environment.insert(QStringLiteral("XDG_CACHE_HOME"), folder.filePath(QStringLiteral("cache")));
-    std::printf("%d runs each after a warm-up, on Xvfb %s (1280×800), %d cores\n", runs,
-                qPrintable(screen.display()), QThread::idealThreadCount());
+    std::printf("%d runs each after a warm-up, on Xvfb %s (1280×800), %d cores; settled = the last "
+                "change on screen (DAMAGE on the root window) before %.0f ms without one\n",
+                runs, qPrintable(screen.display()), QThread::idealThreadCount(), kQuietMs);
+    std::printf("%-40s %9s %11s %11s %18s\n", "from exec", "mapped", "first change", "settled", "peak RSS");
+
     const QString capdesk = option(QStringLiteral("--capdesk"), QStringLiteral(CAPDESK_PATH));
-    const bool ok = measure("bare QMainWindow + QTableWidget", QStringLiteral(BENCH_BARE_WINDOW_PATH), {},
-                            environment, runs)
-                    && measure("capdesk, sample (44 rows)", capdesk, {sample}, environment, runs)
-                    && measure(qPrintable(bigLabel), capdesk, {big}, environment, runs);
-    return ok ? 0 : 1;
+    StartupBench bench(watch, environment, runs, observeMs);
+    const auto bare = bench.measure({QStringLiteral("bare"),
+                                     QStringLiteral("bare QMainWindow + QTableWidget"),
+                                     QStringLiteral(BENCH_BARE_WINDOW_PATH),
+                                     {}});
+    const auto onSample = bench.measure(
+        {QStringLiteral("sample"), QStringLiteral("capdesk, sample (44 rows)"), capdesk, {sample}});
+    const auto onMedium =
+        bench.measure({QStringLiteral("rows891"), QStringLiteral("capdesk, 891 rows"), capdesk, {medium}});
+    if (!bare || !onSample || !onMedium)
+        return 1;
+    std::optional<Figures> onBig;
+    if (!small) {
+        onBig = bench.measure(
+            {QStringLiteral("big"), QStringLiteral("capdesk, %1").arg(bigLabel), capdesk, {big}});
+        if (!onBig)
+            return 1;
+    }
+    // DB Browser opens on its table of rows (-t), as capdesk does; it keeps no settings outside
+    // the XDG folders above.
+    const QString browser = QStandardPaths::findExecutable(QStringLiteral("sqlitebrowser"));
+    std::optional<Figures> onBrowser;
+    if (!small && browser.isEmpty()) {
+        std::printf("DB Browser for SQLite is not installed (apt install sqlitebrowser): not compared\n");
+    } else if (!small) {
+        onBrowser = bench.measure({QStringLiteral("dbbrowser"),
+                                   QStringLiteral("DB Browser for SQLite, %1").arg(bigLabel),
+                                   browser,
+                                   {QStringLiteral("-t"), QStringLiteral("directory"), big}});
+        if (!onBrowser)
+            return 1;
+    }
+
+    std::printf("targets (medians of this run):\n");
+    printTarget("sample: settled / the bare window's", onSample->settledMs / bare->settledMs, 1.5, "×",
+                "≤ 1.5×");
+    printTarget("891 rows: settled / the bare window's", onMedium->settledMs / bare->settledMs, 1.5, "×",
+                "≤ 1.5×");
+    printFigure("sample.settled_per_bare", onSample->settledMs / bare->settledMs);
+    printFigure("rows891.settled_per_bare", onMedium->settledMs / bare->settledMs);
+    if (onBrowser) {
+        // Above the floor: what each program adds to a bare Qt window.
+        const double time = (onBig->settledMs - bare->settledMs) / (onBrowser->settledMs - bare->settledMs);
+        const double memory =
+            (onBig->peakRssMiB - bare->peakRssMiB) / (onBrowser->peakRssMiB - bare->peakRssMiB);
+        printTarget("big: (capdesk − bare) / (DB Browser − bare), settled", time, 0.5, "×", "≤ 0.5×");
+        printTarget("big: (capdesk − bare) / (DB Browser − bare), peak RSS", memory, 0.5, "×", "≤ 0.5×");
+        printFigure("big.settled_above_floor_per_dbbrowser", time);
+        printFigure("big.rss_above_floor_per_dbbrowser", memory);
+    }
+    return 0;
 }

@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <cstdio>
+
 // What the benchmarks read off the clock and the kernel.
 inline double msSince(const QElapsedTimer &timer)
 {
@@ -26,4 +28,11 @@ inline double peakRssMiBOf(const QString &process)
 inline double peakRssMiB()
 {
     return peakRssMiBOf(QStringLiteral("self"));
+}
+
+// One figure for tests/bench/run_benchmarks.py, which writes the README's table from these
+// lines: `figure NAME VALUE`, NAME a dotted word, VALUE in the unit its name ends with.
+inline void printFigure(const char *name, double value)
+{
+    std::printf("figure %s %.6g\n", name, value);
 }

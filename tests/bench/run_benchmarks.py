@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Runs the benchmarks and writes the README's table from what they print.
+
+    run_benchmarks.py [--build DIR] [--set quick|long|all] [--only ID,…] [--readme README.md]
+                      [--figures docs/benchmarks.json] [--cache DIR] [--table-only]
+
+The quick set takes minutes (start-up on the sample and on 891 rows, invoke, flows,
+templates, event log); the long set runs the 100,000-row and 10,000,000-receipt ones
+(start-up beside DB Browser for SQLite, the open/filter/sort run, lint-all, the Receipts
+dock). Every benchmark prints `figure NAME VALUE` lines; they are kept, with the date and
+the machine's core count, in the figures file, so a quick run leaves the long set's last
+figures standing and the table says when each set was measured. The table goes between
+the README's `<!-- bench-table:begin -->` and `<!-- bench-table:end -->` markers; a
+figure that misses its target says so.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+FIGURE = re.compile(r"^figure ([A-Za-z0-9_.]+) (\S+)$")
+BEGIN = "<!-- bench-table:begin -->"
+END = "<!-- bench-table:end -->"
+
+
+class Run:
+    """One benchmark process; its figures are stored as ID.NAME."""
+
+    def __init__(self, ident, benchmark_set, program, arguments=(), timeout=1800):
+        self.ident = ident
+        self.set = benchmark_set
+        self.program = program
+        self.arguments = list(arguments)
+        self.timeout = timeout
+
+
+def runs(cache, scratch):
+    return [
+        Run("startup", "quick", "bench_startup", ["--small", "--runs", "3"]),
+        Run("invoke", "quick", "bench_invoke", [scratch]),
+        Run("flows", "quick", "bench_flows"),
+        Run("templates", "quick", "bench_templates"),
+        Run("eventlog", "quick", "bench_eventlog"),
+        Run("startup", "long", "bench_startup", ["--runs", "5"]),
+        Run("open", "long", "bench_directory_open"),
+        Run("lint", "long", "bench_lint"),
+        Run("receipts10m", "long", "bench_receipt_viewer",
+            ["--receipts", "10000000", "--cache", cache], timeout=6 * 3600),
+    ]
+
+
+class Row:
+    """A line of the table: what it is, how its figures read, and its target if any."""
+
+    def __init__(self, what, shown, target=None, met=None):
+        self.what = what
+        self.shown = shown
+        self.target = target
+        self.met = met
+
+
+ROWS = [
+    Row("reference: a bare Qt 6 QMainWindow + QTableWidget, exec to settled · peak RSS",
+        "{startup.bare.settled_ms:.0f} ms · {startup.bare.peak_rss_mib:.0f} MiB"),
+    Row("reference: one SQLite durable commit on this disk (a receipt's INSERT, chain link, "
+        "signed head and commit, p50)",
+        "{invoke.disk.durable_commit_p50_us:.0f} µs"),
+    Row("start-up, capdesk on the sample (44 rows): exec to settled · peak RSS",
+        "{startup.sample.settled_ms:.0f} ms, {startup.sample.settled_per_bare:.2f}× the bare window · "
+        "{startup.sample.peak_rss_mib:.0f} MiB",
+        "≤ 1.5× the bare window", lambda f: f["startup.sample.settled_per_bare"] <= 1.5),
+    Row("start-up, capdesk on 891 rows: exec to settled · peak RSS",
+        "{startup.rows891.settled_ms:.0f} ms, {startup.rows891.settled_per_bare:.2f}× the bare window · "
+        "{startup.rows891.peak_rss_mib:.0f} MiB",
+        "≤ 1.5× the bare window", lambda f: f["startup.rows891.settled_per_bare"] <= 1.5),
+    Row("start-up on 100,000 rows, capdesk / DB Browser for SQLite: exec to settled",
+        "{startup.big.settled_ms:.0f} / {startup.dbbrowser.settled_ms:.0f} ms; above the bare window, "
+        "{startup.big.settled_above_floor_per_dbbrowser:.2f}× DB Browser's",
+        "≤ 0.5× DB Browser's, above the floor",
+        lambda f: f["startup.big.settled_above_floor_per_dbbrowser"] <= 0.5),
+    Row("the same, peak RSS within 4 s of exec (lint-all included)",
+        "{startup.big.peak_rss_mib:.0f} / {startup.dbbrowser.peak_rss_mib:.0f} MiB; above the bare "
+        "window, {startup.big.rss_above_floor_per_dbbrowser:.2f}× DB Browser's",
+        "≤ 0.5× DB Browser's, above the floor",
+        lambda f: f["startup.big.rss_above_floor_per_dbbrowser"] <= 0.5),
+    Row("100,000 rows in-process (`bench_directory_open`): open to first painted table",
+        "{open.first_paint_ms:.0f} ms", "≤ 150 ms", lambda f: f["open.first_paint_ms"] <= 150),
+    Row("the same: all rows in and painted", "{open.all_rows_ms:.0f} ms"),
+    Row("the same: one filter keystroke, repaint included (median / max)",
+        "{open.filter_median_ms:.1f} / {open.filter_max_ms:.1f} ms", "≤ 16 ms",
+        lambda f: f["open.filter_max_ms"] <= 16),
+    Row("the same: sort by target", "{open.sort_ms:.0f} ms"),
+    Row("the same: peak RSS while opening, filtering, sorting, scrolling",
+        "{open.browsing_rss_mib:.0f} MiB", "≤ 90 MiB", lambda f: f["open.browsing_rss_mib"] <= 90),
+    Row("lint-all of 100,000 rows (median of 7, index included)", "{lint.lint_all_ms:.0f} ms",
+        "≤ 1 s", lambda f: f["lint.lint_all_ms"] <= 1000),
+    Row("`subVars` on a URL template", "{templates.url_per_s:,.0f}/s", "≥ 1,000,000/s",
+        lambda f: f["templates.url_per_s"] >= 1e6),
+    Row("local `fn` invoke with its durable signed receipt, on disk (p50 / p99)",
+        "{invoke.disk.invoke_p50_us:.0f} / {invoke.disk.invoke_p99_us:.0f} µs", "p50 ≤ 1 ms",
+        lambda f: f["invoke.disk.invoke_p50_us"] <= 1000),
+    Row("the same with the directory on /dev/shm (p50 / p99)",
+        "{invoke.ram.invoke_p50_us:.0f} / {invoke.ram.invoke_p99_us:.0f} µs", "p50 ≤ 1 ms",
+        lambda f: f["invoke.ram.invoke_p50_us"] <= 1000),
+    Row("10-step `fn` flow with 11 receipts on disk (p50), and per one `fn` invoke",
+        "{flows.disk.flow_p50_ms:.2f} ms, {flows.disk.flow_per_invoke:.2f}×", "≤ 2× one invoke",
+        lambda f: f["flows.disk.flow_per_invoke"] <= 2),
+    Row("flow parser", "{flows.parser.flows_per_s:,.0f} flows/s", "≥ 100,000/s",
+        lambda f: f["flows.parser.flows_per_s"] >= 1e5),
+    Row("event log: verify every event of a 100,000-row import",
+        "{eventlog.verify_ms:.0f} ms for {eventlog.verified_events:,.0f} events"),
+    Row("Receipts dock on 10,000,000 receipts (SQLite, cached fixture): open to first painted page",
+        "{receipts10m.open_ms:.0f} ms", "≤ 300 ms", lambda f: f["receipts10m.open_ms"] <= 300),
+    Row("the same: key / status filter (median)",
+        "{receipts10m.key_filter_median_ms:.0f} / {receipts10m.status_filter_median_ms:.0f} ms",
+        "≤ 100 ms",
+        lambda f: max(f["receipts10m.key_filter_median_ms"], f["receipts10m.status_filter_median_ms"]) <= 100),
+    Row("the same: peak RSS", "{receipts10m.peak_rss_mib:.0f} MiB"),
+]
+
+
+def run_one(build, run):
+    program = pathlib.Path(build) / "tests" / "bench" / run.program
+    command = [str(program)] + run.arguments
+    print(f"== {run.ident} ({run.set}): {' '.join(command)}", flush=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    figures = {}
+    for line in process.stdout:
+        match = FIGURE.match(line.strip())
+        if match:
+            figures[f"{run.ident}.{match.group(1)}"] = float(match.group(2))
+        else:
+            print(line, end="", flush=True)
+    if process.wait(timeout=run.timeout) != 0:
+        sys.exit(f"{run.program} failed with exit code {process.returncode}")
+    if not figures:
+        sys.exit(f"{run.program} printed no figure lines")
+    return figures
+
+
+def table(stored):
+    figures = {name: entry["value"] for name, entry in stored["figures"].items()}
+    lines = []
+    for benchmark_set in ("quick", "long"):
+        when = stored["sets"].get(benchmark_set)
+        if when:
+            lines.append(f"The {benchmark_set} set ({', '.join(when['runs'])}) last ran on {when['date']}, "
+                         f"on {when['cores']} cores, in {when['seconds']:.0f} s.  ")
+    lines += ["", "| what | measured | target |", "| --- | --- | --- |"]
+    for row in ROWS:
+        try:
+            shown = row.shown.format_map(Lookup(figures))
+        except KeyError as missing:
+            shown = f"not measured yet ({missing.args[0]})"
+            verdict = ""
+        else:
+            verdict = ("met" if row.met(figures) else "**missed**") if row.met else ""
+        target = f"{row.target}: {verdict}" if row.target and verdict else (row.target or "")
+        lines.append(f"| {row.what} | {shown} | {target} |")
+    return "\n".join(lines)
+
+
+class Lookup(dict):
+    """format_map over dotted figure names: `{startup.bare.settled_ms}` is one key."""
+
+    def __init__(self, figures):
+        super().__init__()
+        self.figures = figures
+
+    def __missing__(self, key):
+        return Dotted(self.figures, key)
+
+
+class Dotted:
+    def __init__(self, figures, prefix):
+        self.figures = figures
+        self.prefix = prefix
+
+    def __getattr__(self, name):
+        key = f"{self.prefix}.{name}"
+        if key in self.figures:
+            return self.figures[key]
+        if not any(k.startswith(key + ".") for k in self.figures):
+            raise KeyError(key)
+        return Dotted(self.figures, key)
+
+
+def write_readme(readme, text):
+    content = pathlib.Path(readme).read_text()
+    begin, end = content.find(BEGIN), content.find(END)
+    if begin < 0 or end < begin:
+        sys.exit(f"{readme} has no {BEGIN} … {END} markers")
+    content = content[: begin + len(BEGIN)] + "\n" + text + "\n" + content[end:]
+    pathlib.Path(readme).write_text(content)
+
+
+def main():
+    top = pathlib.Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default=str(top / "build"))
+    parser.add_argument("--set", choices=("quick", "long", "all"), default="quick")
+    parser.add_argument("--readme", default=str(top / "README.md"))
+    parser.add_argument("--figures", default=str(top / "docs" / "benchmarks.json"))
+    parser.add_argument("--cache", default=os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "capdesk-bench"))
+    parser.add_argument("--only", default="", help="comma-separated run ids of the set, such as startup,open")
+    parser.add_argument("--table-only", action="store_true", help="rewrite the table from the figures file")
+    options = parser.parse_args()
+
+    figures_path = pathlib.Path(options.figures)
+    stored = json.loads(figures_path.read_text()) if figures_path.exists() else {"sets": {}, "figures": {}}
+    if not options.table_only:
+        os.makedirs(options.cache, exist_ok=True)
+        # On the disk the build is on, not /tmp, which may be RAM.
+        with tempfile.TemporaryDirectory(dir=options.build) as scratch:
+            sets = ("quick", "long") if options.set == "all" else (options.set,)
+            only = set(filter(None, options.only.split(",")))
+            for benchmark_set in sets:
+                selected = [run for run in runs(options.cache, scratch)
+                            if run.set == benchmark_set and (not only or run.ident in only)]
+                started = datetime.datetime.now()
+                for run in selected:
+                    today = datetime.date.today().isoformat()
+                    for name, value in run_one(options.build, run).items():
+                        stored["figures"][name] = {"value": value, "date": today, "set": benchmark_set}
+                stored["sets"][benchmark_set] = {
+                    "date": datetime.date.today().isoformat(), "cores": os.cpu_count(),
+                    "seconds": (datetime.datetime.now() - started).total_seconds(),
+                    "runs": [run.ident for run in selected]}
+        figures_path.parent.mkdir(parents=True, exist_ok=True)
+        figures_path.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+    text = table(stored)
+    write_readme(options.readme, text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
