@@ -9,8 +9,9 @@
 #include "models/lintstate.h"
 
 #include <QLocale>
+#include <QPromise>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentMap>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace {
 
@@ -37,9 +38,11 @@ LintController::LintController(QObject *parent)
     m_relintTimer->setInterval(150);
     connect(m_relintTimer, &QTimer::timeout, this, &LintController::relintPending);
     connect(&m_registryWatcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_registryWatcher.isCanceled())
+        if (!m_document || m_registryWatcher.isCanceled() || m_registryWatcher.future().resultCount() == 0)
             return;
         m_registryBytes = m_registryWatcher.result();
+        for (const QString &key : m_document->modifiedKeys())
+            noteContractBytes(key);
         emitRegistryTotal();
     });
     replaceRun(true);
@@ -79,7 +82,6 @@ void LintController::setDocument(DirectoryDocument *document, bool builtinsAreLo
     cancel();
     m_running = false;
     m_registryWatcher.cancel();
-    m_snapshot.clear();
     m_document = document;
     releaseOnPool(std::exchange(m_index, {}));
     m_indexReady = false;
@@ -153,7 +155,7 @@ void LintController::lintAll()
 {
     if (!m_document)
         return;
-    // Only the drafts are read here; the store is read on the pool, which its allRows()
+    // Only the drafts are read here; the store is read on the pool, which its scanRows()
     // allows from any thread.
     QSet<QString> drafted;
     QList<Row> drafts;
@@ -162,34 +164,43 @@ void LintController::lintAll()
         if (std::optional<Row> row = m_document->row(key))
             drafts.append(std::move(*row));
     }
-    auto read = [store = m_document->sharedStore(), drafted, drafts]() -> StoreResult<QList<Row>> {
-        StoreResult<QList<Row>> stored = store->allRows();
-        if (!stored.ok() || drafted.isEmpty())
-            return stored;
-        QList<Row> rows;
-        rows.reserve(stored.value().size() + drafts.size());
-        for (Row &row : stored.value()) {
-            if (!drafted.contains(row.key))
-                rows.append(std::move(row));
-        }
-        return rows + drafts;
+    auto read = [store = m_document->sharedStore(), drafted, drafts](const LintRun::Batch &batch) {
+        const StoreError error = store->scanRows([&](QList<Row> &&rows) {
+            if (!drafted.isEmpty())
+                rows.removeIf([&drafted](const Row &row) { return drafted.contains(row.key); });
+            return batch(std::move(rows));
+        });
+        if (error.isError() || drafts.isEmpty())
+            return error;
+        batch(QList<Row>(drafts));
+        return StoreError::none();
     };
     m_registryWatcher.cancel();
     m_changedDuringRun.clear();
     m_running = true;
     emit started();
-    m_run->start(std::move(read));
+    m_run->start(std::move(read), m_document->tableModel()->totalRows() + int(drafts.size()));
 }
 
-// The registry is summed after the lint, so the two never compete for the pool.
+// The registry is summed after the lint, so the two never compete for the pool, from a
+// read of its own, batch by batch, so neither holds every row. It sums the stored rows;
+// the drafts of the moment are laid over it when it lands (noteContractBytes).
 void LintController::startRegistryTotal()
 {
-    const QList<Row> rows = std::exchange(m_snapshot, {});
     m_bytesAtRead.clear();
     m_bytesNow.clear();
-    m_registryWatcher.setFuture(QtConcurrent::mappedReduced(
-        rows, [](const Row &row) { return qint64(ContractDocument::render(row).toUtf8().size()); },
-        [](qint64 &total, qint64 bytes) { total += bytes; }));
+    m_registryWatcher.setFuture(QtConcurrent::run(
+        [](QPromise<qint64> &promise, const std::shared_ptr<const DirectoryStore> &store) {
+            qint64 total = 0;
+            const StoreError error = store->scanRows([&](QList<Row> &&rows) {
+                for (const Row &row : std::as_const(rows))
+                    total += ContractDocument::render(row).toUtf8().size();
+                return !promise.isCanceled();
+            });
+            if (!error.isError() && !promise.isCanceled())
+                promise.addResult(total);
+        },
+        std::shared_ptr<const DirectoryStore>(m_document->sharedStore())));
 }
 
 void LintController::cancel()
@@ -237,7 +248,6 @@ void LintController::onRunFinished(const QHash<QString, QList<LintFinding>> &fin
 {
     m_running = false;
     releaseOnPool(std::exchange(m_index, m_run->takeIndex()));
-    m_snapshot = m_run->takeRows();
     m_indexReady = true;
     m_linted = true;
     m_moved.clear();

@@ -86,7 +86,6 @@ private:
     bool m_linted = false; // a lint-all finished: the state holds every row's findings
     bool m_localEngine = true;
     bool m_running = false;
-    QList<Row> m_snapshot; // what the finished lint-all read, until the registry is summed
     QFutureWatcher<qint64> m_registryWatcher;
     QSet<QString> m_pending; // edited, waiting for the quiet time
     QSet<QString> m_changedDuringRun; // edited after the run's snapshot was taken

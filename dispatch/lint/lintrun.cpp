@@ -10,28 +10,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <optional>
 #include <utility>
 
 namespace {
 
-// Rows per task: large enough that scheduling costs nothing next to linting them, small
+// Rows per batch: large enough that scheduling costs nothing next to linting them, small
 // enough that cancel() answers within a few milliseconds and both cores stay busy.
-constexpr qsizetype ChunkRows = 1000;
-
-struct Chunk
-{
-    qsizetype begin = 0;
-    qsizetype end = 0;
-};
-
-QList<Chunk> chunksOf(qsizetype rows)
-{
-    QList<Chunk> chunks;
-    for (qsizetype begin = 0; begin < rows; begin += ChunkRows)
-        chunks.append({begin, std::min(rows, begin + ChunkRows)});
-    return chunks;
-}
+constexpr int BatchRows = 1000;
+// Batches linted while the run's thread reads on: enough to keep the pool busy, few
+// enough that the rows held at once stay a few thousand, whatever the directory's size.
+constexpr size_t BatchesInFlight = 2;
 
 // The run's own pool thread only waits while the pool lints (blockingMap does not work on
 // the calling thread); it gives its place up meanwhile, else one core would sit idle.
@@ -47,7 +37,6 @@ public:
 
 struct LintRun::Outcome
 {
-    QList<Row> rows;
     DirectoryIndex index;
     QHash<QString, QList<LintFinding>> findings;
     std::optional<QString> readError;
@@ -70,15 +59,25 @@ LintRun::~LintRun()
 
 void LintRun::start(QList<Row> rows)
 {
-    start([rows = std::move(rows)]() mutable -> StoreResult<QList<Row>> { return std::exchange(rows, {}); });
+    const int count = int(rows.size());
+    start(
+        [rows = std::move(rows)](const Batch &batch) {
+            for (qsizetype begin = 0; begin < rows.size(); begin += BatchRows) {
+                if (!batch(rows.mid(begin, BatchRows)))
+                    break;
+            }
+            return StoreError::none();
+        },
+        count);
 }
 
-void LintRun::start(Reader read)
+void LintRun::start(Reader read, int expectedRows)
 {
     cancel();
     releaseOnPool(std::exchange(m_outcome, nullptr));
     m_running = std::make_shared<Outcome>();
-    m_watcher.setFuture(QtConcurrent::run(&LintRun::runAll, m_running, std::move(read), m_localEngine));
+    m_watcher.setFuture(QtConcurrent::run(&LintRun::runAll, m_running, std::move(read),
+                                          std::max(0, expectedRows), m_localEngine));
 }
 
 void LintRun::cancel()
@@ -92,11 +91,6 @@ void LintRun::cancel()
 bool LintRun::isRunning() const
 {
     return m_running && m_watcher.isRunning();
-}
-
-QList<Row> LintRun::takeRows()
-{
-    return m_outcome ? std::exchange(m_outcome->rows, {}) : QList<Row>();
 }
 
 DirectoryIndex LintRun::takeIndex()
@@ -126,64 +120,73 @@ void LintRun::onFinished()
 }
 
 void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &outcome, const Reader &read,
-                     bool localEngine)
+                     int expectedRows, bool localEngine)
 {
-    StoreResult<QList<Row>> stored = read();
-    if (!stored.ok()) {
-        outcome->readError = stored.error().message;
+    promise.setProgressRange(0, expectedRows);
+    const Linter linter(outcome->index, localEngine);
+    DirectoryIndex &index = outcome->index;
+    // The first pass keeps of each row only its key and what the row-local rules found
+    // (findings and edges); the rows themselves go with their batch.
+    QList<QString> keys;
+    QList<RowLint> own;
+    std::deque<QFuture<QList<RowLint>>> linting;
+    std::atomic<int> done = 0;
+    const auto collectOldest = [&] {
+        const PoolWait wait;
+        own.append(linting.front().takeResult());
+        linting.pop_front();
+    };
+    const StoreError readError = read([&](QList<Row> &&batch) {
+        if (promise.isCanceled())
+            return false;
+        // The row-local rules do not read the index, so the keys go in while they run.
+        index.addKeys(batch);
+        for (const Row &row : std::as_const(batch))
+            keys.append(row.key);
+        linting.push_back(QtConcurrent::run([&linter, &promise, &done, batch = std::move(batch)] {
+            QList<RowLint> part;
+            part.reserve(batch.size());
+            for (const Row &row : batch)
+                part.append(promise.isCanceled() ? RowLint() : linter.lintOwn(row));
+            promise.setProgressValue(done += int(batch.size()));
+            return part;
+        }));
+        while (linting.size() > BatchesInFlight)
+            collectOldest();
+        return true;
+    });
+    while (!linting.empty())
+        collectOldest();
+    if (readError.isError()) {
+        outcome->readError = readError.message;
         outcome->complete = true;
         return;
-    }
-    outcome->rows = std::move(stored.value());
-    const QList<Row> &rows = outcome->rows;
-    promise.setProgressRange(0, int(rows.size()));
-    if (promise.isCanceled())
-        return;
-
-    const QList<Chunk> chunks = chunksOf(rows.size());
-    const Linter linter(outcome->index, localEngine);
-    // Hashing 100,000 keys takes a while; it runs beside the first pass, which does not
-    // read the index, instead of after it.
-    DirectoryIndex &index = outcome->index;
-    QFuture<void> keys = QtConcurrent::run([&index, &rows] { index.addKeys(rows); });
-    QList<RowLint> own(rows.size());
-    RowLint *ownData = own.data();
-    std::atomic<int> done = 0;
-    {
-        const PoolWait wait;
-        QtConcurrent::blockingMap(chunks, [&](const Chunk &chunk) {
-            if (promise.isCanceled())
-                return;
-            for (qsizetype i = chunk.begin; i < chunk.end; ++i)
-                ownData[i] = linter.lintOwn(rows.at(i));
-            promise.setProgressValue(done += int(chunk.end - chunk.begin));
-        });
-        keys.waitForFinished();
     }
     if (promise.isCanceled())
         return;
 
     QList<qsizetype> linked;
-    for (qsizetype i = 0; i < rows.size(); ++i) {
+    for (qsizetype i = 0; i < keys.size(); ++i) {
         if (!own.at(i).flowKeys.isEmpty() || !own.at(i).includes.isEmpty()) {
-            index.update(rows.at(i).key, own.at(i).flowKeys, own.at(i).includes);
+            index.update(keys.at(i), own.at(i).flowKeys, own.at(i).includes);
             linked.append(i);
         }
     }
     // Only rows with edges can have link findings; the others' findings are final.
+    RowLint *ownData = own.data();
     {
         const PoolWait wait;
         QtConcurrent::blockingMap(linked, [&](qsizetype i) {
             if (!promise.isCanceled())
-                ownData[i].findings = linter.linked(rows.at(i).key, std::move(ownData[i]));
+                ownData[i].findings = linter.linked(keys.at(i), std::move(ownData[i]));
         });
     }
     if (promise.isCanceled())
         return;
 
-    for (qsizetype i = 0; i < rows.size(); ++i) {
+    for (qsizetype i = 0; i < keys.size(); ++i) {
         if (!own.at(i).findings.isEmpty())
-            outcome->findings.emplace(rows.at(i).key, std::move(ownData[i].findings));
+            outcome->findings.emplace(keys.at(i), std::move(ownData[i].findings));
     }
     outcome->complete = true;
 }

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QStringList>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 
@@ -60,6 +61,24 @@ public:
     virtual StoreResult<Row> row(const QString &key) const = 0;
     // Safe from any thread (lint-all reads every row on the pool).
     virtual StoreResult<QList<Row>> allRows() const = 0;
+    // Every row, in key order, handed to `sink` in batches of up to `batchRows`, so a caller
+    // that needs each row once (lint-all, the registry total) never holds all of them: at
+    // 100,000 rows that copy was most of the GUI's memory. `sink` returns false to stop
+    // early. Safe from any thread. This default reads them all first, which suits a store
+    // whose listing is one answer anyway; a store that can stream does.
+    using RowBatchSink = std::function<bool(QList<Row> &&batch)>;
+    virtual StoreError scanRows(const RowBatchSink &sink, int batchRows = 1000) const
+    {
+        batchRows = std::max(1, batchRows);
+        StoreResult<QList<Row>> rows = allRows();
+        if (!rows.ok())
+            return rows.error();
+        for (qsizetype begin = 0; begin < rows.value().size(); begin += batchRows) {
+            if (!sink(rows.value().mid(begin, batchRows)))
+                break;
+        }
+        return StoreError::none();
+    }
     // The rows among `keys` that exist, in no particular order: one round trip for a
     // bulk edit of a selection instead of one per row.
     virtual StoreResult<QList<Row>> rows(const QStringList &keys) const = 0;

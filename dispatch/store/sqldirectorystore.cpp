@@ -21,6 +21,9 @@
 #include <QSqlQuery>
 #include <QThread>
 
+#include <algorithm>
+#include <utility>
+
 namespace {
 
 using Kind = StoreError::Kind;
@@ -161,23 +164,42 @@ StoreResult<Row> SqlDirectoryStore::row(const QString &key) const
 
 StoreResult<QList<Row>> SqlDirectoryStore::allRows() const
 {
-    // On any thread: the lint of a whole directory reads it on the pool.
     QList<Row> rows;
-    const StoreError error = withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        QSqlQuery query(db);
-        query.setForwardOnly(true);
-        if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
-            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
-        while (query.next())
-            rows.append(rowFromQuery(query));
-        // A corrupt page ends next() early; a partial list must never pass for the whole.
-        if (query.lastError().isValid())
-            return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
-        return StoreError::none();
+    const StoreError error = scanRows([&rows](QList<Row> &&batch) {
+        rows.append(std::move(batch));
+        return true;
     });
     if (error.isError())
         return error;
     return rows;
+}
+
+// On any thread: lint-all and the registry total read the directory on the pool.
+StoreError SqlDirectoryStore::scanRows(const RowBatchSink &sink, int batchRows) const
+{
+    batchRows = std::max(1, batchRows);
+    return withReadConnection([&](QSqlDatabase &db) -> StoreError {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
+            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
+        QList<Row> batch;
+        batch.reserve(batchRows);
+        while (query.next()) {
+            batch.append(rowFromQuery(query));
+            if (batch.size() < batchRows)
+                continue;
+            if (!sink(std::exchange(batch, {})))
+                return StoreError::none();
+            batch.reserve(batchRows);
+        }
+        // A corrupt page ends next() early; a partial scan must never pass for the whole.
+        if (query.lastError().isValid())
+            return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
+        if (!batch.isEmpty())
+            sink(std::move(batch));
+        return StoreError::none();
+    });
 }
 
 StoreResult<QList<Row>> SqlDirectoryStore::rows(const QStringList &keys) const

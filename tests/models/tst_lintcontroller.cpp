@@ -34,6 +34,7 @@ private slots:
     void nonCompliantFilterAndLintSortFollowReLints();
     void saveExplanationNamesTheFailingRules();
     void registryTotalFollowsEdits();
+    void registryTotalCountsDraftsMadeBeforeIt();
     void cancelStopsWithoutFindings();
 
 private:
@@ -315,6 +316,33 @@ void TestLintController::registryTotalFollowsEdits()
     QTRY_VERIFY(total.last().first().toString() != before);
     m_document->undoStack()->undo();
     QTRY_COMPARE(total.last().first().toString(), before);
+}
+
+// The total is summed from the store; a draft already there when it lands counts as it
+// would had it been made after.
+void TestLintController::registryTotalCountsDraftsMadeBeforeIt()
+{
+    QSignalSpy total(m_lint.get(), &LintController::registryTotalChanged);
+    const auto lengthen = [this] {
+        m_document->setField(
+            QStringLiteral("ECHO_A"), QStringLiteral("content"),
+            goodRow(QStringLiteral("ECHO_A"))
+                .content.replace(QStringLiteral("Echoes"), QStringLiteral("Echoes ") + QString(4000, u'x')));
+    };
+    lintAllAndWait();
+    QTRY_VERIFY(!total.isEmpty() && !total.last().first().toString().isEmpty());
+    const QString before = total.last().first().toString();
+    lengthen();
+    QTRY_VERIFY(total.last().first().toString() != before);
+    const QString edited = total.last().first().toString();
+
+    m_document->undoStack()->undo();
+    QTRY_COMPARE(total.last().first().toString(), before);
+    lengthen();
+    total.clear();
+    lintAllAndWait();
+    QTRY_VERIFY(!total.isEmpty());
+    QTRY_COMPARE(total.last().first().toString(), edited);
 }
 
 void TestLintController::cancelStopsWithoutFindings()

@@ -3,6 +3,7 @@
 #include "dispatch/store/sqldirectorystore.h"
 #include "tests/support/fixturegenerator.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,7 +19,9 @@ private slots:
     void injectedFaultsAreFound();
     void seedRowsWithoutDocsAreFound_data();
     void seedRowsWithoutDocsAreFound();
+    void lintRunMatchesOneThread_data();
     void lintRunMatchesOneThread();
+    void lintRunReportsAReadError();
 
 private:
     QTemporaryDir m_dir;
@@ -112,13 +115,25 @@ void TestLintGenerated::seedRowsWithoutDocsAreFound()
     QCOMPARE(m_errorCodes.value(key).isEmpty(), compliant);
 }
 
-// Lint-all on the pool, in chunks of rows and in two passes, finds exactly what linting
-// each row in turn on one thread finds, in the same order.
+void TestLintGenerated::lintRunMatchesOneThread_data()
+{
+    QTest::addColumn<int>("batchRows"); // 0: the rows handed over as one list
+    QTest::addRow("a list") << 0;
+    QTest::addRow("streamed from the store, 1,000 a batch") << 1000;
+    QTest::addRow("streamed from the store, 7 a batch") << 7;
+}
+
+// Lint-all on the pool, in batches of rows and in two passes, finds exactly what linting
+// each row in turn on one thread finds, in the same order, whether it is given the rows or
+// reads them from the store batch by batch.
 void TestLintGenerated::lintRunMatchesOneThread()
 {
+    QFETCH(int, batchRows);
     const QString path = m_dir.filePath(QStringLiteral("big.db"));
-    QVERIFY(FixtureGenerator::makeDatabase(path, 3500, 7).isEmpty());
-    const QList<Row> rows = SqlDirectoryStore::open(path).value()->allRows().value();
+    if (!QFile::exists(path))
+        QVERIFY(FixtureGenerator::makeDatabase(path, 3500, 7).isEmpty());
+    const std::shared_ptr<SqlDirectoryStore> store = SqlDirectoryStore::open(path).value();
+    const QList<Row> rows = store->allRows().value();
     QCOMPARE(rows.size(), 3500);
 
     const DirectoryIndex index = DirectoryIndex::build(rows);
@@ -132,14 +147,47 @@ void TestLintGenerated::lintRunMatchesOneThread()
 
     LintRun run;
     QSignalSpy finished(&run, &LintRun::finished);
-    run.start(rows);
+    int batches = 0;
+    if (batchRows == 0) {
+        run.start(rows);
+    } else {
+        run.start(
+            [store, batchRows, &batches](const LintRun::Batch &batch) {
+                return store->scanRows(
+                    [&](QList<Row> &&part) {
+                        ++batches;
+                        return batch(std::move(part));
+                    },
+                    batchRows);
+            },
+            int(rows.size()));
+    }
     QVERIFY(finished.wait(30000));
+    if (batchRows > 0)
+        QCOMPARE(batches, (rows.size() + batchRows - 1) / batchRows);
     const auto found = finished.first().first().value<QHash<QString, QList<LintFinding>>>();
     QCOMPARE(found.size(), expected.size());
     for (auto it = expected.cbegin(); it != expected.cend(); ++it)
         QCOMPARE(found.value(it.key()), it.value());
-    QCOMPARE(run.takeRows(), rows);
     QCOMPARE(run.takeIndex().size(), index.size());
+}
+
+// A read that fails part-way ends the run with its message, never with the findings of
+// the rows it had read.
+void TestLintGenerated::lintRunReportsAReadError()
+{
+    LintRun run;
+    QSignalSpy failed(&run, &LintRun::readFailed);
+    QSignalSpy finished(&run, &LintRun::finished);
+    run.start(
+        [rows = m_rows](const LintRun::Batch &batch) {
+            batch(rows.mid(0, 100));
+            return StoreError::make(StoreError::Kind::Io, QStringLiteral("disk went away"));
+        },
+        int(m_rows.size()));
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(failed.first().first().toString(), QStringLiteral("disk went away"));
+    QCOMPARE(finished.size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestLintGenerated)

@@ -19,6 +19,8 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
+
 namespace {
 
 Row sampleRow(const QString &key)
@@ -67,6 +69,8 @@ private slots:
     void refusesANewerSchema();
     void updatedAtChangesWithEveryWrite();
     void keysSortBytewise();
+    void scanRowsHandsOverBatchesInKeyOrder_data();
+    void scanRowsHandsOverBatchesInKeyOrder();
     void historyIsAppendOnly_data();
     void historyIsAppendOnly();
     void twoProcessesKeepOneEventChain();
@@ -473,6 +477,58 @@ void TestSqlDirectoryStore::updatedAtChangesWithEveryWrite()
     // A stale If-Match from before the patch is refused, though the clock never moved.
     row.category = QStringLiteral("second");
     QCOMPARE(store.replace(row, replaced.value().updatedAt).error().kind, StoreError::Kind::Conflict);
+}
+
+void TestSqlDirectoryStore::scanRowsHandsOverBatchesInKeyOrder_data()
+{
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("batchRows");
+    QTest::addColumn<int>("stopAfter"); // batches the sink takes before it says stop; 0: all
+    QTest::addColumn<QList<int>>("batchSizes");
+    QTest::addRow("none") << 0 << 3 << 0 << QList<int>{};
+    QTest::addRow("fewer than a batch") << 2 << 3 << 0 << QList<int>{2};
+    QTest::addRow("exact batches") << 6 << 3 << 0 << QList<int>{3, 3};
+    QTest::addRow("a short last batch") << 7 << 3 << 0 << QList<int>{3, 3, 1};
+    QTest::addRow("one row a batch") << 3 << 1 << 0 << QList<int>{1, 1, 1};
+    QTest::addRow("a batch size out of range is one") << 2 << 0 << 0 << QList<int>{1, 1};
+    QTest::addRow("stopped after the first") << 7 << 3 << 1 << QList<int>{3};
+}
+
+void TestSqlDirectoryStore::scanRowsHandsOverBatchesInKeyOrder()
+{
+    QFETCH(int, rows);
+    QFETCH(int, batchRows);
+    QFETCH(int, stopAfter);
+    QFETCH(QList<int>, batchSizes);
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    QList<Row> stored;
+    for (int i = rows; i > 0; --i)
+        stored.append(sampleRow(QStringLiteral("ROW_%1").arg(i, 2, 10, QLatin1Char('0'))));
+    QVERIFY(!opened.value()->importRows(stored).isError());
+
+    QList<int> sizes;
+    QStringList keys;
+    const StoreError error = opened.value()->scanRows(
+        [&](QList<Row> &&batch) {
+            sizes.append(int(batch.size()));
+            for (const Row &row : std::as_const(batch))
+                keys.append(row.key);
+            return stopAfter == 0 || sizes.size() < stopAfter;
+        },
+        batchRows);
+    QVERIFY2(!error.isError(), qPrintable(error.message));
+    QCOMPARE(sizes, batchSizes);
+    QStringList inOrder = keys;
+    std::sort(inOrder.begin(), inOrder.end());
+    QCOMPARE(keys, inOrder);
+    if (stopAfter == 0) {
+        QCOMPARE(keys.size(), rows);
+        const QList<Row> all = opened.value()->allRows().value();
+        QCOMPARE(all.size(), rows);
+        for (qsizetype i = 0; i < all.size(); ++i)
+            QCOMPARE(all.at(i).key, keys.at(i));
+    }
 }
 
 void TestSqlDirectoryStore::keysSortBytewise()
