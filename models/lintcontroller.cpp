@@ -20,6 +20,14 @@ qint64 contractBytes(const std::optional<Row> &row)
     return row ? ContractDocument::render(*row).toUtf8().size() : 0;
 }
 
+qint64 contractBytes(const QList<Row> &rows)
+{
+    qint64 total = 0;
+    for (const Row &row : rows)
+        total += ContractDocument::render(row).toUtf8().size();
+    return total;
+}
+
 QString shortCount(qint64 n)
 {
     if (n >= 1000000)
@@ -38,12 +46,10 @@ LintController::LintController(QObject *parent)
     m_relintTimer->setInterval(150);
     connect(m_relintTimer, &QTimer::timeout, this, &LintController::relintPending);
     connect(&m_registryWatcher, &QFutureWatcherBase::finished, this, [this] {
-        if (!m_document || m_registryWatcher.isCanceled() || m_registryWatcher.future().resultCount() == 0)
+        if (!m_document || m_registryWatcher.isCanceled())
             return;
-        m_registryBytes = m_registryWatcher.result();
-        for (const QString &key : m_document->modifiedKeys())
-            noteContractBytes(key);
-        emitRegistryTotal();
+        // A read that failed leaves the total unknown, not stale.
+        landRegistryTotal(m_registryWatcher.future().resultCount() ? m_registryWatcher.result() : -1);
     });
     replaceRun(true);
 }
@@ -82,6 +88,7 @@ void LintController::setDocument(DirectoryDocument *document, bool builtinsAreLo
     cancel();
     m_running = false;
     m_registryWatcher.cancel();
+    m_bytesReadByLint.reset();
     m_document = document;
     releaseOnPool(std::exchange(m_index, {}));
     m_indexReady = false;
@@ -164,8 +171,15 @@ void LintController::lintAll()
         if (std::optional<Row> row = m_document->row(key))
             drafts.append(std::move(*row));
     }
-    auto read = [store = m_document->sharedStore(), drafted, drafts](const LintRun::Batch &batch) {
+    // A remote listing is slow and comes whole, so there the registry total is summed from
+    // this read instead of a second one.
+    m_bytesReadByLint =
+        m_document->store().hasRoundTrips() ? std::make_shared<std::atomic<qint64>>(0) : nullptr;
+    auto read = [store = m_document->sharedStore(), drafted, drafts,
+                 storedBytes = m_bytesReadByLint](const LintRun::Batch &batch) {
         const StoreError error = store->scanRows([&](QList<Row> &&rows) {
+            if (storedBytes)
+                *storedBytes += contractBytes(rows);
             if (!drafted.isEmpty())
                 rows.removeIf([&drafted](const Row &row) { return drafted.contains(row.key); });
             return batch(std::move(rows));
@@ -179,28 +193,42 @@ void LintController::lintAll()
     m_changedDuringRun.clear();
     m_running = true;
     emit started();
-    m_run->start(std::move(read), m_document->tableModel()->totalRows() + int(drafts.size()));
+    // The table holds the drafts already, new rows included.
+    m_run->start(std::move(read), m_document->tableModel()->totalRows());
 }
 
 // The registry is summed after the lint, so the two never compete for the pool, from a
 // read of its own, batch by batch, so neither holds every row. It sums the stored rows;
-// the drafts of the moment are laid over it when it lands (noteContractBytes).
+// until it lands, the edits stay laid over the total before.
 void LintController::startRegistryTotal()
 {
-    m_bytesAtRead.clear();
-    m_bytesNow.clear();
+    if (const std::shared_ptr<std::atomic<qint64>> summed = std::exchange(m_bytesReadByLint, nullptr)) {
+        landRegistryTotal(summed->load());
+        return;
+    }
     m_registryWatcher.setFuture(QtConcurrent::run(
         [](QPromise<qint64> &promise, const std::shared_ptr<const DirectoryStore> &store) {
             qint64 total = 0;
             const StoreError error = store->scanRows([&](QList<Row> &&rows) {
-                for (const Row &row : std::as_const(rows))
-                    total += ContractDocument::render(row).toUtf8().size();
+                total += contractBytes(rows);
                 return !promise.isCanceled();
             });
             if (!error.isError() && !promise.isCanceled())
                 promise.addResult(total);
         },
         std::shared_ptr<const DirectoryStore>(m_document->sharedStore())));
+}
+
+// From here the edits are laid over `storedBytes`, starting with the drafts of the moment;
+// -1 (the read failed) clears the total.
+void LintController::landRegistryTotal(qint64 storedBytes)
+{
+    m_registryBytes = storedBytes;
+    m_bytesAtRead.clear();
+    m_bytesNow.clear();
+    for (const QString &key : m_document->modifiedKeys())
+        noteContractBytes(key);
+    emitRegistryTotal();
 }
 
 void LintController::cancel()

@@ -10,7 +10,9 @@
 #include <QPointer>
 #include <QSet>
 
+#include <atomic>
 #include <limits>
+#include <memory>
 
 class DirectoryDocument;
 class LintRun;
@@ -21,8 +23,9 @@ class QTimer;
 // the edited rows are linted again, and when an edit changes a row's key or edges (flow
 // steps, includes), the rows reaching it have their link rules checked again from the
 // DirectoryIndex, which is kept in step with the drafts. It also tracks what the contract
-// documents of the whole registry cost (SPEC §9), summed on the pool from the same read
-// of every row. Only the drafts are read on this thread (all rows only when a save is
+// documents of the whole registry cost (SPEC §9), summed on the pool from a batched read
+// of its own after each lint-all (from the lint's own read where the store is remote), with
+// the edits laid over it. Only the drafts are read on this thread (all rows only when a save is
 // explained before any lint-all has finished). One controller serves every document the
 // window opens.
 class LintController final : public QObject
@@ -66,6 +69,7 @@ private:
     void replaceRun(bool localEngine);
     void ensureIndex();
     void startRegistryTotal();
+    void landRegistryTotal(qint64 storedBytes);
     void readAll(QList<Row> *rows);
     void onRowChanged(const QString &key);
     void onRunFinished(const QHash<QString, QList<LintFinding>> &findingsByKey);
@@ -87,6 +91,8 @@ private:
     bool m_localEngine = true;
     bool m_running = false;
     QFutureWatcher<qint64> m_registryWatcher;
+    // A remote lint-all's sum of the stored rows' contracts, so its listing is not read twice.
+    std::shared_ptr<std::atomic<qint64>> m_bytesReadByLint;
     QSet<QString> m_pending; // edited, waiting for the quiet time
     QSet<QString> m_changedDuringRun; // edited after the run's snapshot was taken
     // Rows whose key or edges changed in the index since the last re-lint: the rows that

@@ -110,7 +110,9 @@ void LintRun::onFinished()
         return;
     }
     if (outcome->readError) {
-        emit readFailed(*outcome->readError);
+        const QString message = *outcome->readError;
+        releaseOnPool(std::move(outcome));
+        emit readFailed(message);
         return;
     }
     m_outcome = std::move(outcome);
@@ -123,7 +125,11 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
                      int expectedRows, bool localEngine)
 {
     promise.setProgressRange(0, expectedRows);
-    const Linter linter(outcome->index, localEngine);
+    // The row-local rules run while the reader fills the index, so they get an index of
+    // their own that nothing changes: a rule that came to read it would find it empty
+    // rather than race with the reader.
+    static const DirectoryIndex noIndex;
+    const Linter rowRules(noIndex, localEngine);
     DirectoryIndex &index = outcome->index;
     // The first pass keeps of each row only its key and what the row-local rules found
     // (findings and edges); the rows themselves go with their batch.
@@ -139,15 +145,14 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
     const StoreError readError = read([&](QList<Row> &&batch) {
         if (promise.isCanceled())
             return false;
-        // The row-local rules do not read the index, so the keys go in while they run.
         index.addKeys(batch);
         for (const Row &row : std::as_const(batch))
             keys.append(row.key);
-        linting.push_back(QtConcurrent::run([&linter, &promise, &done, batch = std::move(batch)] {
+        linting.push_back(QtConcurrent::run([&rowRules, &promise, &done, batch = std::move(batch)] {
             QList<RowLint> part;
             part.reserve(batch.size());
             for (const Row &row : batch)
-                part.append(promise.isCanceled() ? RowLint() : linter.lintOwn(row));
+                part.append(promise.isCanceled() ? RowLint() : rowRules.lintOwn(row));
             promise.setProgressValue(done += int(batch.size()));
             return part;
         }));
@@ -165,6 +170,7 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
     if (promise.isCanceled())
         return;
 
+    const Linter linter(index, localEngine);
     QList<qsizetype> linked;
     for (qsizetype i = 0; i < keys.size(); ++i) {
         if (!own.at(i).flowKeys.isEmpty() || !own.at(i).includes.isEmpty()) {

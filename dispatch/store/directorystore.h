@@ -59,7 +59,7 @@ public:
         return scanSummaryViews([&](const RowSummaryView &view) { sink(RowSummary::of(view)); });
     }
     virtual StoreResult<Row> row(const QString &key) const = 0;
-    // Safe from any thread (lint-all reads every row on the pool).
+    // Safe from any thread.
     virtual StoreResult<QList<Row>> allRows() const = 0;
     // Every row, in key order, handed to `sink` in batches of up to `batchRows`, so a caller
     // that needs each row once (lint-all, the registry total) never holds all of them: at

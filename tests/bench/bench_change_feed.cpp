@@ -32,10 +32,12 @@ Spread spreadOf(std::vector<double> ms)
     return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], ms.back()};
 }
 
-void print(const char *what, const Spread &spread, std::size_t runs)
+// `figure` names the median for run_benchmarks.py.
+void print(const char *what, const char *figure, const Spread &spread, std::size_t runs)
 {
     std::printf("%-52s median %8.3f ms  p99 %8.3f ms  max %8.3f ms  (%zu polls)\n", what, spread.median,
                 spread.p99, spread.max, runs);
+    printFigure(figure, spread.median);
 }
 
 // Times `poll` `runs` times, each after `before` (not timed).
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
         return true;
     };
 
-    print("unchanged (data_version only)",
+    print("unchanged (data_version only)", "unchanged_median_ms",
           timePolls(
               2000, [] {}, [&] { return pollAgain(true); }),
           2000);
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
                                            "VALUES ('bench-%1', 'pem', 't')")
                                 .arg(++stamp)});
     };
-    print("a commit that changed no row (a receipt's)",
+    print("a commit that changed no row (a receipt's)", "receipt_commit_median_ms",
           timePolls(200, receiptLikeCommit, [&] { return pollAgain(true); }), 200);
 
     int edited = 0;
@@ -125,7 +127,7 @@ int main(int argc, char **argv)
         const QString key = keys.at((edited++ * 7919) % keys.size());
         other.value()->patch(key, {{QStringLiteral("planner_rank"), edited}});
     };
-    print("one row changed by another connection",
+    print("one row changed by another connection", "row_changed_median_ms",
           timePolls(200, editOneRow, [&] { return pollAgain(false); }), 200);
 
     const Spread listing = timePolls(
@@ -134,7 +136,7 @@ int main(int argc, char **argv)
             const StoreResult<DirectoryChanges> answer = store.changesSince(QByteArrayLiteral("garbled"));
             return answer.ok() && answer.value().complete && answer.value().changed.size() == keys.size();
         });
-    print("complete listing (a cursor it cannot read)", listing, 5);
+    print("complete listing (a cursor it cannot read)", "complete_listing_median_ms", listing, 5);
 
     const QList<Row> all = store.allRows().value();
     const double withTriggers = importMs(dir.filePath(QStringLiteral("with.db")), all, false);

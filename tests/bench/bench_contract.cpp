@@ -1,6 +1,7 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpprojection.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchmeasures.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -68,6 +69,10 @@ int measure(const QString &path)
     std::printf("  mcp tools/list: %lld bytes, ~%lld tokens\n", qlonglong(tools.size()),
                 qlonglong(tokens(tools.size())));
     std::printf("  render: %.1f us a row\n", perRowUs);
+    printFigure("median_bytes", double(median.bytes));
+    printFigure("p90_bytes", double(p90.bytes));
+    printFigure("max_bytes", double(max.bytes));
+    printFigure("median_tokens", double(tokens(median.bytes)));
     return 0;
 }
 

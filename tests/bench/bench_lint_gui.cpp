@@ -193,6 +193,8 @@ int main(int argc, char **argv)
     std::printf("lint-all, %d runs: median to results %.0f ms, to painted column %.0f ms; longest GUI stall "
                 "median %.1f ms, max %.1f ms\n",
                 int(results.size()), median(results), median(painted), median(stalls), maxOf(stalls));
+    printFigure("painted_median_ms", median(painted));
+    printFigure("stall_max_ms", maxOf(stalls));
 
     // A keystroke that toggles an error on a row no other row names, shown in the view.
     QString unreferenced;

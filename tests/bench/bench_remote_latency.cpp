@@ -214,6 +214,11 @@ int main(int argc, char *argv[])
                     static_cast<long long>(numbers.worstKeyDelayMs), numbers.selectionShownMs,
                     numbers.readsPerNewSelection, numbers.readsPerReselection, numbers.costliestEvent.cpuMs,
                     qPrintable(numbers.costliestEvent.what));
+        const QByteArray name = "rtt" + QByteArray::number(roundTripMs);
+        printFigure(name + ".window_painted_ms", numbers.windowPaintedMs);
+        printFigure(name + ".first_rows_ms", numbers.firstRowsMs);
+        printFigure(name + ".largest_stall_ms", double(numbers.largestStallMs));
+        printFigure(name + ".selection_shown_ms", numbers.selectionShownMs);
     }
     return 0;
 }

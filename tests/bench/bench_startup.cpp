@@ -18,11 +18,11 @@
 // tests/bench/run_benchmarks.py reads into the README's table.
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/screenchangewatch.h"
+#include "tests/bench/startupbench.h"
 #include "tests/bench/xvfbscreen.h"
 #include "tests/support/fixturegenerator.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -34,146 +34,6 @@
 #include <vector>
 
 namespace {
-
-constexpr double kQuietMs = 300;
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const size_t middle = values.size() / 2;
-    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
-struct LateChange
-{
-    double atMs;
-    QRect area;
-};
-
-struct Run
-{
-    double mappedMs = -1;
-    double firstChangeMs = -1;
-    double settledMs = -1;
-    double peakRssMiB = 0;
-    std::vector<LateChange> lateChanges;
-};
-
-struct Program
-{
-    QString name; // in figure lines
-    QString label;
-    QString path;
-    QStringList arguments;
-};
-
-struct Figures
-{
-    double mappedMs;
-    double firstChangeMs;
-    double settledMs;
-    double peakRssMiB;
-};
-
-class StartupBench
-{
-public:
-    StartupBench(ScreenChangeWatch &watch, QProcessEnvironment environment, int runs, int observeMs)
-        : m_watch(watch), m_environment(std::move(environment)), m_runs(runs), m_observeMs(observeMs)
-    {}
-
-    std::optional<Figures> measure(const Program &program)
-    {
-        std::vector<double> mapped, firstChanges, settles, peaks;
-        Run last;
-        // The first run warms the page cache and writes the settings a user already has.
-        for (int i = 0; i <= m_runs; ++i) {
-            std::optional<Run> run = runOnce(program);
-            if (!run)
-                return std::nullopt;
-            if (i == 0)
-                continue;
-            mapped.push_back(run->mappedMs);
-            firstChanges.push_back(run->firstChangeMs);
-            settles.push_back(run->settledMs);
-            peaks.push_back(run->peakRssMiB);
-            last = std::move(*run);
-        }
-        const Figures figures{median(mapped), median(firstChanges), median(settles), median(peaks)};
-        const auto [fastest, slowest] = std::minmax_element(settles.cbegin(), settles.cend());
-        std::printf("%-40s %6.0f ms %8.0f ms %8.0f ms (%.0f–%.0f) %8.1f MiB\n", qPrintable(program.label),
-                    figures.mappedMs, figures.firstChangeMs, figures.settledMs, *fastest, *slowest,
-                    figures.peakRssMiB);
-        for (const LateChange &change : last.lateChanges)
-            std::printf("%40s later, in the last run: %.0f ms, %d×%d at (%d, %d)\n", "", change.atMs,
-                        change.area.width(), change.area.height(), change.area.x(), change.area.y());
-        const QByteArray name = program.name.toLatin1();
-        printFigure(name + ".first_change_ms", figures.firstChangeMs);
-        printFigure(name + ".settled_ms", figures.settledMs);
-        printFigure(name + ".peak_rss_mib", figures.peakRssMiB);
-        std::fflush(stdout);
-        return figures;
-    }
-
-private:
-    // One process, watched from exec to m_observeMs; times are from start(), read as the X
-    // server's reports arrive.
-    std::optional<Run> runOnce(const Program &program)
-    {
-        m_watch.discardPending();
-        QProcess child;
-        child.setProcessEnvironment(m_environment);
-        child.setStandardOutputFile(QProcess::nullDevice());
-        child.setProcessChannelMode(QProcess::SeparateChannels);
-        QElapsedTimer clock;
-        clock.start();
-        child.start(program.path, program.arguments);
-        if (!child.waitForStarted(10000)) {
-            std::fprintf(stderr, "%s did not start\n", qPrintable(program.path));
-            return std::nullopt;
-        }
-        Run run;
-        double lastChangeMs = -1;
-        while (msSince(clock) < m_observeMs || run.settledMs < 0) {
-            if (msSince(clock) > 60000 || child.state() == QProcess::NotRunning)
-                break;
-            const std::vector<ScreenChangeWatch::Event> events = m_watch.next(10);
-            const double now = msSince(clock);
-            for (const ScreenChangeWatch::Event &event : events) {
-                if (event.kind == ScreenChangeWatch::Event::Kind::WindowMapped) {
-                    if (run.mappedMs < 0)
-                        run.mappedMs = now;
-                    continue;
-                }
-                if (run.mappedMs < 0)
-                    continue;
-                if (run.firstChangeMs < 0)
-                    run.firstChangeMs = now;
-                if (run.settledMs < 0)
-                    lastChangeMs = now;
-                else
-                    run.lateChanges.push_back({now, event.area});
-            }
-            if (run.settledMs < 0 && lastChangeMs >= 0 && now - lastChangeMs >= kQuietMs)
-                run.settledMs = lastChangeMs;
-        }
-        run.peakRssMiB = peakRssMiBOf(QString::number(child.processId()));
-        child.terminate();
-        if (!child.waitForFinished(5000))
-            child.kill();
-        if (run.settledMs < 0) {
-            std::fprintf(stderr, "%s did not settle: %s\n", qPrintable(program.path),
-                         child.readAllStandardError().constData());
-            return std::nullopt;
-        }
-        return run;
-    }
-
-    ScreenChangeWatch &m_watch;
-    QProcessEnvironment m_environment;
-    int m_runs;
-    int m_observeMs;
-};
 
 QString makeDatabase(const QString &path, int rows)
 {
@@ -249,11 +109,11 @@ int main(int argc, char *argv[])
     environment.insert(QStringLiteral("XDG_CACHE_HOME"), folder.filePath(QStringLiteral("cache")));
     std::printf("%d runs each after a warm-up, on Xvfb %s (1280×800), %d cores; settled = the last "
                 "change on screen (DAMAGE on the root window) before %.0f ms without one\n",
-                runs, qPrintable(screen.display()), QThread::idealThreadCount(), kQuietMs);
+                runs, qPrintable(screen.display()), QThread::idealThreadCount(), StartupBench::kQuietMs);
     std::printf("%-40s %9s %11s %11s %18s\n", "from exec", "mapped", "first change", "settled", "peak RSS");
 
     const QString capdesk = option(QStringLiteral("--capdesk"), QStringLiteral(CAPDESK_PATH));
-    StartupBench bench(watch, environment, runs, observeMs);
+    StartupBench bench(watch, environment, folder.filePath(QStringLiteral("stderr.log")), runs, observeMs);
     const auto bare = bench.measure({QStringLiteral("bare"),
                                      QStringLiteral("bare QMainWindow + QTableWidget"),
                                      QStringLiteral(BENCH_BARE_WINDOW_PATH),
@@ -264,7 +124,7 @@ int main(int argc, char *argv[])
         bench.measure({QStringLiteral("rows891"), QStringLiteral("capdesk, 891 rows"), capdesk, {medium}});
     if (!bare || !onSample || !onMedium)
         return 1;
-    std::optional<Figures> onBig;
+    std::optional<StartupBench::Figures> onBig;
     if (!small) {
         onBig = bench.measure(
             {QStringLiteral("big"), QStringLiteral("capdesk, %1").arg(bigLabel), capdesk, {big}});
@@ -274,7 +134,7 @@ int main(int argc, char *argv[])
     // DB Browser opens on its table of rows (-t), as capdesk does; it keeps no settings outside
     // the XDG folders above.
     const QString browser = QStandardPaths::findExecutable(QStringLiteral("sqlitebrowser"));
-    std::optional<Figures> onBrowser;
+    std::optional<StartupBench::Figures> onBrowser;
     if (!small && browser.isEmpty()) {
         std::printf("DB Browser for SQLite is not installed (apt install sqlitebrowser): not compared\n");
     } else if (!small) {

@@ -13,7 +13,11 @@ ScreenChangeWatch::ScreenChangeWatch(const QString &display)
         return;
     }
     int errorBase = 0;
-    if (!XDamageQueryExtension(m_display, &m_damageEventBase, &errorBase)) {
+    int major = 1;
+    int minor = 1;
+    // The protocol asks a client to agree on a version before any other request.
+    if (!XDamageQueryExtension(m_display, &m_damageEventBase, &errorBase)
+        || !XDamageQueryVersion(m_display, &major, &minor)) {
         m_error = QStringLiteral("display %1 has no DAMAGE extension").arg(display);
         return;
     }

@@ -11,7 +11,7 @@ struct _XDisplay;
 // DAMAGE extension on the root window reports each rectangle any client draws, and
 // SubstructureNotify each top-level window mapped. It needs no help from the program
 // watched, so capdesk and a program we did not write are timed by one rule.
-class ScreenChangeWatch
+class ScreenChangeWatch final
 {
 public:
     struct Event

@@ -35,6 +35,8 @@ private slots:
     void saveExplanationNamesTheFailingRules();
     void registryTotalFollowsEdits();
     void registryTotalCountsDraftsMadeBeforeIt();
+    void progressEndsAtEveryRowOnce_data();
+    void progressEndsAtEveryRowOnce();
     void cancelStopsWithoutFindings();
 
 private:
@@ -343,6 +345,33 @@ void TestLintController::registryTotalCountsDraftsMadeBeforeIt()
     lintAllAndWait();
     QTRY_VERIFY(!total.isEmpty());
     QTRY_COMPARE(total.last().first().toString(), edited);
+}
+
+void TestLintController::progressEndsAtEveryRowOnce_data()
+{
+    QTest::addColumn<bool>("editFirst");
+    QTest::addColumn<bool>("newRowFirst");
+    QTest::addRow("stored rows only") << false << false;
+    QTest::addRow("with an edited row") << true << false;
+    QTest::addRow("with a new row") << false << true;
+}
+
+// The bar's total is the rows the table shows, drafts and new rows counted once, and the
+// run reaches it.
+void TestLintController::progressEndsAtEveryRowOnce()
+{
+    QFETCH(bool, editFirst);
+    QFETCH(bool, newRowFirst);
+    if (editFirst)
+        m_document->setField(QStringLiteral("ECHO_A"), QStringLiteral("category"), QStringLiteral("edited"));
+    if (newRowFirst)
+        QVERIFY(!m_document->createRow(QStringLiteral("fn")).isEmpty());
+    const int rows = m_document->tableModel()->totalRows();
+    QSignalSpy progress(m_lint.get(), &LintController::progress);
+    lintAllAndWait();
+    QTRY_VERIFY(!progress.isEmpty());
+    QCOMPARE(progress.last().at(1).toInt(), rows);
+    QCOMPARE(progress.last().at(0).toInt(), rows);
 }
 
 void TestLintController::cancelStopsWithoutFindings()

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+
 // Lint of the production-shaped directory from gen_directory.py --rows 891: every fault the
 // generator injects is found with its rule, and every row it made compliant passes.
 class TestLintGenerated : public QObject
@@ -22,6 +24,7 @@ private slots:
     void lintRunMatchesOneThread_data();
     void lintRunMatchesOneThread();
     void lintRunReportsAReadError();
+    void cancelStopsTheReader();
 
 private:
     QTemporaryDir m_dir;
@@ -188,6 +191,31 @@ void TestLintGenerated::lintRunReportsAReadError()
     QVERIFY(failed.wait(30000));
     QCOMPARE(failed.first().first().toString(), QStringLiteral("disk went away"));
     QCOMPARE(finished.size(), 0);
+}
+
+// cancel() stops a streamed run at its next batch: a reader that would hand batches over
+// forever returns, and the run ends without findings.
+void TestLintGenerated::cancelStopsTheReader()
+{
+    LintRun run;
+    QSignalSpy progress(&run, &LintRun::progress);
+    QSignalSpy cancelled(&run, &LintRun::cancelled);
+    QSignalSpy finished(&run, &LintRun::finished);
+    std::atomic<int> handedOver = 0;
+    run.start(
+        [rows = m_rows, &handedOver](const LintRun::Batch &batch) {
+            while (batch(QList<Row>(rows)))
+                ++handedOver;
+            return StoreError::none();
+        },
+        int(m_rows.size()));
+    // Once a batch is linted, the reader has handed at least one over.
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() > 0, 30000);
+    run.cancel();
+    QTRY_COMPARE(cancelled.size(), 1);
+    QCOMPARE(finished.size(), 0);
+    QVERIFY(handedOver.load() > 0);
+    QVERIFY(!run.isRunning());
 }
 
 QTEST_GUILESS_MAIN(TestLintGenerated)
