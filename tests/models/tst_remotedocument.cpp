@@ -1,13 +1,16 @@
 #include "models/changefeedpoller.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
+#include "models/lintcontroller.h"
 #include "models/networkpool.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/serverconnection.h"
+#include "tests/support/lintfixture.h"
 #include "tests/support/minimalserver.h"
 
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 
@@ -34,6 +37,7 @@ private slots:
     void aPlainServerIsPolledAsItsKindSuggests();
     void theProfilesIntervalIsKept();
     void anIntervalSetByHandOutlastsTheFirstPoll();
+    void lintAllListsTheDirectoryOnce();
 
 private:
     Row seeded(const QString &key, const QString &category) const;
@@ -273,6 +277,31 @@ void TestRemoteDocument::anIntervalSetByHandOutlastsTheFirstPoll()
                  m_server->requests("GET", QStringLiteral("/api/directory")).size() >= 2));
     // A plain server would otherwise have set 60 s.
     QCOMPARE(m_doc->changeFeed()->interval(), 1234);
+}
+
+// A listing is the slowest answer a server gives: lint-all and the registry total share one,
+// and the total is what a local directory with the same rows shows.
+void TestRemoteDocument::lintAllListsTheDirectoryOnce()
+{
+    LintController remote;
+    remote.setDocument(m_doc.get(), true);
+    QSignalSpy remoteTotal(&remote, &LintController::registryTotalChanged);
+    remote.lintAll();
+    QTRY_VERIFY_WITH_TIMEOUT(!remoteTotal.isEmpty() && !remoteTotal.last().first().toString().isEmpty(),
+                             10000);
+    QCOMPARE(m_server->requests("GET", QStringLiteral("/api/directory")).size(), 1);
+
+    QTemporaryDir dir;
+    const StoreResult<QList<Row>> rows = m_doc->store().allRows();
+    QVERIFY(rows.ok());
+    DirectoryDocument local(LintFixture::openStore(dir.filePath(QStringLiteral("copy.db")), rows.value()));
+    QVERIFY(!local.load().isError());
+    LintController lint;
+    lint.setDocument(&local, true);
+    QSignalSpy localTotal(&lint, &LintController::registryTotalChanged);
+    lint.lintAll();
+    QTRY_VERIFY_WITH_TIMEOUT(!localTotal.isEmpty() && !localTotal.last().first().toString().isEmpty(), 10000);
+    QCOMPARE(remoteTotal.last().first().toString(), localTotal.last().first().toString());
 }
 
 QTEST_MAIN(TestRemoteDocument)
