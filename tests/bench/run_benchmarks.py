@@ -27,6 +27,7 @@ import tempfile
 import threading
 
 FIGURE = re.compile(r"^figure ([A-Za-z0-9_.]+) (\S+)$")
+PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)(?::([^}]*))?\}")
 BEGIN = "<!-- bench-table:begin -->"
 END = "<!-- bench-table:end -->"
 
@@ -217,7 +218,7 @@ def table(stored):
     lines += ["", "| what | measured | target |", "| --- | --- | --- |"]
     for row in ROWS:
         try:
-            shown = row.shown.format_map(Lookup(figures))
+            shown = render(row.shown, figures)
         except KeyError as missing:
             shown = f"not measured yet ({missing.args[0]})"
             verdict = ""
@@ -228,29 +229,9 @@ def table(stored):
     return "\n".join(lines)
 
 
-class Lookup(dict):
-    """format_map over dotted figure names: `{startup.bare.settled_ms}` is one key."""
-
-    def __init__(self, figures):
-        super().__init__()
-        self.figures = figures
-
-    def __missing__(self, key):
-        return Dotted(self.figures, key)
-
-
-class Dotted:
-    def __init__(self, figures, prefix):
-        self.figures = figures
-        self.prefix = prefix
-
-    def __getattr__(self, name):
-        key = f"{self.prefix}.{name}"
-        if key in self.figures:
-            return self.figures[key]
-        if not any(k.startswith(key + ".") for k in self.figures):
-            raise KeyError(key)
-        return Dotted(self.figures, key)
+def render(template, figures):
+    """Fills each `{dotted.figure.name:spec}` of `template`; a KeyError names a missing figure."""
+    return PLACEHOLDER.sub(lambda match: format(figures[match.group(1)], match.group(2) or ""), template)
 
 
 def write_readme(readme, text):
