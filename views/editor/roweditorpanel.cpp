@@ -5,6 +5,7 @@
 #include "models/directorydocument.h"
 #include "models/lintcontroller.h"
 #include "models/lintstate.h"
+#include "views/common/deferredcontent.h"
 #include "views/common/typeicons.h"
 #include "views/common/undoshortcutfilter.h"
 #include "views/editor/contenthighlighter.h"
@@ -108,6 +109,7 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     empty->setAlignment(Qt::AlignCenter);
     empty->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_pages->insertWidget(EmptyPage, empty);
+    m_tabs->setObjectName(QStringLiteral("editorTabs"));
     m_tabs->setDocumentMode(true);
     auto *rowTab = new QWidget(m_tabs);
     auto *rowLayout = new QVBoxLayout(rowTab);
@@ -117,9 +119,9 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     rowLayout->addWidget(m_findings);
     connect(m_findings, &RowFindingsView::fieldActivated, this, &RowEditorPanel::focusField);
     m_tabs->addTab(rowTab, tr("Row"));
-    m_tabs->addTab(m_history, tr("History"));
+    m_tabs->addTab(new DeferredContent(m_history), tr("History"));
     connect(m_history, &RowHistoryPanel::restoreRequested, this, &RowEditorPanel::restoreVersion);
-    m_tabs->addTab(m_contract, tr("Contract"));
+    m_tabs->addTab(new DeferredContent(m_contract), tr("Contract"));
     m_pages->insertWidget(FormPage, m_tabs);
 
     auto *layout = new QVBoxLayout(this);

@@ -6,6 +6,7 @@
 #include "views/remote/remotecallsview.h"
 
 #include <QLabel>
+#include <QShowEvent>
 #include <QStackedLayout>
 
 ReceiptsPane::ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent)
@@ -33,6 +34,7 @@ void ReceiptsPane::followSession()
     if (m_remoteCalls)
         m_remoteCalls->deleteLater();
     m_remoteCalls = nullptr;
+    m_viewerDue = false;
     if (m_session.connection()) {
         m_remoteCalls = new RemoteCallsView(m_session.connection());
         connect(m_remoteCalls, &RemoteCallsView::rowRequested, this, &ReceiptsPane::rowRequested);
@@ -42,20 +44,41 @@ void ReceiptsPane::followSession()
     }
     if (!m_session.ledger())
         return;
+    // A viewer reads the ledger as it is built: behind another dock's tab, it waits until
+    // the dock is shown or a receipt is asked for.
+    m_viewerDue = true;
+    if (isVisible())
+        buildViewer();
+}
+
+void ReceiptsPane::buildViewer()
+{
+    m_viewerDue = false;
     m_viewer = new ReceiptViewer(m_session.ledger(), m_prompter);
     connect(m_viewer, &ReceiptViewer::rowRequested, this, &ReceiptsPane::rowRequested);
     m_stack->addWidget(m_viewer);
     m_stack->setCurrentWidget(m_viewer);
 }
 
+void ReceiptsPane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_viewerDue)
+        buildViewer();
+}
+
 void ReceiptsPane::verifyReceiptFile()
 {
+    if (m_viewerDue)
+        buildViewer();
     if (m_viewer)
         m_viewer->verifyReceiptFile();
 }
 
 void ReceiptsPane::showInvocation(const QString &invocationId)
 {
+    if (m_viewerDue)
+        buildViewer();
     if (m_viewer)
         m_viewer->showInvocation(invocationId);
 }

@@ -22,6 +22,7 @@ class ReceiptsPane final : public QWidget
 public:
     ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent = nullptr);
 
+    // The local ledger's viewer once the pane has been shown or asked for a receipt.
     ReceiptViewer *viewer() const { return m_viewer; }
     RemoteCallsView *remoteCalls() const { return m_remoteCalls; }
 
@@ -32,8 +33,12 @@ public slots:
 signals:
     void rowRequested(const QString &key);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void followSession();
+    void buildViewer();
 
     DirectorySession &m_session;
     Prompter &m_prompter;
@@ -41,4 +46,5 @@ private:
     QLabel *m_noDirectory;
     ReceiptViewer *m_viewer = nullptr;
     RemoteCallsView *m_remoteCalls = nullptr;
+    bool m_viewerDue = false;
 };

@@ -2,6 +2,7 @@
 
 #include "models/directorydocument.h"
 #include "models/lintcontroller.h"
+#include "views/common/deferredcontent.h"
 #include "views/common/directorysession.h"
 #include "views/common/messageboxprompter.h"
 #include "views/common/typeicons.h"
@@ -204,9 +205,15 @@ QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name
     // Not floatable: a drag that meant to resize the dock area would tear the dock out.
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     // Squeezed below what its panel needs (a laptop screen, the editor's findings showing),
-    // a dock scrolls: otherwise its minimum would push the window past the screen.
+    // a dock scrolls: otherwise its minimum would push the window past the screen. Behind
+    // another dock's tab, its panel is placed only once its tab is chosen.
     auto *scroll = new QScrollArea(dock);
-    scroll->setWidget(content);
+    auto *holder = new DeferredContent(content);
+    connect(dock, &QDockWidget::visibilityChanged, holder, [holder](bool visible) {
+        if (visible)
+            holder->placeWhenSeen();
+    });
+    scroll->setWidget(holder);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumHeight(dockMinimumHeight);

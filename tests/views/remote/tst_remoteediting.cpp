@@ -33,6 +33,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -680,7 +681,8 @@ void TestRemoteEditing::disconnectGoesBackToTheLocalFile()
     QCOMPARE(m_session->location(), m_localPath);
     QCOMPARE(m_window->connectionMonitor()->state(), ConnectionMonitor::State::None);
     QVERIFY(!m_window->findChild<QLabel *>(QStringLiteral("connectionStatus"))->isVisible());
-    QVERIFY(m_window->receiptsPane()->viewer());
+    m_window->findChild<QDockWidget *>(QStringLiteral("receiptDock"))->raise();
+    QTRY_VERIFY(m_window->receiptsPane()->viewer());
     QVERIFY(!m_window->connectActions()->disconnectAction()->isEnabled());
 }
 

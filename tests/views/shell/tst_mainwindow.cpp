@@ -3,8 +3,13 @@
 #include "models/directorytablemodel.h"
 #include "tests/views/shell/samplewindow.h"
 #include "tests/views/viewtestsupport.h"
+#include "views/common/deferredcontent.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/flows/flowpane.h"
+#include "views/invoke/callpanel.h"
+#include "views/lint/lintpanel.h"
+#include "views/receipts/receiptspane.h"
 #include "views/shell/editactions.h"
 #include "views/shell/fileactions.h"
 #include "views/shell/mainwindow.h"
@@ -13,6 +18,7 @@
 #include "views/table/filterbar.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,6 +26,7 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QWindow>
 
 // The whole window wired up: title, counts, file flows and the ask-on-close.
@@ -46,6 +53,7 @@ private slots:
     void exportWritesTheChosenFormat();
     void newDirectoryOffersTheSampleRows();
     void geometryIsRememberedOnClose();
+    void panelsBehindATabWaitUntilTheirTabIsChosen();
 
 private:
     FakePrompter &prompter() { return *m_sample->prompter; }
@@ -320,6 +328,33 @@ void TestMainWindow::geometryIsRememberedOnClose()
     QSettings settings;
     QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
     QVERIFY(!settings.value(QStringLiteral("mainWindow/splitter")).toByteArray().isEmpty());
+}
+
+// The first frame carries only what is on screen: the docks behind the Shape and invoke
+// tab and the editor's History and Contract tabs are placed once chosen, and the Receipts
+// dock reads the ledger only then.
+void TestMainWindow::panelsBehindATabWaitUntilTheirTabIsChosen()
+{
+    MainWindow *window = m_sample->window.get();
+    QTRY_VERIFY(window->callPanel()->isVisible());
+    for (QWidget *behind :
+         std::initializer_list<QWidget *>{window->flowPane(), window->receiptsPane(), window->lintPanel(),
+                                          window->findChild<QWidget *>(QStringLiteral("rowHistory")),
+                                          window->findChild<QWidget *>(QStringLiteral("contractView"))}) {
+        QVERIFY(behind);
+        QVERIFY2(!behind->isVisible(), qPrintable(behind->objectName()));
+        QVERIFY(!qobject_cast<DeferredContent *>(behind->parentWidget())->isPlaced());
+    }
+    QVERIFY(!window->receiptsPane()->viewer());
+
+    window->findChild<QDockWidget *>(QStringLiteral("receiptDock"))->raise();
+    QTRY_VERIFY(window->receiptsPane()->isVisible());
+    QVERIFY(window->receiptsPane()->viewer());
+    QVERIFY(!window->flowPane()->isVisible());
+
+    auto *history = window->findChild<QWidget *>(QStringLiteral("rowHistory"));
+    window->findChild<QTabWidget *>(QStringLiteral("editorTabs"))->setCurrentIndex(1);
+    QTRY_VERIFY(history->isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

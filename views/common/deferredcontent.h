@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QWidget>
+
+class QVBoxLayout;
+
+// Holds a panel that no one sees yet (a dock behind another tab, an editor tab not
+// chosen) out of every layout until this holder is first seen. Qt sizes the hidden pages
+// of a tab stack and the docks of a tabbed dock area on every layout pass, and a panel of
+// word-wrapped labels lays its text out each time: kept out, those passes cost nothing
+// before the window's first frame. The panel is built and wired as usual; only its placing
+// waits.
+//
+// Seen means shown with some of it on screen: a tabbed dock area keeps the docks behind
+// its current tab shown, moved off screen, and tells of a tab change only through
+// QDockWidget::visibilityChanged, which is to call placeWhenSeen().
+class DeferredContent final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // Takes `content` as its child.
+    explicit DeferredContent(QWidget *content, QWidget *parent = nullptr);
+
+    QWidget *content() const { return m_content; }
+    bool isPlaced() const { return m_placed; }
+
+public slots:
+    void placeWhenSeen();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    bool isSeen() const;
+    void placeIfSeen();
+
+    QWidget *m_content;
+    QVBoxLayout *m_layout;
+    bool m_placed = false;
+    bool m_checking = false;
+};
