@@ -22,7 +22,6 @@ public:
     // Takes `content` as its child.
     explicit DeferredContent(QWidget *content, QWidget *parent = nullptr);
 
-    QWidget *content() const { return m_content; }
     bool isPlaced() const { return m_placed; }
 
 public slots:

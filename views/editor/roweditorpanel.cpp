@@ -109,7 +109,6 @@ RowEditorPanel::RowEditorPanel(QWidget *parent)
     empty->setAlignment(Qt::AlignCenter);
     empty->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_pages->insertWidget(EmptyPage, empty);
-    m_tabs->setObjectName(QStringLiteral("editorTabs"));
     m_tabs->setDocumentMode(true);
     auto *rowTab = new QWidget(m_tabs);
     auto *rowLayout = new QVBoxLayout(rowTab);

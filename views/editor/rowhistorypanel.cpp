@@ -41,7 +41,6 @@ RowHistoryPanel::RowHistoryPanel(QWidget *parent)
     : QWidget(parent), m_versionsModel(new RowHistoryModel(this)), m_diff(new RowDiffModel(this)),
       m_chainState(new QLabel(this)), m_pages(new QStackedWidget(this)), m_message(new QLabel(m_pages))
 {
-    setObjectName(QStringLiteral("rowHistory"));
     m_chainState->setObjectName(QStringLiteral("historyChainState"));
     m_chainState->setWordWrap(true);
     m_chainState->setTextInteractionFlags(Qt::TextSelectableByMouse);

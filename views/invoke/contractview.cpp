@@ -20,7 +20,6 @@ ContractView::ContractView(QWidget *parent)
     : QWidget(parent), m_size(new QLabel(this)), m_browser(new QTextBrowser(this)),
       m_toolSize(new QLabel(this)), m_tool(new QPlainTextEdit(this)), m_delay(new QTimer(this))
 {
-    setObjectName(QStringLiteral("contractView"));
     m_size->setObjectName(QStringLiteral("contractSize"));
     m_size->setToolTip(tr("What this row's contract document costs a model's context; tokens are "
                           "estimated at ~4 bytes each."));

@@ -6,7 +6,6 @@
 #include "views/remote/remotecallsview.h"
 
 #include <QLabel>
-#include <QShowEvent>
 #include <QStackedLayout>
 
 ReceiptsPane::ReceiptsPane(DirectorySession &session, Prompter &prompter, QWidget *parent)
@@ -44,8 +43,8 @@ void ReceiptsPane::followSession()
     }
     if (!m_session.ledger())
         return;
-    // A viewer reads the ledger as it is built: behind another dock's tab, it waits until
-    // the dock is shown or a receipt is asked for.
+    // A viewer's widgets are not needed for the window's first frame: behind another
+    // dock's tab, it is built once the dock is shown or a receipt is asked for.
     m_viewerDue = true;
     if (isVisible())
         buildViewer();

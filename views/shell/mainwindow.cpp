@@ -205,8 +205,9 @@ QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name
     // Not floatable: a drag that meant to resize the dock area would tear the dock out.
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     // Squeezed below what its panel needs (a laptop screen, the editor's findings showing),
-    // a dock scrolls: otherwise its minimum would push the window past the screen. Behind
-    // another dock's tab, its panel is placed only once its tab is chosen.
+    // a dock scrolls: otherwise its minimum would push the window past the screen. A panel
+    // behind another dock's tab would be laid out on every pass before the first frame;
+    // a dock area tells of a tab chosen only through visibilityChanged.
     auto *scroll = new QScrollArea(dock);
     auto *holder = new DeferredContent(content);
     connect(dock, &QDockWidget::visibilityChanged, holder, [holder](bool visible) {

@@ -46,7 +46,7 @@ private slots:
         tabs.resize(400, 300);
         tabs.show();
         QVERIFY(QTest::qWaitForWindowExposed(&tabs));
-        // Both were checked by the time the shown one is placed.
+        // The tab not chosen gets no show event, so nothing ever places it on its own.
         QTRY_VERIFY(shown->isPlaced());
         QVERIFY(shownLabel->isVisible());
         QVERIFY(!later->isPlaced());
@@ -57,7 +57,6 @@ private slots:
         QTRY_VERIFY(later->isPlaced());
         QVERIFY(laterLabel->isVisible());
         QVERIFY(laterLabel->measured > 0);
-        QCOMPARE(later->content(), laterLabel);
     }
 
     // A tabbed dock area keeps the docks behind its current tab shown, off screen.
@@ -87,6 +86,7 @@ private slots:
         window.resize(600, 400);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Both holders were shown, and both checks ran by the time the front one is placed.
         QTRY_VERIFY(holders[0]->isPlaced());
         QVERIFY(docks[1]->isVisible());
         QVERIFY(!holders[1]->isPlaced());

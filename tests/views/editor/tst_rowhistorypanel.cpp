@@ -201,6 +201,8 @@ void TestRowHistoryPanel::editorTabReloadsAfterASave()
     QCOMPARE(tabs->tabText(1), QStringLiteral("History"));
     QSignalSpy checked(editor.historyPanel(), &RowHistoryPanel::chainChecked);
     tabs->setCurrentIndex(1);
+    // A tab's panel is placed once the tab is seen.
+    QTRY_VERIFY(editor.historyPanel()->isVisible());
     QCOMPARE(editor.historyPanel()->key(), QStringLiteral("NOW"));
     auto *versions = child<QTableView>(editor.historyPanel(), QStringLiteral("historyVersions"));
     QCOMPARE(versions->model()->rowCount(), 1);
@@ -232,6 +234,7 @@ void TestRowHistoryPanel::restoreAVersionIsAnUndoableDraftLoggedAsARestore()
     auto *tabs = editor.findChild<QTabWidget *>();
     tabs->setCurrentIndex(1);
     RowHistoryPanel *history = editor.historyPanel();
+    QTRY_VERIFY(history->isVisible());
     auto *versions = child<QTableView>(history, QStringLiteral("historyVersions"));
     auto *restore = child<QPushButton>(history, QStringLiteral("historyRestore"));
     auto *note = child<QLabel>(history, QStringLiteral("historyRestoreNote"));

@@ -6,8 +6,10 @@
 #include "views/common/deferredcontent.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/editor/rowhistorypanel.h"
 #include "views/flows/flowpane.h"
 #include "views/invoke/callpanel.h"
+#include "views/invoke/contractview.h"
 #include "views/lint/lintpanel.h"
 #include "views/receipts/receiptspane.h"
 #include "views/shell/editactions.h"
@@ -337,10 +339,9 @@ void TestMainWindow::panelsBehindATabWaitUntilTheirTabIsChosen()
 {
     MainWindow *window = m_sample->window.get();
     QTRY_VERIFY(window->callPanel()->isVisible());
-    for (QWidget *behind :
-         std::initializer_list<QWidget *>{window->flowPane(), window->receiptsPane(), window->lintPanel(),
-                                          window->findChild<QWidget *>(QStringLiteral("rowHistory")),
-                                          window->findChild<QWidget *>(QStringLiteral("contractView"))}) {
+    for (QWidget *behind : std::initializer_list<QWidget *>{
+             window->flowPane(), window->receiptsPane(), window->lintPanel(),
+             window->editorPanel()->historyPanel(), window->editorPanel()->contractView()}) {
         QVERIFY(behind);
         QVERIFY2(!behind->isVisible(), qPrintable(behind->objectName()));
         QVERIFY(!qobject_cast<DeferredContent *>(behind->parentWidget())->isPlaced());
@@ -352,8 +353,8 @@ void TestMainWindow::panelsBehindATabWaitUntilTheirTabIsChosen()
     QVERIFY(window->receiptsPane()->viewer());
     QVERIFY(!window->flowPane()->isVisible());
 
-    auto *history = window->findChild<QWidget *>(QStringLiteral("rowHistory"));
-    window->findChild<QTabWidget *>(QStringLiteral("editorTabs"))->setCurrentIndex(1);
+    RowHistoryPanel *history = window->editorPanel()->historyPanel();
+    window->editorPanel()->findChild<QTabWidget *>()->setCurrentIndex(1);
     QTRY_VERIFY(history->isVisible());
 }
 
