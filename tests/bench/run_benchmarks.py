@@ -35,13 +35,15 @@ END = "<!-- bench-table:end -->"
 class Run:
     """One benchmark process; its figures are stored as ID.NAME."""
 
-    def __init__(self, ident, benchmark_set, program, arguments=(), timeout=1800, before=None):
+    def __init__(self, ident, benchmark_set, program, arguments=(), timeout=1800, before=None, warm_up=False):
         self.ident = ident
         self.set = benchmark_set
         self.program = program
         self.arguments = list(arguments)
         self.timeout = timeout
         self.before = before  # a command that prepares the run's input
+        # Run once unmeasured first: the figures are then for a warm page cache.
+        self.warm_up = warm_up
 
 
 def runs(top, cache, scratch):
@@ -62,8 +64,11 @@ def runs(top, cache, scratch):
         Run("lintgui", "long", "bench_lint_gui"),
         Run("changefeed", "long", "bench_change_feed"),
         Run("remoteopen", "long", "bench_remote_open"),
+        # The first run builds the 10,000,000-receipt fixture (about an hour); a file that
+        # size is read from disk on a first open, so the measured run is the second.
         Run("receipts10m", "long", "bench_receipt_viewer",
-            ["--receipts", "10000000", "--cache", cache], timeout=6 * 3600),
+            ["--receipts", "10000000", "--cache", cache], timeout=6 * 3600, warm_up=True),
+        Run("receipts10k", "long", "bench_receipt_viewer", ["--receipts", "10000", "--cache", cache]),
     ]
 
 
@@ -159,13 +164,16 @@ ROWS = [
     Row("the same: a selection on screen", "{remote.rtt0.selection_shown_ms:.1f} / "
         "{remote.rtt300.selection_shown_ms:.1f} / {remote.rtt2000.selection_shown_ms:.1f} ms", "one frame (16 ms)",
         lambda f: max(f[f"remote.rtt{r}.selection_shown_ms"] for r in (0, 300, 2000)) <= 16),
-    Row("Receipts dock on 10,000,000 receipts (SQLite, cached fixture): open to first painted page",
+    Row("Receipts dock on 10,000,000 receipts (SQLite, cached fixture, page cache warm): open to first "
+        "painted page",
         "{receipts10m.open_ms:.0f} ms", "≤ 300 ms", lambda f: f["receipts10m.open_ms"] <= 300),
     Row("the same: key / status filter (median)",
         "{receipts10m.key_filter_median_ms:.0f} / {receipts10m.status_filter_median_ms:.0f} ms",
         "≤ 100 ms",
         lambda f: max(f["receipts10m.key_filter_median_ms"], f["receipts10m.status_filter_median_ms"]) <= 100),
-    Row("the same: peak RSS", "{receipts10m.peak_rss_mib:.0f} MiB"),
+    Row("the same: peak RSS · the same dock on 10,000 receipts",
+        "{receipts10m.peak_rss_mib:.0f} MiB · {receipts10k.peak_rss_mib:.0f} MiB", "≤ 1.2× the 10,000's",
+        lambda f: f["receipts10m.peak_rss_mib"] <= 1.2 * f["receipts10k.peak_rss_mib"]),
 ]
 
 
@@ -182,6 +190,8 @@ def run_one(build, run):
     print(f"== {run.ident} ({run.set}): {' '.join(command)}", flush=True)
     # The in-process GUI benchmarks draw offscreen; bench_startup gives its children a screen.
     environment = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    if run.warm_up:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment, timeout=run.timeout)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=environment)
     # The output is read until the program closes it, so only a kill ends a hung one.
     watchdog = threading.Timer(run.timeout, process.kill)
