@@ -135,6 +135,9 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
     // (findings and edges); the rows themselves go with their batch.
     QList<QString> keys;
     QList<RowLint> own;
+    // Grown by doubling, the table of a large directory would be copied while both copies live.
+    keys.reserve(expectedRows);
+    own.reserve(expectedRows);
     std::deque<QFuture<QList<RowLint>>> linting;
     std::atomic<int> done = 0;
     const auto collectOldest = [&] {

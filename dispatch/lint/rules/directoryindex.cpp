@@ -49,7 +49,7 @@ bool DirectoryIndex::remove(const QString &key)
 
 QStringList DirectoryIndex::referencing(const QString &key) const
 {
-    QStringList keys = m_referencedBy.value(key).values();
+    QStringList keys = m_referencedBy.value(key);
     keys.sort();
     return keys;
 }
@@ -124,8 +124,14 @@ bool DirectoryIndex::link(Edge edge, const QString &key, const QStringList &targ
         unlink(edge, key);
     if (!targets.isEmpty()) {
         edges.insert(key, targets);
-        for (const QString &target : targets)
-            m_referencedBy[target].insert(key);
+        const QStringList other = m_edges[1 - int(edge)].value(key);
+        for (qsizetype i = 0; i < targets.size(); ++i) {
+            const QString &target = targets.at(i);
+            // Named twice, or already through the other kind of edge: listed already.
+            if (targets.indexOf(target) < i || other.contains(target))
+                continue;
+            m_referencedBy[target].append(key);
+        }
     }
     return true;
 }
@@ -141,7 +147,7 @@ void DirectoryIndex::unlink(Edge edge, const QString &key)
         auto it = m_referencedBy.find(target);
         if (it == m_referencedBy.end())
             continue;
-        it->remove(key);
+        it->removeOne(key);
         if (it->isEmpty())
             m_referencedBy.erase(it);
     }

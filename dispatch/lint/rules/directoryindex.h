@@ -58,5 +58,7 @@ private:
 
     QSet<QString> m_keys;
     QHash<QString, QStringList> m_edges[2];
-    QHash<QString, QSet<QString>> m_referencedBy;
+    // Each referrer once per target, whichever kinds of edge lead there. A list, not a set:
+    // most targets have a referrer or two, and a set of one costs ten times the memory.
+    QHash<QString, QStringList> m_referencedBy;
 };
