@@ -11,8 +11,8 @@ class QVBoxLayout;
 // before the window's first frame. The panel is built and wired as usual; only its placing
 // waits.
 //
-// Seen means shown with some of it on screen: a tabbed dock area keeps the docks behind
-// its current tab shown, moved off screen, and tells of a tab change only through
+// Seen means shown and within its window: a tabbed dock area keeps the docks behind its
+// current tab shown, moved off the window, and tells of a tab change only through
 // QDockWidget::visibilityChanged, which is to call placeWhenSeen().
 class DeferredContent final : public QWidget
 {
