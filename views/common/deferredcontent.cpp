@@ -1,5 +1,6 @@
 #include "views/common/deferredcontent.h"
 
+#include <QDockWidget>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -16,6 +17,14 @@ void DeferredContent::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     placeWhenSeen();
+}
+
+void DeferredContent::followDock(QDockWidget *dock)
+{
+    connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            placeWhenSeen();
+    });
 }
 
 // Checked once the events of a show are done: the layouts have placed the holder by then.

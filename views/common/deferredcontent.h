@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QDockWidget;
 class QVBoxLayout;
 
 // Holds a panel that no one sees yet (a dock behind another tab, an editor tab not
@@ -13,7 +14,7 @@ class QVBoxLayout;
 //
 // Seen means shown and within its window: a tabbed dock area keeps the docks behind its
 // current tab shown, moved off the window, and tells of a tab change only through
-// QDockWidget::visibilityChanged, which is to call placeWhenSeen().
+// QDockWidget::visibilityChanged: a holder inside a dock is told to followDock().
 class DeferredContent final : public QWidget
 {
     Q_OBJECT
@@ -23,14 +24,14 @@ public:
     explicit DeferredContent(QWidget *content, QWidget *parent = nullptr);
 
     bool isPlaced() const { return m_placed; }
-
-public slots:
-    void placeWhenSeen();
+    // Checks again each time `dock`'s tab is chosen.
+    void followDock(QDockWidget *dock);
 
 protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void placeWhenSeen();
     bool isSeen() const;
     void placeIfSeen();
 

@@ -206,14 +206,10 @@ QDockWidget *MainWindow::addBottomDock(const QString &title, const QString &name
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     // Squeezed below what its panel needs (a laptop screen, the editor's findings showing),
     // a dock scrolls: otherwise its minimum would push the window past the screen. A panel
-    // behind another dock's tab would be laid out on every pass before the first frame;
-    // a dock area tells of a tab chosen only through visibilityChanged.
+    // behind another dock's tab waits to be laid out until its tab is chosen.
     auto *scroll = new QScrollArea(dock);
     auto *holder = new DeferredContent(content);
-    connect(dock, &QDockWidget::visibilityChanged, holder, [holder](bool visible) {
-        if (visible)
-            holder->placeWhenSeen();
-    });
+    holder->followDock(dock);
     scroll->setWidget(holder);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -72,10 +72,7 @@ private slots:
             auto *holder = new DeferredContent(label);
             auto *dock = new QDockWidget(title, &window);
             dock->setWidget(holder);
-            connect(dock, &QDockWidget::visibilityChanged, holder, [holder](bool visible) {
-                if (visible)
-                    holder->placeWhenSeen();
-            });
+            holder->followDock(dock);
             window.addDockWidget(Qt::BottomDockWidgetArea, dock);
             holders.append(holder);
             docks.append(dock);
