@@ -12,28 +12,8 @@ namespace {
 
 QString *textField(Row &row, const QString &column)
 {
-    // A scan of short names beats hashing the column name: this runs once per value of
-    // every row a dump or the store hands over, 1.8 million times for 100,000 rows.
-    static const std::pair<QLatin1String, QString Row::*> fields[] = {
-        {QLatin1String("key"), &Row::key},
-        {QLatin1String("type"), &Row::type},
-        {QLatin1String("target"), &Row::target},
-        {QLatin1String("auth"), &Row::auth},
-        {QLatin1String("content"), &Row::content},
-        {QLatin1String("updated_at"), &Row::updatedAt},
-        {QLatin1String("category"), &Row::category},
-        {QLatin1String("allowed_categories"), &Row::allowedCategories},
-        {QLatin1String("input_schema"), &Row::inputSchema},
-        {QLatin1String("examples"), &Row::examples},
-        {QLatin1String("runner"), &Row::runner},
-        {QLatin1String("includes"), &Row::includes},
-        {QLatin1String("created_at"), &Row::createdAt},
-    };
-    for (const auto &[name, field] : fields) {
-        if (column == name)
-            return &(row.*field);
-    }
-    return nullptr;
+    const Row::TextMember member = Row::textMember(column);
+    return member ? &(row.*member) : nullptr;
 }
 
 bool fail(QString *error, const QString &message)
@@ -71,6 +51,32 @@ std::optional<qint64> integerFrom(const QVariant &value)
 }
 
 } // namespace
+
+Row::TextMember Row::textMember(const QString &column)
+{
+    // A scan of short names beats hashing the column name: this runs once per value of
+    // every row a dump hands over, 1.8 million times for 100,000 rows.
+    static const std::pair<QLatin1String, TextMember> fields[] = {
+        {QLatin1String("key"), &Row::key},
+        {QLatin1String("type"), &Row::type},
+        {QLatin1String("target"), &Row::target},
+        {QLatin1String("auth"), &Row::auth},
+        {QLatin1String("content"), &Row::content},
+        {QLatin1String("updated_at"), &Row::updatedAt},
+        {QLatin1String("category"), &Row::category},
+        {QLatin1String("allowed_categories"), &Row::allowedCategories},
+        {QLatin1String("input_schema"), &Row::inputSchema},
+        {QLatin1String("examples"), &Row::examples},
+        {QLatin1String("runner"), &Row::runner},
+        {QLatin1String("includes"), &Row::includes},
+        {QLatin1String("created_at"), &Row::createdAt},
+    };
+    for (const auto &[name, field] : fields) {
+        if (column == name)
+            return field;
+    }
+    return nullptr;
+}
 
 QVariant Row::value(const QString &column) const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dispatch/core/storeerror.h"
+#include "dispatch/row/row.h"
 #include "dispatch/row/rowsummary.h"
 #include "dispatch/store/directorychanges.h"
 
@@ -26,6 +27,10 @@ public:
     // Adds and opens QtSql connection `name` on the calling thread (QtSql connections
     // belong to the thread that opens them). `readOnly` where the engine can enforce it.
     virtual StoreError openConnection(const QString &name, bool readOnly) const = 0;
+    // Whether a worker thread keeps its read connection between reads: where connecting
+    // costs round trips and authentication, not where it is a file open whose page cache
+    // would then stay in memory on every thread.
+    virtual bool keepsReadConnections() const = 0;
     // Before anything is opened: refuses what cannot be a directory (a folder, another
     // kind of file) without touching it.
     virtual StoreError checkBeforeOpening() const = 0;
@@ -38,6 +43,8 @@ public:
     virtual StoreError scanSummaries(QSqlDatabase &db,
                                      const std::function<void(const RowSummaryView &)> &sink,
                                      int firstByKey) const = 0;
+    // Every row in full, in key order, until `each` returns false.
+    virtual StoreError scanRows(QSqlDatabase &db, const std::function<bool(Row &&row)> &each) const = 0;
 
     // See DirectoryStore::changesSince() and changePollIntervalMs().
     virtual StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const = 0;

@@ -1,6 +1,7 @@
 #include "dispatch/store/postgresdirectoryengine.h"
 
 #include "dispatch/store/directoryschema.h"
+#include "dispatch/store/qtsqlrowscan.h"
 #include "dispatch/store/qtsqlsummaryscan.h"
 
 #include <QSqlError>
@@ -90,6 +91,18 @@ StoreError PostgresDirectoryEngine::scanSummaries(QSqlDatabase &db,
     if (firstByKey > 0)
         sql += QStringLiteral(" ORDER BY key LIMIT %1").arg(firstByKey);
     if (!query.exec(sql) || !QtSqlSummaryScan::read(query, sink))
+        return StoreError::make(
+            Kind::Io, QStringLiteral("cannot read all of %1: %2").arg(location(), query.lastError().text()));
+    return StoreError::none();
+}
+
+StoreError PostgresDirectoryEngine::scanRows(QSqlDatabase &db,
+                                             const std::function<bool(Row &&row)> &each) const
+{
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(QtSqlRowScan::columns()))
+        || !QtSqlRowScan::read(query, each))
         return StoreError::make(
             Kind::Io, QStringLiteral("cannot read all of %1: %2").arg(location(), query.lastError().text()));
     return StoreError::none();

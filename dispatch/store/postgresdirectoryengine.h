@@ -21,10 +21,12 @@ public:
 
     QString location() const override { return m_location.display(); }
     StoreError openConnection(const QString &name, bool readOnly) const override;
+    bool keepsReadConnections() const override { return true; }
     StoreError checkBeforeOpening() const override { return StoreError::none(); }
     StoreError prepare(QSqlDatabase &db) const override;
     StoreError scanSummaries(QSqlDatabase &db, const std::function<void(const RowSummaryView &)> &sink,
                              int firstByKey) const override;
+    StoreError scanRows(QSqlDatabase &db, const std::function<bool(Row &&row)> &each) const override;
     StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
     // Each poll is a round trip to the database server.
     int changePollIntervalMs() const override { return 2000; }

@@ -10,6 +10,7 @@
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/postgresdirectoryengine.h"
 #include "dispatch/store/postgreslocation.h"
+#include "dispatch/store/qtsqlrowscan.h"
 #include "dispatch/store/rowrestore.h"
 #include "dispatch/store/sqldialect.h"
 #include "dispatch/store/sqlitedirectoryengine.h"
@@ -35,26 +36,6 @@ StoreError sqlError(const QString &what, const QSqlError &error)
     const Kind kind =
         text.contains(QLatin1String("constraint"), Qt::CaseInsensitive) ? Kind::Invalid : Kind::Io;
     return StoreError::make(kind, QStringLiteral("%1: %2").arg(what, text));
-}
-
-QString selectColumns()
-{
-    return RowSchema::columns().join(QStringLiteral(", "));
-}
-
-Row rowFromQuery(const QSqlQuery &query)
-{
-    Row row;
-    const QStringList &columns = RowSchema::columns();
-    for (int i = 0; i < columns.size(); ++i) {
-        // Text a legacy file stored in an INTEGER column, or the reverse, is taken as it
-        // comes rather than refusing the whole row.
-        QVariant value = query.value(i);
-        if (!RowSchema::isIntegerColumn(columns[i]) && !value.isNull())
-            value = value.toString();
-        row.setValue(columns[i], value);
-    }
-    return row;
 }
 
 QString likePattern(const QString &needle)
@@ -110,7 +91,10 @@ SqlDirectoryStore::open(std::unique_ptr<DirectoryEngine> engine, Creation creati
 SqlDirectoryStore::SqlDirectoryStore(std::unique_ptr<DirectoryEngine> engine, QString connectionName)
     : m_engine(std::move(engine)), m_path(m_engine->location()), m_connectionName(std::move(connectionName)),
       m_ownerThread(QThread::currentThread())
-{}
+{
+    if (m_engine->keepsReadConnections())
+        m_readConnections = std::make_unique<ThreadReadConnections>(*m_engine);
+}
 
 SqlDirectoryStore::~SqlDirectoryStore()
 {
@@ -132,6 +116,8 @@ StoreError SqlDirectoryStore::withReadConnection(const std::function<StoreError(
         QSqlDatabase db = database();
         return read(db);
     }
+    if (m_readConnections)
+        return m_readConnections->read(read);
     const QString name = ConnectionName::fresh(QStringLiteral("store"));
     StoreError error = m_engine->openConnection(name, true);
     if (!error.isError()) {
@@ -153,13 +139,13 @@ StoreError SqlDirectoryStore::scanSummaryViews(const std::function<void(const Ro
 StoreResult<Row> SqlDirectoryStore::row(const QString &key) const
 {
     QSqlQuery query(database());
-    query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(selectColumns()));
+    query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(QtSqlRowScan::columns()));
     query.addBindValue(key);
     if (!query.exec())
         return sqlError(QStringLiteral("cannot read %1").arg(key), query.lastError());
     if (!query.next())
         return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
-    return rowFromQuery(query);
+    return QtSqlRowScan::rowAt(query);
 }
 
 StoreResult<QList<Row>> SqlDirectoryStore::allRows() const
@@ -179,24 +165,20 @@ StoreError SqlDirectoryStore::scanRows(const RowBatchSink &sink, int batchRows) 
 {
     batchRows = std::max(1, batchRows);
     return withReadConnection([&](QSqlDatabase &db) -> StoreError {
-        QSqlQuery query(db);
-        query.setForwardOnly(true);
-        if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(selectColumns())))
-            return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
         QList<Row> batch;
         batch.reserve(batchRows);
-        while (query.next()) {
-            batch.append(rowFromQuery(query));
+        bool stopped = false;
+        const StoreError error = m_engine->scanRows(db, [&](Row &&row) {
+            batch.append(std::move(row));
             if (batch.size() < batchRows)
-                continue;
-            if (!sink(std::exchange(batch, {})))
-                return StoreError::none();
+                return true;
+            stopped = !sink(std::exchange(batch, {}));
             batch.reserve(batchRows);
-        }
-        // A corrupt page ends next() early; a partial scan must never pass for the whole.
-        if (query.lastError().isValid())
-            return sqlError(QStringLiteral("cannot read all of %1").arg(m_path), query.lastError());
-        if (!batch.isEmpty())
+            return !stopped;
+        });
+        if (error.isError())
+            return error;
+        if (!stopped && !batch.isEmpty())
             sink(std::move(batch));
         return StoreError::none();
     });
@@ -215,13 +197,13 @@ StoreResult<QList<Row>> SqlDirectoryStore::rows(const QStringList &keys) const
         for (qsizetype i = 0; i < part.size(); ++i)
             marks.append(QStringLiteral("?"));
         query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key IN (%2)")
-                          .arg(selectColumns(), marks.join(u',')));
+                          .arg(QtSqlRowScan::columns(), marks.join(u',')));
         for (const QString &key : part)
             query.addBindValue(key);
         if (!query.exec())
             return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
         while (query.next())
-            found.append(rowFromQuery(query));
+            found.append(QtSqlRowScan::rowAt(query));
         if (query.lastError().isValid())
             return sqlError(QStringLiteral("cannot read %1").arg(m_path), query.lastError());
     }
@@ -284,7 +266,8 @@ QString SqlDirectoryStore::insertStatement()
     QStringList marks;
     for (qsizetype i = 0; i < RowSchema::columns().size(); ++i)
         marks.append(QStringLiteral("?"));
-    return QStringLiteral("INSERT INTO directory (%1) VALUES (%2)").arg(selectColumns(), marks.join(u','));
+    return QStringLiteral("INSERT INTO directory (%1) VALUES (%2)")
+        .arg(QtSqlRowScan::columns(), marks.join(u','));
 }
 
 StoreError SqlDirectoryStore::insertRow(const Row &row)

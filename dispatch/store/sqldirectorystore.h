@@ -4,6 +4,7 @@
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/store/directoryengine.h"
 #include "dispatch/store/directorystore.h"
+#include "dispatch/store/threadreadconnections.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -70,7 +71,8 @@ public:
     // The connection, for components that keep their own tables in the same file.
     QSqlDatabase database() const;
     // Runs `read` on the store's own connection when called from the thread that opened
-    // it, else on a short-lived read-only connection: QtSql connections are per thread.
+    // it, else on a read-only connection of the calling thread: QtSql connections are per
+    // thread. That one is short-lived, or kept for the thread where the engine says so.
     // For readers of the engine's other tables (the event log, receipts) on any thread.
     StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
     // Adds and opens a read-write connection `name` to this directory on the calling
@@ -109,6 +111,8 @@ private:
     DirectoryIndex &index();
 
     std::unique_ptr<DirectoryEngine> m_engine;
+    // Only where the engine keeps them (it refers to the engine, so it goes first).
+    std::unique_ptr<ThreadReadConnections> m_readConnections;
     QString m_path;
     QString m_connectionName;
     std::optional<DirectoryIndex> m_index;

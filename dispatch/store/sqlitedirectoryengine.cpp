@@ -1,6 +1,8 @@
 #include "dispatch/store/sqlitedirectoryengine.h"
 
 #include "dispatch/store/directoryschema.h"
+#include "dispatch/store/qtsqlrowscan.h"
+#include "dispatch/store/sqliterowscan.h"
 #include "dispatch/store/sqlitesummaryscan.h"
 
 #include <QFile>
@@ -111,25 +113,44 @@ StoreError SqliteDirectoryEngine::scanSummaries(QSqlDatabase &connection,
                                                 const std::function<void(const RowSummaryView &)> &sink,
                                                 int firstByKey) const
 {
-    // The bulk load steps a statement on the same QtSql connection directly (see
-    // SqliteSummaryScan).
+    QByteArray sql = QByteArray("SELECT ") + SqliteSummaryScan::kColumns + " FROM directory";
+    if (firstByKey > 0)
+        sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
+    return step(connection, sql, [&sink](sqlite3_stmt *statement) {
+        const int last = SqliteSummaryScan::read(statement, sink);
+        return last == SQLITE_DONE ? SQLITE_OK : last;
+    });
+}
+
+StoreError SqliteDirectoryEngine::scanRows(QSqlDatabase &connection,
+                                           const std::function<bool(Row &&row)> &each) const
+{
+    const QByteArray sql = "SELECT " + QtSqlRowScan::columns().toUtf8() + " FROM directory ORDER BY key";
+    return step(connection, sql, [&each](sqlite3_stmt *statement) {
+        const int last = SqliteRowScan::read(statement, each);
+        return last == SQLITE_DONE || last == SQLITE_ROW ? SQLITE_OK : last;
+    });
+}
+
+// The bulk reads step a statement on the same QtSql connection directly (see
+// SqliteSummaryScan and SqliteRowScan).
+StoreError SqliteDirectoryEngine::step(QSqlDatabase &connection, const QByteArray &sql,
+                                       const std::function<int(sqlite3_stmt *statement)> &read) const
+{
     const QVariant handle = connection.driver()->handle();
     sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
     if (!db)
         return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
-    QByteArray sql = QByteArray("SELECT ") + SqliteSummaryScan::kColumns + " FROM directory";
-    if (firstByKey > 0)
-        sql += " ORDER BY key LIMIT " + QByteArray::number(firstByKey);
     sqlite3_stmt *statement = nullptr;
     if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
         return StoreError::make(
             Kind::Io,
             QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
-    const int step = SqliteSummaryScan::read(statement, sink);
+    const int result = read(statement);
     const QString message = QString::fromUtf8(sqlite3_errmsg(db));
     sqlite3_finalize(statement);
-    if (step != SQLITE_DONE)
-        return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: %2").arg(m_path, message));
+    if (result != SQLITE_OK)
+        return StoreError::make(Kind::Io, QStringLiteral("cannot read all of %1: %2").arg(m_path, message));
     return StoreError::none();
 }
 

@@ -11,6 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QScopeGuard>
+#include <QSemaphore>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -71,6 +74,10 @@ private slots:
     void keysSortBytewise();
     void scanRowsHandsOverBatchesInKeyOrder_data();
     void scanRowsHandsOverBatchesInKeyOrder();
+    void scanRowsReadsEveryValueAsTheRowReadDoes_data();
+    void scanRowsReadsEveryValueAsTheRowReadDoes();
+    void workerReadsKeepAConnectionWhereTheEngineSaysSo();
+    void keptConnectionsCloseWithTheStore();
     void historyIsAppendOnly_data();
     void historyIsAppendOnly();
     void twoProcessesKeepOneEventChain();
@@ -529,6 +536,144 @@ void TestSqlDirectoryStore::scanRowsHandsOverBatchesInKeyOrder()
         for (qsizetype i = 0; i < all.size(); ++i)
             QCOMPARE(all.at(i).key, keys.at(i));
     }
+}
+
+// The bulk read has a path of its own on SQLite (SqliteRowScan); whatever a file holds, it
+// must hand over the row that the single-row read gives.
+void TestSqlDirectoryStore::scanRowsReadsEveryValueAsTheRowReadDoes_data()
+{
+    QTest::addColumn<QString>("column");
+    QTest::addColumn<QString>("stored"); // an SQL literal, written past the store
+    QTest::addColumn<QVariant>("read");
+    QTest::addRow("NULL text") << "auth"
+                               << "NULL" << QVariant();
+    QTest::addRow("empty text is not NULL") << "auth"
+                                            << "''" << QVariant(QStringLiteral(""));
+    QTest::addRow("text beyond ASCII") << "auth"
+                                       << "'grüße ✓ 𝄞'" << QVariant(QStringLiteral("grüße ✓ 𝄞"));
+    QTest::addRow("NULL seq") << "seq"
+                              << "NULL" << QVariant();
+    QTest::addRow("an integer") << "planner_rank"
+                                << "7" << QVariant(qint64(7));
+    QTest::addRow("NULL in a defaulted integer") << "planner_rank"
+                                                 << "NULL" << QVariant(qint64(100));
+    if (m_backend.kind() != StoreBackend::Kind::Sqlite)
+        return;
+    // What a legacy SQLite file may hold, since its columns take any type.
+    QTest::addRow("an integer in a text column") << "auth"
+                                                 << "42" << QVariant(QStringLiteral("42"));
+    QTest::addRow("a blob in a text column") << "auth"
+                                             << "X'6869'" << QVariant(QStringLiteral("hi"));
+    QTest::addRow("text in an integer column") << "planner_rank"
+                                               << "' 9 '" << QVariant(qint64(9));
+    QTest::addRow("a whole float in an integer column") << "planner_rank"
+                                                        << "3.0" << QVariant(qint64(3));
+    QTest::addRow("a fraction keeps the default") << "planner_rank"
+                                                  << "2.5" << QVariant(qint64(100));
+    QTest::addRow("words keep the default") << "planner_rank"
+                                            << "'x'" << QVariant(qint64(100));
+    QTest::addRow("a flag out of range keeps the default") << "sensitive"
+                                                           << "2" << QVariant(qint64(0));
+    QTest::addRow("a blob in an integer column keeps the default") << "seq"
+                                                                   << "X'01'" << QVariant();
+}
+
+void TestSqlDirectoryStore::scanRowsReadsEveryValueAsTheRowReadDoes()
+{
+    QFETCH(QString, column);
+    QFETCH(QString, stored);
+    QFETCH(QVariant, read);
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    SqlDirectoryStore &store = *opened.value();
+    QVERIFY(store.create(sampleRow(QStringLiteral("ODD_VALUE"))).ok());
+    QSqlQuery write(store.database());
+    QVERIFY2(write.exec(
+                 QStringLiteral("UPDATE directory SET %1 = %2 WHERE key = 'ODD_VALUE'").arg(column, stored)),
+             qPrintable(write.lastError().text()));
+
+    QList<Row> scanned;
+    const StoreError error = store.scanRows([&scanned](QList<Row> &&batch) {
+        scanned.append(std::move(batch));
+        return true;
+    });
+    QVERIFY2(!error.isError(), qPrintable(error.message));
+    QCOMPARE(scanned.size(), 1);
+    QCOMPARE(scanned.first().value(column), read);
+    QCOMPARE(scanned.first(), store.row(QStringLiteral("ODD_VALUE")).value());
+}
+
+namespace {
+
+// Reads on `store` through withReadConnection and returns the connection's name; the read
+// fails after it when `fail`.
+QString readConnectionName(const SqlDirectoryStore &store, bool fail = false)
+{
+    QString name;
+    const StoreError error = store.withReadConnection([&](QSqlDatabase &db) {
+        name = db.connectionName();
+        QSqlQuery query(db);
+        if (!query.exec(QStringLiteral("SELECT count(*) FROM directory")) || !query.next())
+            return StoreError::make(StoreError::Kind::Io, query.lastError().text());
+        return fail ? StoreError::make(StoreError::Kind::Io, QStringLiteral("a read that failed"))
+                    : StoreError::none();
+    });
+    return error.isError() && !fail ? QString() : name;
+}
+
+} // namespace
+
+// PostgreSQL's connecting costs round trips, so a worker keeps its read connection until
+// the thread ends or a read fails; SQLite's costs a file open, so each read has its own.
+void TestSqlDirectoryStore::workerReadsKeepAConnectionWhereTheEngineSaysSo()
+{
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    const SqlDirectoryStore &store = *opened.value();
+    QStringList names;
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        names << readConnectionName(store) << readConnectionName(store) << readConnectionName(store, true)
+              << readConnectionName(store);
+    }));
+    worker->start();
+    QVERIFY(worker->wait(60000));
+    QCOMPARE(names.size(), 4);
+    QVERIFY(!names.contains(QString()));
+    if (m_backend.kind() == StoreBackend::Kind::Postgres) {
+        QCOMPARE(names.at(1), names.at(0));
+        QCOMPARE(names.at(2), names.at(0));
+        QVERIFY2(names.at(3) != names.at(2), "a connection whose read failed was used again");
+    } else {
+        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), names.size());
+    }
+    for (const QString &name : std::as_const(names))
+        QVERIFY2(!QSqlDatabase::connectionNames().contains(name),
+                 qPrintable(name + QStringLiteral(" outlived its thread")));
+}
+
+void TestSqlDirectoryStore::keptConnectionsCloseWithTheStore()
+{
+    auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
+    QVERIFY(opened.ok());
+    std::shared_ptr<SqlDirectoryStore> store = std::move(opened.value());
+    QString name;
+    QSemaphore read;
+    QSemaphore storeGone;
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        name = readConnectionName(*store);
+        read.release();
+        storeGone.acquire();
+    }));
+    worker->start();
+    const auto finish = qScopeGuard([&] {
+        storeGone.release();
+        worker->wait();
+    });
+    QVERIFY(read.tryAcquire(1, 60000));
+    QVERIFY(!name.isEmpty());
+    store.reset();
+    QVERIFY2(!QSqlDatabase::connectionNames().contains(name),
+             qPrintable(name + QStringLiteral(" outlived its store")));
 }
 
 void TestSqlDirectoryStore::keysSortBytewise()
