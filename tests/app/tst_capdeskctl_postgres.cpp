@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -183,6 +184,7 @@ private slots:
     void twoServersShareOneDirectory();
     void servesAsARoleThatCannotRewriteHistory();
     void twoServersUnderConcurrentLoadLoseNothing();
+    void anArchiveTakenUnderLoadKeepsEveryReceipt();
 
 private:
     std::unique_ptr<TemporaryPostgres> m_postgres;
@@ -511,6 +513,73 @@ void TestCapdeskctlPostgres::twoServersUnderConcurrentLoadLoseNothing()
 
     const Run log = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
     QVERIFY2(log.exitCode == 0, log.out.constData());
+}
+
+// `receipts archive` while both servers dispatch: the archive deletes only what its seal
+// covers, so a receipt written meanwhile stays, and every acknowledged dispatch has
+// exactly one receipt, in the database or in the segment file.
+void TestCapdeskctlPostgres::anArchiveTakenUnderLoadKeepsEveryReceipt()
+{
+    const QString db = m_postgres->createDatabase();
+    QCOMPARE(ctl({u"init"_s, u"--db"_s, db}).exitCode, 0);
+    QCOMPARE(ctl({u"put"_s, u"--db"_s, db}, kEchoRow).exitCode, 0);
+    const QString keyFile = m_dir.filePath(u"archive-load.pem"_s);
+    ServeProcess first;
+    ServeProcess second;
+    QString error;
+    QVERIFY2(startBoth(db, keyFile, first, second, &error), qPrintable(error));
+
+    TwoServerLoad load({first.baseUrl(), second.baseUrl()}, kServedKey);
+    load.start(8, 60);
+    QVERIFY(QTest::qWaitFor([&load] { return load.answered() >= 90; }, 60000));
+    const QString segment = m_dir.filePath(u"under-load.jsonl"_s);
+    QProcess archive;
+    archive.start(QStringLiteral(CAPDESKCTL_PATH),
+                  {u"receipts"_s, u"archive"_s, u"--before"_s,
+                   QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs), u"--out"_s, segment,
+                   u"--db"_s, db, u"--signing-key"_s, keyFile});
+    const int answeredAtArchive = load.answered();
+    QVERIFY(QTest::qWaitFor([&archive] { return archive.state() == QProcess::NotRunning; }, 60000));
+    const int answeredMeanwhile = load.answered() - answeredAtArchive;
+    QVERIFY2(archive.exitCode() == 0, archive.readAllStandardError().constData());
+    const qint64 archived =
+        QJsonDocument::fromJson(archive.readAllStandardOutput()).object().value(u"archived"_s).toInteger();
+    QVERIFY(QTest::qWaitFor([&load] { return load.finished(); }, 120000));
+    const TwoServerLoad::Tally tally = load.tally();
+    qInfo("%lld receipts archived while %d operations were answered; %d dispatches in all", archived,
+          answeredMeanwhile, tally.dispatched);
+    QVERIFY2(tally.failed == 0, qPrintable(tally.unexpected.join(u'\n')));
+    QVERIFY(archived > 0);
+    QVERIFY(archived < tally.dispatched);
+
+    QSet<QString> kept;
+    const QJsonArray listed = ctl({u"receipts"_s, u"--key"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db})
+                                  .json()
+                                  .value(u"receipts"_s)
+                                  .toArray();
+    for (const QJsonValue &receipt : listed)
+        kept.insert(receipt.toObject().value(u"invocation_id"_s).toString());
+    QSet<QString> moved;
+    QFile file(segment);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    while (!file.atEnd()) {
+        const QJsonObject line = QJsonDocument::fromJson(file.readLine()).object();
+        if (line.contains(u"receipt"_s))
+            moved.insert(QJsonDocument::fromJson(line.value(u"receipt"_s).toString().toUtf8())
+                             .object()
+                             .value(u"invocation_id"_s)
+                             .toString());
+    }
+    QCOMPARE(moved.size(), archived);
+    QVERIFY2(!kept.intersects(moved), "a receipt is both in the database and in the segment");
+    QCOMPARE(kept + moved, QSet<QString>(tally.invocationIds.begin(), tally.invocationIds.end()));
+    QCOMPARE(kept.size() + moved.size(), tally.dispatched);
+
+    const Run log = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db, u"--signing-key"_s, keyFile});
+    QVERIFY2(log.exitCode == 0, log.out.constData());
+    QCOMPARE(log.json().value(u"receipts"_s).toObject().value(u"archived"_s).toInteger(), archived);
+    const Run verified = ctl({u"verify-receipt"_s, segment, u"--db"_s, db, u"--signing-key"_s, keyFile});
+    QVERIFY2(verified.exitCode == 0, verified.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlPostgres)
