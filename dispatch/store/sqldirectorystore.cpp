@@ -116,7 +116,8 @@ StoreError SqlDirectoryStore::withReadConnection(const std::function<StoreError(
         QSqlDatabase db = database();
         return read(db);
     }
-    if (m_readConnections)
+    // A thread already finished would never tell that its kept connection can go.
+    if (m_readConnections && !QThread::currentThread()->isFinished())
         return m_readConnections->read(read);
     const QString name = ConnectionName::fresh(QStringLiteral("store"));
     StoreError error = m_engine->openConnection(name, true);

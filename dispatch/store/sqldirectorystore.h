@@ -72,7 +72,8 @@ public:
     QSqlDatabase database() const;
     // Runs `read` on the store's own connection when called from the thread that opened
     // it, else on a read-only connection of the calling thread: QtSql connections are per
-    // thread. That one is short-lived, or kept for the thread where the engine says so.
+    // thread. That one is short-lived, or kept for the thread where the engine says so; a
+    // read must then not call this again from inside `read`.
     // For readers of the engine's other tables (the event log, receipts) on any thread.
     StoreError withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const;
     // Adds and opens a read-write connection `name` to this directory on the calling
@@ -111,7 +112,8 @@ private:
     DirectoryIndex &index();
 
     std::unique_ptr<DirectoryEngine> m_engine;
-    // Only where the engine keeps them (it refers to the engine, so it goes first).
+    // Only where the engine keeps them; declared after m_engine, which it refers to, so it is
+    // destroyed first.
     std::unique_ptr<ThreadReadConnections> m_readConnections;
     QString m_path;
     QString m_connectionName;

@@ -13,6 +13,8 @@
 
 #include <sqlite3.h>
 
+#include <memory>
+
 namespace {
 
 using Kind = StoreError::Kind;
@@ -141,14 +143,14 @@ StoreError SqliteDirectoryEngine::step(QSqlDatabase &connection, const QByteArra
     sqlite3 *db = handle.isValid() ? *static_cast<sqlite3 *const *>(handle.constData()) : nullptr;
     if (!db)
         return StoreError::make(Kind::Io, QStringLiteral("%1 is not open").arg(m_path));
-    sqlite3_stmt *statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) != SQLITE_OK)
+    sqlite3_stmt *prepared = nullptr;
+    if (sqlite3_prepare_v2(db, sql.constData(), -1, &prepared, nullptr) != SQLITE_OK)
         return StoreError::make(
             Kind::Io,
             QStringLiteral("cannot read %1: %2").arg(m_path, QString::fromUtf8(sqlite3_errmsg(db))));
-    const int result = read(statement);
+    const std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> statement(prepared, &sqlite3_finalize);
+    const int result = read(statement.get());
     const QString message = QString::fromUtf8(sqlite3_errmsg(db));
-    sqlite3_finalize(statement);
     if (result != SQLITE_OK)
         return StoreError::make(Kind::Io, QStringLiteral("cannot read all of %1: %2").arg(m_path, message));
     return StoreError::none();

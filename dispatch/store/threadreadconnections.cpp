@@ -56,7 +56,7 @@ StoreError ThreadReadConnections::read(const std::function<StoreError(QSqlDataba
         }
         const QMutexLocker lock(&m_kept->mutex);
         m_kept->names.insert(thread, name);
-        // Emitted on the finishing thread itself, once it reads no more.
+        // Emitted once the thread reads no more (for a thread Qt did not start, when it exits).
         m_kept->finishes.insert(thread, QObject::connect(
                                             thread, &QThread::finished, thread,
                                             [kept = m_kept, thread] {

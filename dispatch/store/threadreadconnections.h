@@ -13,8 +13,9 @@ class DirectoryEngine;
 // round trips and authentication (PostgreSQL): a receipt page read on a worker then
 // answers at once instead of ~60 ms later. A connection is closed when its thread
 // finishes, after a read that failed (it may be broken, or left in a transaction), and
-// with this object. A thread Qt did not start tells no finish, so its connection stays
-// until then.
+// with this object. So after the server restarts, each worker's next read fails once and
+// the one after it connects again. Not for a read inside another read on the same thread:
+// the two would share the connection.
 class ThreadReadConnections final
 {
 public:

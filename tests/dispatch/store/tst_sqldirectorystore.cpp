@@ -544,44 +544,62 @@ void TestSqlDirectoryStore::scanRowsReadsEveryValueAsTheRowReadDoes_data()
 {
     QTest::addColumn<QString>("column");
     QTest::addColumn<QString>("stored"); // an SQL literal, written past the store
+    QTest::addColumn<QString>("storedAs"); // SQLite's typeof() of what the column then holds
     QTest::addColumn<QVariant>("read");
     QTest::addRow("NULL text") << "auth"
-                               << "NULL" << QVariant();
+                               << "NULL"
+                               << "null" << QVariant();
     QTest::addRow("empty text is not NULL") << "auth"
-                                            << "''" << QVariant(QStringLiteral(""));
+                                            << "''"
+                                            << "text" << QVariant(QStringLiteral(""));
     QTest::addRow("text beyond ASCII") << "auth"
-                                       << "'grüße ✓ 𝄞'" << QVariant(QStringLiteral("grüße ✓ 𝄞"));
+                                       << "'grüße ✓ 𝄞'"
+                                       << "text" << QVariant(QStringLiteral("grüße ✓ 𝄞"));
     QTest::addRow("NULL seq") << "seq"
-                              << "NULL" << QVariant();
+                              << "NULL"
+                              << "null" << QVariant();
     QTest::addRow("an integer") << "planner_rank"
-                                << "7" << QVariant(qint64(7));
+                                << "7"
+                                << "integer" << QVariant(qint64(7));
     QTest::addRow("NULL in a defaulted integer") << "planner_rank"
-                                                 << "NULL" << QVariant(qint64(100));
+                                                 << "NULL"
+                                                 << "null" << QVariant(qint64(100));
     if (m_backend.kind() != StoreBackend::Kind::Sqlite)
         return;
-    // What a legacy SQLite file may hold, since its columns take any type.
-    QTest::addRow("an integer in a text column") << "auth"
-                                                 << "42" << QVariant(QStringLiteral("42"));
+    // What a legacy SQLite file may hold: a column's declared type converts only what
+    // converts losslessly, and a blob never.
     QTest::addRow("a blob in a text column") << "auth"
-                                             << "X'6869'" << QVariant(QStringLiteral("hi"));
+                                             << "X'6869'"
+                                             << "blob" << QVariant(QStringLiteral("hi"));
+    QTest::addRow("an empty blob in a text column is NULL") << "auth"
+                                                            << "X''"
+                                                            << "blob" << QVariant();
+    QTest::addRow("bytes that are not UTF-8, decoded as SQLite does")
+        << "auth"
+        << "CAST(X'618062' AS TEXT)"
+        << "text" << QVariant(QStringLiteral("a\u0080b"));
     QTest::addRow("text in an integer column") << "planner_rank"
-                                               << "' 9 '" << QVariant(qint64(9));
-    QTest::addRow("a whole float in an integer column") << "planner_rank"
-                                                        << "3.0" << QVariant(qint64(3));
+                                               << "'9' || char(160)"
+                                               << "text" << QVariant(qint64(9));
     QTest::addRow("a fraction keeps the default") << "planner_rank"
-                                                  << "2.5" << QVariant(qint64(100));
+                                                  << "2.5"
+                                                  << "real" << QVariant(qint64(100));
     QTest::addRow("words keep the default") << "planner_rank"
-                                            << "'x'" << QVariant(qint64(100));
+                                            << "'x'"
+                                            << "text" << QVariant(qint64(100));
     QTest::addRow("a flag out of range keeps the default") << "sensitive"
-                                                           << "2" << QVariant(qint64(0));
+                                                           << "2"
+                                                           << "integer" << QVariant(qint64(0));
     QTest::addRow("a blob in an integer column keeps the default") << "seq"
-                                                                   << "X'01'" << QVariant();
+                                                                   << "X'01'"
+                                                                   << "blob" << QVariant();
 }
 
 void TestSqlDirectoryStore::scanRowsReadsEveryValueAsTheRowReadDoes()
 {
     QFETCH(QString, column);
     QFETCH(QString, stored);
+    QFETCH(QString, storedAs);
     QFETCH(QVariant, read);
     auto opened = SqlDirectoryStore::open(m_backend.freshLocation());
     QVERIFY(opened.ok());
@@ -591,6 +609,12 @@ void TestSqlDirectoryStore::scanRowsReadsEveryValueAsTheRowReadDoes()
     QVERIFY2(write.exec(
                  QStringLiteral("UPDATE directory SET %1 = %2 WHERE key = 'ODD_VALUE'").arg(column, stored)),
              qPrintable(write.lastError().text()));
+    if (m_backend.kind() == StoreBackend::Kind::Sqlite) {
+        QVERIFY(write.exec(
+            QStringLiteral("SELECT typeof(%1) FROM directory WHERE key = 'ODD_VALUE'").arg(column)));
+        QVERIFY(write.next());
+        QCOMPARE(write.value(0).toString(), storedAs);
+    }
 
     QList<Row> scanned;
     const StoreError error = store.scanRows([&scanned](QList<Row> &&batch) {
