@@ -33,6 +33,22 @@ bool startBoth(const QString &db, const QString &keyFile, ServeProcess &first, S
     return first.start(db, kServedKey, error, signing) && second.start(db, kServedKey, error, signing);
 }
 
+// A new database holding the echo row, served by two instances signing with `keyFile`;
+// empty, with `error`, when any step fails.
+QString echoDirectoryServedTwice(TemporaryPostgres &postgres, const QString &keyFile, ServeProcess &first,
+                                 ServeProcess &second, QString *error)
+{
+    const QString db = postgres.createDatabase(error);
+    if (db.isEmpty())
+        return {};
+    if (ctl({u"init"_s, u"--db"_s, db}).exitCode != 0
+        || ctl({u"put"_s, u"--db"_s, db}, kEchoRow).exitCode != 0) {
+        *error = u"cannot put the echo row into "_s + db;
+        return {};
+    }
+    return startBoth(db, keyFile, first, second, error) ? db : QString();
+}
+
 const QString kEchoPath = u"/api/directory/ZZ_PG_ECHO"_s;
 
 // Clients working two servers at once through the REST surface, as agents and editors
@@ -426,14 +442,12 @@ void TestCapdeskctlPostgres::servesAsARoleThatCannotRewriteHistory()
 
 void TestCapdeskctlPostgres::twoServersUnderConcurrentLoadLoseNothing()
 {
-    const QString db = m_postgres->createDatabase();
-    QCOMPARE(ctl({u"init"_s, u"--db"_s, db}).exitCode, 0);
-    QCOMPARE(ctl({u"put"_s, u"--db"_s, db}, kEchoRow).exitCode, 0);
     const QString keyFile = m_dir.filePath(u"load.pem"_s);
     ServeProcess first;
     ServeProcess second;
     QString error;
-    QVERIFY2(startBoth(db, keyFile, first, second, &error), qPrintable(error));
+    const QString db = echoDirectoryServedTwice(*m_postgres, keyFile, first, second, &error);
+    QVERIFY2(!db.isEmpty(), qPrintable(error));
     const auto rank = [&db] {
         return ctl({u"get"_s, u"ZZ_PG_ECHO"_s, u"--db"_s, db}).json().value(u"planner_rank"_s).toInt();
     };
@@ -520,14 +534,12 @@ void TestCapdeskctlPostgres::twoServersUnderConcurrentLoadLoseNothing()
 // exactly one receipt, in the database or in the segment file.
 void TestCapdeskctlPostgres::anArchiveTakenUnderLoadKeepsEveryReceipt()
 {
-    const QString db = m_postgres->createDatabase();
-    QCOMPARE(ctl({u"init"_s, u"--db"_s, db}).exitCode, 0);
-    QCOMPARE(ctl({u"put"_s, u"--db"_s, db}, kEchoRow).exitCode, 0);
     const QString keyFile = m_dir.filePath(u"archive-load.pem"_s);
     ServeProcess first;
     ServeProcess second;
     QString error;
-    QVERIFY2(startBoth(db, keyFile, first, second, &error), qPrintable(error));
+    const QString db = echoDirectoryServedTwice(*m_postgres, keyFile, first, second, &error);
+    QVERIFY2(!db.isEmpty(), qPrintable(error));
 
     TwoServerLoad load({first.baseUrl(), second.baseUrl()}, kServedKey);
     load.start(8, 60);
