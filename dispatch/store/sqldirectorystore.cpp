@@ -169,7 +169,7 @@ StoreError SqlDirectoryStore::scanRows(const RowBatchSink &sink, int batchRows) 
         QList<Row> batch;
         batch.reserve(batchRows);
         bool stopped = false;
-        const StoreError error = m_engine->scanRows(db, [&](Row &&row) {
+        StoreError error = m_engine->scanRows(db, [&](Row &&row) {
             batch.append(std::move(row));
             if (batch.size() < batchRows)
                 return true;

@@ -50,7 +50,7 @@ StoreError ThreadReadConnections::read(const std::function<StoreError(QSqlDataba
     }
     if (name.isEmpty()) {
         name = ConnectionName::fresh(QStringLiteral("store-read"));
-        if (const StoreError error = m_engine.openConnection(name, true); error.isError()) {
+        if (StoreError error = m_engine.openConnection(name, true); error.isError()) {
             QSqlDatabase::removeDatabase(name);
             return error;
         }
@@ -71,7 +71,7 @@ StoreError ThreadReadConnections::read(const std::function<StoreError(QSqlDataba
                                             Qt::DirectConnection));
     }
     QSqlDatabase db = QSqlDatabase::database(name, false);
-    const StoreError error = read(db);
+    StoreError error = read(db);
     if (error.isError()) {
         {
             const QMutexLocker lock(&m_kept->mutex);
