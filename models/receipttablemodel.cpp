@@ -68,8 +68,7 @@ struct ReceiptTableModel::Job
     quint64 generation = 0;
     ReceiptFilter filter;
     qint64 beforeSeq = 0; // Older: below this
-    qint64 afterSeq = 0; // Newer: listed above this; Count: counted above this (0: all, anew)
-    qint64 throughSeq = 0; // Count: counted up to this
+    qint64 afterSeq = 0; // Newer: listed above this; Count: the newest seq counted before (0: none)
     int wanted = kPageSize;
 };
 
@@ -80,8 +79,8 @@ struct ReceiptTableModel::Chunk
     ReceiptSummaryTable table; // oldest first
     ReceiptSummaryReader::Scan scan;
     qint64 newestSeq = 0;
-    ReceiptSummaryReader::Count counted;
-    qint64 countedThroughSeq = 0; // Count: the receipts up to this seq are in `counted`
+    qint64 total = 0; // Count: every receipt,
+    qint64 countedThroughSeq = 0; // up to this seq
     QStringList statuses;
     QStringList actors;
     bool overflow = false; // Newer: more than kMaxNewer arrived
@@ -157,27 +156,19 @@ void ReceiptTableModel::readOlder(const ReceiptSummaryReader &receipts, const Jo
     page.appendOldestFirstTo(chunk.table);
 }
 
+// The directory keeps its count (migration 0193), so a refresh reads it anew rather than
+// counting what arrived.
 void ReceiptTableModel::count(const ReceiptSummaryReader &receipts, const Job &job, Chunk &chunk)
 {
-    if (job.afterSeq == 0) {
-        const auto total = receipts.total();
-        if (!total.ok()) {
-            chunk.error = total.error();
-            return;
-        }
-        chunk.counted = {std::min(total.value().count, kCountCap), total.value().count > kCountCap};
-        chunk.countedThroughSeq = total.value().throughSeq;
-    } else {
-        const auto counted = receipts.count(job.afterSeq, job.throughSeq, kCountCap);
-        if (!counted.ok()) {
-            chunk.error = counted.error();
-            return;
-        }
-        chunk.counted = counted.value();
-        chunk.countedThroughSeq = job.throughSeq;
+    const auto total = receipts.total();
+    if (!total.ok()) {
+        chunk.error = total.error();
+        return;
     }
+    chunk.total = total.value().count;
+    chunk.countedThroughSeq = total.value().throughSeq;
     // New receipts may bring a status or a caller not offered yet.
-    if (job.afterSeq > 0 && chunk.counted.count == 0)
+    if (job.afterSeq > 0 && chunk.countedThroughSeq <= job.afterSeq)
         return;
     const auto statuses = receipts.distinct(ReceiptSummaryReader::Column::Status);
     const auto actors = receipts.distinct(ReceiptSummaryReader::Column::Actor);
@@ -239,7 +230,6 @@ void ReceiptTableModel::forgetCounts()
     ++m_generation;
     ++m_readerGeneration;
     m_total = -1;
-    m_totalCapped = false;
     m_countedThroughSeq = 0;
     m_countFailed = false;
     m_failed = false;
@@ -336,7 +326,6 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::countJob() const
     job.kind = Job::Kind::Count;
     job.generation = m_readerGeneration;
     job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
-    job.throughSeq = m_newestSeq;
     return job;
 }
 
@@ -484,13 +473,7 @@ void ReceiptTableModel::applyNewer(Chunk &chunk)
 
 void ReceiptTableModel::applyCount(const Chunk &chunk)
 {
-    if (chunk.job.afterSeq == 0) {
-        m_total = chunk.counted.count;
-        m_totalCapped = chunk.counted.capped;
-    } else {
-        m_total = std::min(m_total + chunk.counted.count, kCountCap);
-        m_totalCapped = m_totalCapped || chunk.counted.capped || m_total == kCountCap;
-    }
+    m_total = chunk.total;
     m_countedThroughSeq = chunk.countedThroughSeq;
     if (chunk.statuses.isEmpty() && chunk.actors.isEmpty())
         return;

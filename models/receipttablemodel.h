@@ -15,8 +15,8 @@
 // log of tens of millions of receipts is never held, only the pages the view has asked
 // for (canFetchMore/fetchMore), kept compact in a ReceiptSummaryTable. Every read runs on
 // a worker and stops after a short budget, so a keystroke in a filter answers at once
-// and replaces a search still under way. The total is counted once, up to kCountCap,
-// and kept up by refresh(), never counted again per keystroke.
+// and replaces a search still under way. The total is the count the directory keeps,
+// read on load and on refresh(), never counted per keystroke.
 class ReceiptTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -44,7 +44,6 @@ public:
     // How long one read may look for receipts that pass the filter before it hands over
     // what it found; the next read goes on from there.
     static constexpr int kReadBudgetMs = 120;
-    static constexpr qint64 kCountCap = 10000000;
     // More new receipts than this since the last look, and the list starts over from the newest.
     static constexpr int kMaxNewer = 10000;
 
@@ -68,10 +67,8 @@ public:
     // Whether every receipt that passes the filter is listed (else fetchMore() lists more).
     bool isComplete() const { return m_exhausted && !m_failed; }
 
-    // Every receipt in the directory, counted once and kept up by refresh(); -1 until
-    // known, and kCountCap when there are more (totalIsCapped()).
+    // Every receipt in the directory, read on load and kept up by refresh(); -1 until known.
     qint64 totalReceipts() const { return m_total; }
-    bool totalIsCapped() const { return m_totalCapped; }
     // The receipts listed, oldest first.
     const ReceiptSummaryTable &summaries() const { return m_table; }
     // Every status some receipt has, sorted.
@@ -157,7 +154,6 @@ private:
     // The newest receipt looked at: refresh() reads the ones above it.
     qint64 m_newestSeq = 0;
     qint64 m_total = -1;
-    bool m_totalCapped = false;
     // The receipts up to this seq are in m_total.
     qint64 m_countedThroughSeq = 0;
     QStringList m_statuses;

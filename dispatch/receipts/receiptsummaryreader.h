@@ -33,13 +33,6 @@ public:
         bool exhausted = true;
     };
 
-    // What a count comes to: `capped` when there are more than `count`.
-    struct Count
-    {
-        qint64 count = 0;
-        bool capped = false;
-    };
-
     enum class Column { Status, Actor };
 
     // At most this many distinct statuses or callers are offered; more are not read.
@@ -61,16 +54,14 @@ public:
                      const Sink &sink) const;
     // The receipts of one trace, oldest first, at most kMaxTraceReceipts.
     StoreError trace(const QString &trace, const Sink &sink) const;
-    // Every receipt, counted, and the newest seq among them, read at one instant. A whole
-    // table's count is what both databases count fastest (SQLite from its smallest index).
+    // How many receipts the directory holds, as its triggers keep the count (migration
+    // 0193), and the newest seq among them, read at one instant.
     struct Total
     {
         qint64 count = 0;
         qint64 throughSeq = 0;
     };
     StoreResult<Total> total() const;
-    // The receipts with seq in (`afterSeq`, `throughSeq`], counted up to `cap`.
-    StoreResult<Count> count(qint64 afterSeq, qint64 throughSeq, qint64 cap) const;
     // The highest seq written so far (0 when there is none).
     StoreResult<qint64> newestSeq() const;
     // Every distinct value of `column`, sorted, at most kMaxChoices: one index probe each.

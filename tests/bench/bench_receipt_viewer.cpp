@@ -207,8 +207,10 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "%s\n", qPrintable(count.lastError().text()));
             return 1;
         }
-        if (const int held = count.value(0).toInt(); held < receipts) {
-            const QString error = copyIntoPostgres(path, held, receipts);
+        // A COPY of a million at a time: the counting trigger holds each statement's rows.
+        constexpr int kCopied = 1000000;
+        for (int held = count.value(0).toInt(); held < receipts; held += kCopied) {
+            const QString error = copyIntoPostgres(path, held, std::min(receipts, held + kCopied));
             if (!error.isEmpty()) {
                 std::fprintf(stderr, "%s\n", qPrintable(error));
                 return 1;
@@ -290,8 +292,7 @@ int main(int argc, char *argv[])
         pages.push_back(msSince(scroll));
     }
 
-    std::printf("receipts:                        %7lld%s\n", viewer.model()->totalReceipts(),
-                viewer.model()->totalIsCapped() ? "+" : "");
+    std::printf("receipts:                        %7lld\n", viewer.model()->totalReceipts());
     std::printf("open to first painted page:      %7.1f ms\n", paintedMs);
     std::printf("open to the total counted:       %7.1f ms\n", countedMs);
     std::printf("key filter keystroke (med, max): %7.1f ms, %.1f ms over %zu\n", median(keyStrokes),

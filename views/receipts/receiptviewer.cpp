@@ -202,9 +202,8 @@ void ReceiptViewer::reload()
 void ReceiptViewer::updateHeader()
 {
     const qint64 total = m_model->totalReceipts();
-    const QString all = total < 0                  ? tr("counting the receipts\u2026")
-                        : m_model->totalIsCapped() ? tr("%1+ receipts").arg(QLocale().toString(total))
-                                                   : ReceiptTableModel::receiptsText(total);
+    const QString all =
+        total < 0 ? tr("counting the receipts\u2026") : ReceiptTableModel::receiptsText(total);
     // Filtered, the list holds what the pages read so far found; "+" while more may come.
     QString text = m_model->filter().isEmpty()
                        ? all

@@ -3,6 +3,7 @@
 #include "dispatch/receipts/receiptarchiver.h"
 #include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/receiptsegmentfile.h"
+#include "dispatch/receipts/receiptsummaryreader.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqldirectorystore.h"
@@ -75,6 +76,8 @@ private slots:
     void aTamperedSegmentIsNamed_data();
     void aTamperedSegmentIsNamed();
     void anExistingFileIsNeverOverwritten();
+    void theDirectoryKeepsItsReceiptCount();
+    void aMigratedDirectoryCountsItsReceiptsOnce();
 
 private:
     // Writers A and B each issue receipts started on 2026-01-01 … 2026-01-06.
@@ -82,6 +85,7 @@ private:
     Receipt receipt(int n, int day) const;
     ReceiptLogAudit::Report audit();
     qint64 count(const QString &sql) const;
+    qint64 keptTotal() const;
     // SQL run as an outside tool would: `sqlite` on the file, `postgres` as the owner.
     QString raw(const QStringList &sqlite, const QStringList &postgres) const;
     QString segment(const QString &name = u"old.jsonl"_s) const { return m_dir->filePath(name); }
@@ -170,6 +174,15 @@ qint64 TestReceiptArchiver::count(const QString &sql) const
     if (!query.exec(sql) || !query.next())
         qFatal("bad test SQL: %s", qPrintable(sql));
     return query.value(0).toLongLong();
+}
+
+// What the Receipts dock reads as the directory's total.
+qint64 TestReceiptArchiver::keptTotal() const
+{
+    const StoreResult<ReceiptSummaryReader::Total> total = ReceiptSummaryReader(m_store).total();
+    if (!total.ok())
+        qWarning("total failed: %s", qPrintable(total.error().message));
+    return total.ok() ? total.value().count : -1;
 }
 
 QString TestReceiptArchiver::raw(const QStringList &sqlite, const QStringList &postgres) const
@@ -446,6 +459,58 @@ void TestReceiptArchiver::anExistingFileIsNeverOverwritten()
     QVERIFY(archived.error().message.contains(u"never overwrites"_s));
     QCOMPARE(linesOf(segment()), QList<QByteArray>{"keep me"});
     QCOMPARE(count(u"SELECT COUNT(*) FROM receipts"_s), 12);
+}
+
+// The triggers of migration 0193 keep the count through every write and the one delete a
+// receipt gets; the dock reads it rather than scanning the log.
+void TestReceiptArchiver::theDirectoryKeepsItsReceiptCount()
+{
+    issueSixDaysFromTwoWriters();
+    {
+        // Another connection: on PostgreSQL it counts into its own backend's slot.
+        auto other = SqlDirectoryStore::open(m_location);
+        QVERIFY2(other.ok(), qPrintable(other.error().message));
+        DirectoryLedger third(other.value(), DirectoryLedger::KeyPlacement::FileOnly,
+                              CapabilityGateRefusalCounter::kDefaultIntervalMs,
+                              m_dir->filePath(u"key.pem"_s));
+        for (int n = 0; n < 3; ++n)
+            QVERIFY(third.issue(receipt(100 + n, 5)).ok());
+    }
+    QCOMPARE(keptTotal(), 15);
+    QVERIFY(m_ledger->archiveReceipts(u"2026-01-04T00:00:00.000Z"_s, segment()).ok());
+    QCOMPARE(count(u"SELECT COUNT(*) FROM receipts"_s), 9);
+    QCOMPARE(keptTotal(), 9);
+
+    // What is read is the kept count, not a count of the rows.
+    QCOMPARE(raw({u"UPDATE receipt_count SET receipts = receipts + 1000 WHERE slot = 0"_s},
+                 {u"UPDATE receipt_count SET receipts = receipts + 1000 WHERE slot = 0"_s}),
+             QString());
+    QCOMPARE(keptTotal(), 1009);
+    // Without it, as in a file an outside tool has edited, the rows are counted.
+    QCOMPARE(raw({u"DELETE FROM receipt_count"_s}, {u"DELETE FROM receipt_count"_s}), QString());
+    QCOMPARE(keptTotal(), 9);
+}
+
+// A directory that held receipts before migration 0193 starts its count from them.
+void TestReceiptArchiver::aMigratedDirectoryCountsItsReceiptsOnce()
+{
+    issueSixDaysFromTwoWriters();
+    const QStringList undo = {u"DROP TRIGGER receipt_count_insert ON receipts"_s,
+                              u"DROP TRIGGER receipt_count_delete ON receipts"_s,
+                              u"DROP FUNCTION capdesk_count_receipts()"_s, u"DROP TABLE receipt_count"_s,
+                              u"UPDATE schema_migrations SET version = 192"_s};
+    m_second.reset();
+    m_ledger.reset();
+    m_store.reset();
+    QCOMPARE(raw({u"DROP TRIGGER receipt_count_insert"_s, u"DROP TRIGGER receipt_count_delete"_s,
+                  u"DROP TABLE receipt_count"_s, u"PRAGMA user_version = 192"_s},
+                 undo),
+             QString());
+    auto reopened = SqlDirectoryStore::open(m_location);
+    QVERIFY2(reopened.ok(), qPrintable(reopened.error().message));
+    m_store = reopened.value();
+    QCOMPARE(count(u"SELECT CAST(sum(receipts) AS BIGINT) FROM receipt_count"_s), 12);
+    QCOMPARE(keptTotal(), 12);
 }
 
 CAPDESK_TEST_ON_BOTH_BACKENDS(TestReceiptArchiver)

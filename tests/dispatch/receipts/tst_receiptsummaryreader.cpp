@@ -25,7 +25,6 @@ private slots:
     void aKeyFilterOfManyKeysMatchesEachReceipt();
     void newerListsOnlyWhatArrivedAndPasses();
     void newerWithAKeyNoReceiptHasListsNothing();
-    void countsUpToTheCap();
     void countsTheWholeLogAtOneInstant();
     void listsTheStatusesAndCallersInUse();
     void readsATraceOldestFirst();
@@ -254,22 +253,6 @@ void TestReceiptSummaryReader::newerWithAKeyNoReceiptHasListsNothing()
     std::reverse(expected.begin(), expected.end());
     QVERIFY(!expected.isEmpty());
     QCOMPARE(idsOf(ids), expected);
-}
-
-void TestReceiptSummaryReader::countsUpToTheCap()
-{
-    auto all = m_reader->count(0, kReceipts, 10000000);
-    QVERIFY(all.ok());
-    QCOMPARE(all.value().count, qint64(kReceipts));
-    QVERIFY(!all.value().capped);
-    auto capped = m_reader->count(0, kReceipts, 1000);
-    QVERIFY(capped.ok());
-    QCOMPARE(capped.value().count, qint64(1000));
-    QVERIFY(capped.value().capped);
-    auto some = m_reader->count(100, 250, 1000);
-    QVERIFY(some.ok());
-    QCOMPARE(some.value().count, qint64(150));
-    QCOMPARE(m_reader->newestSeq().value(), qint64(kReceipts));
 }
 
 void TestReceiptSummaryReader::countsTheWholeLogAtOneInstant()
