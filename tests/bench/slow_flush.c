@@ -1,8 +1,8 @@
 // LD_PRELOAD shim for the benchmarks: every fsync/fdatasync takes at least
 // SLOW_FLUSH_MS (default 4) milliseconds longer, as on the virtual disks where a durable
 // commit costs ~4 ms. It still makes the real call, so durability is unchanged.
-//   gcc -O2 -shared -fPIC -o /tmp/slow_flush.so tests/bench/slow_flush.c -ldl
-//   LD_PRELOAD=/tmp/slow_flush.so build/tests/bench/bench_flows
+// Built with the benchmarks; the runner times bench_flows on it too:
+//   LD_PRELOAD=build/tests/bench/slow_flush.so build/tests/bench/bench_flows
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ int fsync(int fd)
 {
     static int (*real)(int);
     if (!real)
-        real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+        *(void **)&real = dlsym(RTLD_NEXT, "fsync"); // POSIX's way past ISO C's cast rule
     pause_for_flush();
     return real(fd);
 }
@@ -31,7 +31,7 @@ int fdatasync(int fd)
 {
     static int (*real)(int);
     if (!real)
-        real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+        *(void **)&real = dlsym(RTLD_NEXT, "fdatasync"); // POSIX's way past ISO C's cast rule
     pause_for_flush();
     return real(fd);
 }
