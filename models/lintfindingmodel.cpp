@@ -67,12 +67,12 @@ void LintFindingModel::rebuild()
     m_rebuildPending = false;
     beginResetModel();
     m_groups.clear();
+    m_findings = m_state ? m_state->all() : QHash<QString, QList<LintFinding>>();
     m_errors = m_warnings = 0;
     QSet<QString> rows;
     if (m_state) {
         QHash<QString, std::size_t> groupOf;
-        const auto &all = m_state->all();
-        for (auto it = all.cbegin(); it != all.cend(); ++it) {
+        for (auto it = m_findings.cbegin(); it != m_findings.cend(); ++it) {
             for (const LintFinding &finding : it.value()) {
                 if ((!m_severity.isEmpty() && finding.severity != m_severity)
                     || (!m_code.isEmpty() && finding.code != m_code))
@@ -86,7 +86,7 @@ void LintFindingModel::rebuild()
                         {id, byRule ? finding.code + u' ' + finding.name : finding.key, {}, 0});
                 }
                 Group &group = m_groups[*found];
-                group.findings.push_back(finding);
+                group.findings.push_back(&finding);
                 (finding.isError() ? m_errors : m_warnings) += 1;
                 group.errors += finding.isError() ? 1 : 0;
                 rows.insert(finding.key);
@@ -97,9 +97,9 @@ void LintFindingModel::rebuild()
     std::sort(m_groups.begin(), m_groups.end(), [](const Group &a, const Group &b) { return a.id < b.id; });
     for (Group &group : m_groups) {
         std::sort(group.findings.begin(), group.findings.end(),
-                  [](const LintFinding &a, const LintFinding &b) {
-                      return std::tie(a.key, a.code, a.field, a.message)
-                             < std::tie(b.key, b.code, b.field, b.message);
+                  [](const LintFinding *a, const LintFinding *b) {
+                      return std::tie(a->key, a->code, a->field, a->message)
+                             < std::tie(b->key, b->code, b->field, b->message);
                   });
     }
     m_rows = int(rows.size());
@@ -110,8 +110,10 @@ void LintFindingModel::rebuild()
 QList<LintFinding> LintFindingModel::shownFindings() const
 {
     QList<LintFinding> findings;
-    for (const Group &group : m_groups)
-        findings.append(QList<LintFinding>(group.findings.cbegin(), group.findings.cend()));
+    for (const Group &group : m_groups) {
+        for (const LintFinding *finding : group.findings)
+            findings.append(*finding);
+    }
     return findings;
 }
 
@@ -152,7 +154,7 @@ QVariant LintFindingModel::data(const QModelIndex &index, int role) const
     if (index.internalId() == kGroupId)
         return groupData(m_groups[std::size_t(index.row())], index.column(), role);
     const Group &group = m_groups[std::size_t(index.internalId() - 1)];
-    return findingData(group.findings[std::size_t(index.row())], index.column(), role);
+    return findingData(*group.findings[std::size_t(index.row())], index.column(), role);
 }
 
 QVariant LintFindingModel::groupData(const Group &group, int column, int role) const
@@ -163,7 +165,7 @@ QVariant LintFindingModel::groupData(const Group &group, int column, int role) c
         if (column == ItemColumn)
             return QStringLiteral("%1 (%2)").arg(group.label).arg(count);
         if (column == SeverityColumn && m_grouping == Grouping::ByRule)
-            return group.findings.front().severity;
+            return group.findings.front()->severity;
         if (column == MessageColumn && m_grouping == Grouping::ByRow)
             return tr("errors: %1, warnings: %2").arg(group.errors).arg(count - group.errors);
         break;

@@ -60,7 +60,9 @@ private:
     {
         QString id; // the code or the key
         QString label; // "H010 doc_what" or the key
-        std::vector<LintFinding> findings;
+        // Into m_findings: a directory of 100,000 rows has tens of thousands of findings,
+        // and a copy of each would be as large again as the lists they are in.
+        std::vector<const LintFinding *> findings;
         int errors = 0;
     };
 
@@ -70,6 +72,9 @@ private:
     QVariant findingData(const LintFinding &finding, int column, int role) const;
 
     QPointer<LintState> m_state;
+    // The state's findings as of the last rebuild, shared rather than copied: the state's
+    // next change detaches from it, so the groups' pointers hold until the next rebuild.
+    QHash<QString, QList<LintFinding>> m_findings;
     Grouping m_grouping = Grouping::ByRule;
     QString m_severity;
     QString m_code;

@@ -33,7 +33,19 @@ public:
     Q_DISABLE_COPY_MOVE(PoolWait)
 };
 
+// What the row-local rules found in a row where they found something: a finding or an
+// edge. Most rows have neither, so a directory of 100,000 rows keeps a few tens of
+// thousands of these rather than a RowLint and a key for every row.
+struct LintedRow
+{
+    QString key;
+    RowLint lint;
+};
+
 } // namespace
+
+// Moved by memcpy, so the list of them grows in place (realloc) rather than by copying.
+Q_DECLARE_TYPEINFO(LintedRow, Q_RELOCATABLE_TYPE);
 
 struct LintRun::Outcome
 {
@@ -131,31 +143,29 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
     static const DirectoryIndex noIndex;
     const Linter rowRules(noIndex, localEngine);
     DirectoryIndex &index = outcome->index;
-    // The first pass keeps of each row only its key and what the row-local rules found
-    // (findings and edges); the rows themselves go with their batch.
-    QList<QString> keys;
-    QList<RowLint> own;
-    // Grown by doubling, the table of a large directory would be copied while both copies live.
-    keys.reserve(expectedRows);
-    own.reserve(expectedRows);
-    std::deque<QFuture<QList<RowLint>>> linting;
+    // The first pass keeps of a row only what the row-local rules found in it (findings
+    // and edges), if anything; the rows themselves go with their batch.
+    QList<LintedRow> kept;
+    std::deque<QFuture<QList<LintedRow>>> linting;
     std::atomic<int> done = 0;
     const auto collectOldest = [&] {
         const PoolWait wait;
-        own.append(linting.front().takeResult());
+        kept.append(linting.front().takeResult());
         linting.pop_front();
     };
     const StoreError readError = read([&](QList<Row> &&batch) {
         if (promise.isCanceled())
             return false;
         index.addKeys(batch);
-        for (const Row &row : std::as_const(batch))
-            keys.append(row.key);
         linting.push_back(QtConcurrent::run([&rowRules, &promise, &done, batch = std::move(batch)] {
-            QList<RowLint> part;
-            part.reserve(batch.size());
-            for (const Row &row : batch)
-                part.append(promise.isCanceled() ? RowLint() : rowRules.lintOwn(row));
+            QList<LintedRow> part;
+            for (const Row &row : batch) {
+                if (promise.isCanceled())
+                    break;
+                RowLint lint = rowRules.lintOwn(row);
+                if (!lint.findings.isEmpty() || !lint.flowKeys.isEmpty() || !lint.includes.isEmpty())
+                    part.append({row.key, std::move(lint)});
+            }
             promise.setProgressValue(done += int(batch.size()));
             return part;
         }));
@@ -175,27 +185,28 @@ void LintRun::runAll(QPromise<void> &promise, const std::shared_ptr<Outcome> &ou
 
     const Linter linter(index, localEngine);
     QList<qsizetype> linked;
-    for (qsizetype i = 0; i < keys.size(); ++i) {
-        if (!own.at(i).flowKeys.isEmpty() || !own.at(i).includes.isEmpty()) {
-            index.update(keys.at(i), own.at(i).flowKeys, own.at(i).includes);
+    for (qsizetype i = 0; i < kept.size(); ++i) {
+        const LintedRow &row = kept.at(i);
+        if (!row.lint.flowKeys.isEmpty() || !row.lint.includes.isEmpty()) {
+            index.update(row.key, row.lint.flowKeys, row.lint.includes);
             linked.append(i);
         }
     }
     // Only rows with edges can have link findings; the others' findings are final.
-    RowLint *ownData = own.data();
+    LintedRow *keptData = kept.data();
     {
         const PoolWait wait;
         QtConcurrent::blockingMap(linked, [&](qsizetype i) {
             if (!promise.isCanceled())
-                ownData[i].findings = linter.linked(keys.at(i), std::move(ownData[i]));
+                keptData[i].lint.findings = linter.linked(keptData[i].key, std::move(keptData[i].lint));
         });
     }
     if (promise.isCanceled())
         return;
 
-    for (qsizetype i = 0; i < keys.size(); ++i) {
-        if (!own.at(i).findings.isEmpty())
-            outcome->findings.emplace(keys.at(i), std::move(ownData[i].findings));
+    for (LintedRow &row : kept) {
+        if (!row.lint.findings.isEmpty())
+            outcome->findings.emplace(row.key, std::move(row.lint.findings));
     }
     outcome->complete = true;
 }

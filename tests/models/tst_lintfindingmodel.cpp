@@ -34,6 +34,7 @@ private slots:
     void groupsByRow();
     void filtersBySeverityAndCode();
     void followsReLintsOfOneRow();
+    void showsWhatItLastReadUntilItsRebuild();
 
 private:
     LintState m_state;
@@ -125,6 +126,25 @@ void TestLintFindingModel::followsReLintsOfOneRow()
     QVERIFY(counts.wait(1000));
     QCOMPARE(counts.count(), 1); // one rebuild for the burst
     QCOMPARE(m_model->rowCount(), 0);
+}
+
+// The groups point into the findings of the last rebuild rather than copying them: a
+// re-lint between two rebuilds leaves what is shown readable, unchanged until the rebuild.
+void TestLintFindingModel::showsWhatItLastReadUntilItsRebuild()
+{
+    const QModelIndex beta = m_model->index(1, 0, m_model->index(0, 0));
+    QCOMPARE(beta.data(LintFindingModel::KeyRole).toString(), QStringLiteral("BETA"));
+    QSignalSpy counts(m_model.get(), &LintFindingModel::countsChanged);
+    m_state.setFindings(QStringLiteral("BETA"), {finding(QStringLiteral("BETA"), QStringLiteral("H030"),
+                                                         QStringLiteral("warning"), QStringLiteral("auth"))});
+    m_state.remove(QStringLiteral("ALPHA"));
+    QCOMPARE(counts.count(), 0);
+    QCOMPARE(m_model->index(0, 0).data().toString(), QStringLiteral("H010 rule_H010 (2)"));
+    QCOMPARE(beta.data(LintFindingModel::KeyRole).toString(), QStringLiteral("BETA"));
+    QCOMPARE(beta.data(LintFindingModel::FieldRole).toString(), QStringLiteral("content"));
+    QCOMPARE(m_model->shownFindings().size(), 4);
+    QVERIFY(counts.wait(1000));
+    QCOMPARE(groupLabels(*m_model), QStringList({QStringLiteral("H030 rule_H030 (1)")}));
 }
 
 QTEST_GUILESS_MAIN(TestLintFindingModel)
