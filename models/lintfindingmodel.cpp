@@ -1,5 +1,6 @@
 #include "models/lintfindingmodel.h"
 
+#include "dispatch/core/poolrelease.h"
 #include "models/lintstate.h"
 
 #include <QSet>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace {
 
@@ -67,7 +69,8 @@ void LintFindingModel::rebuild()
     m_rebuildPending = false;
     beginResetModel();
     m_groups.clear();
-    m_findings = m_state ? m_state->all() : QHash<QString, QList<LintFinding>>();
+    // The state may have let go of the old table already: freeing it is the pool's work.
+    releaseOnPool(std::exchange(m_findings, m_state ? m_state->all() : QHash<QString, QList<LintFinding>>()));
     m_errors = m_warnings = 0;
     QSet<QString> rows;
     if (m_state) {

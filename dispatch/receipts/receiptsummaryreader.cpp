@@ -333,7 +333,7 @@ StoreResult<ReceiptSummaryReader::Total> ReceiptSummaryReader::total() const
         // One statement, so one snapshot on both databases. The count is the one the
         // triggers of migration 0193 keep; without its rows (a hand-edited file) the
         // receipts are counted instead. COALESCE evaluates that scan only then.
-        if (!query.exec(u"SELECT COALESCE((SELECT CAST(sum(receipts) AS BIGINT) FROM receipt_count), "
+        if (!query.exec(u"SELECT COALESCE((SELECT receipts FROM receipt_count WHERE id = 1), "
                         "(SELECT count(*) FROM receipts)), (SELECT max(seq) FROM receipts)"_s)
             || !query.next())
             return failed(query);

@@ -17,7 +17,7 @@ class SqlDirectoryStore;
 
 // The viewer's questions to the `receipts` table, each an indexed query, so that a log of
 // tens of millions of receipts is paged rather than held: a page of the newest receipts
-// that pass a filter, the ones that arrived since, a trace, a capped count, the statuses
+// that pass a filter, the ones that arrived since, a trace, the kept count, the statuses
 // and callers in use, and a key's durations in time buckets. Safe from any thread: off
 // the store's own thread it reads through a short-lived read-only connection.
 class ReceiptSummaryReader final

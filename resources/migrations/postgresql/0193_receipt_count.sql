@@ -1,31 +1,23 @@
 -- See SQLite migration 0193: the receipts a directory holds, counted as they are written
--- and archived rather than by a scan. Each writing connection adds to the slot of its
--- backend, so two servers' receipt transactions never wait on one counter row; the total
--- is the sum of the 16 slots. Once per statement, so a COPY of millions is one update.
--- The function runs as the directory's owner: the serving role reads the count and
--- cannot change it (packaging/postgresql/serve-role.sql). The counter's schema is the
--- receipts table's, named outright, since a definer's function trusts no search_path.
+-- and archived rather than by a scan. Once per statement, so a COPY of millions is one
+-- update. One row is enough: every Capdesk writer already takes the directory's advisory
+-- lock for its receipt transactions. The function runs with the rights of whoever writes
+-- receipts (no SECURITY DEFINER: a definer's function a serving role can reach with
+-- triggers of its own would lend it the owner's rights), so that role may update the
+-- count; the count is shown, never trusted.
 CREATE TABLE receipt_count (
-  slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 0 AND 15),
+  id INTEGER PRIMARY KEY CHECK (id = 1),
   receipts BIGINT NOT NULL
 );
-INSERT INTO receipt_count (slot, receipts) SELECT 0, count(*) FROM receipts;
+LOCK TABLE receipts IN SHARE ROW EXCLUSIVE MODE;
+INSERT INTO receipt_count (id, receipts) SELECT 1, count(*) FROM receipts;
 
-CREATE FUNCTION capdesk_count_receipts() RETURNS trigger LANGUAGE plpgsql
-  SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  changed BIGINT;
+CREATE FUNCTION capdesk_count_receipts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    SELECT count(*) INTO changed FROM written_receipts;
+    UPDATE receipt_count SET receipts = receipts + (SELECT count(*) FROM written_receipts) WHERE id = 1;
   ELSE
-    SELECT -count(*) INTO changed FROM removed_receipts;
-  END IF;
-  IF changed <> 0 THEN
-    EXECUTE format('INSERT INTO %I.receipt_count AS c (slot, receipts) VALUES ($1, $2) '
-                   'ON CONFLICT (slot) DO UPDATE SET receipts = c.receipts + excluded.receipts',
-                   TG_TABLE_SCHEMA)
-      USING pg_backend_pid() % 16, changed;
+    UPDATE receipt_count SET receipts = receipts - (SELECT count(*) FROM removed_receipts) WHERE id = 1;
   END IF;
   RETURN NULL;
 END;
@@ -35,17 +27,18 @@ CREATE TRIGGER receipt_count_insert AFTER INSERT ON receipts
 CREATE TRIGGER receipt_count_delete AFTER DELETE ON receipts
   REFERENCING OLD TABLE AS removed_receipts FOR EACH STATEMENT EXECUTE FUNCTION capdesk_count_receipts();
 
--- Whoever may read the receipts may read their count: a serving role made before this
--- migration keeps a Receipts dock that opens.
+-- A role made before this migration that reads the receipts may read the count, and one
+-- that writes or archives them keeps the count up.
 DO $$
 DECLARE
-  reader RECORD;
+  grant_ RECORD;
 BEGIN
-  FOR reader IN SELECT DISTINCT grantee FROM information_schema.role_table_grants
+  FOR grant_ IN SELECT DISTINCT grantee, privilege_type FROM information_schema.role_table_grants
                 WHERE table_schema = current_schema() AND table_name = 'receipts'
-                  AND privilege_type = 'SELECT' AND grantee <> current_user LOOP
-    EXECUTE CASE WHEN reader.grantee = 'PUBLIC' THEN 'GRANT SELECT ON receipt_count TO PUBLIC'
-                 ELSE format('GRANT SELECT ON receipt_count TO %I', reader.grantee) END;
+                  AND privilege_type IN ('SELECT', 'INSERT', 'DELETE') AND grantee <> current_user LOOP
+    EXECUTE format('GRANT %s ON receipt_count TO %s',
+                   CASE grant_.privilege_type WHEN 'SELECT' THEN 'SELECT' ELSE 'UPDATE' END,
+                   CASE grant_.grantee WHEN 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(grant_.grantee) END);
   END LOOP;
 END;
 $$;

@@ -326,7 +326,10 @@ void TestReceiptLogAudit::anOldDirectoryMigratesClean()
     // A directory as Capdesk wrote it before migration 0190: receipts and no chains.
     close();
     const SigningKey key = SigningKey::generate();
-    QStringList sql{u"DROP TABLE receipt_chain_links"_s,
+    QStringList sql{u"DROP TRIGGER receipt_count_insert"_s,
+                    u"DROP TRIGGER receipt_count_delete"_s,
+                    u"DROP TABLE receipt_count"_s,
+                    u"DROP TABLE receipt_chain_links"_s,
                     u"DROP TABLE receipt_chain_heads"_s,
                     u"DROP TABLE receipt_chain_origin"_s,
                     u"DROP INDEX receipts_by_status"_s,
