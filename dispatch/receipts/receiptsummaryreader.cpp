@@ -331,7 +331,7 @@ StoreResult<ReceiptSummaryReader::Total> ReceiptSummaryReader::total() const
     const StoreError error = read([&](QSqlDatabase &db) -> StoreError {
         QSqlQuery query(db);
         // One statement, so one snapshot on both databases. The count is the one the
-        // triggers of migration 0193 keep; without its rows (a hand-edited file) the
+        // triggers of migration 0193 keep; without its row (a hand-edited file) the
         // receipts are counted instead. COALESCE evaluates that scan only then.
         if (!query.exec(u"SELECT COALESCE((SELECT receipts FROM receipt_count WHERE id = 1), "
                         "(SELECT count(*) FROM receipts)), (SELECT max(seq) FROM receipts)"_s)
