@@ -581,5 +581,20 @@ StoreResult<ReceiptLogAudit::Report> ReceiptLogAudit::run(const QSqlDatabase &db
                                                           const QList<PublicKey> &trustedKeys,
                                                           const ReceiptLogAnchor *anchor)
 {
-    return Auditor(db, trustedKeys).run(anchor);
+    // One snapshot for every read: while servers write, a chain read after its head could
+    // already go past it. Where a transaction is open already, it is the snapshot.
+    QSqlDatabase connection = db;
+    const bool snapshot = connection.transaction();
+    if (snapshot && &SqlDialect::of(connection) == &SqlDialect::postgresql()) {
+        QSqlQuery level(connection);
+        if (!level.exec(u"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"_s)) {
+            connection.rollback();
+            return StoreError::make(StoreError::Kind::Io, u"cannot read the receipt log at one instant: "_s
+                                                              + level.lastError().text());
+        }
+    }
+    StoreResult<Report> report = Auditor(db, trustedKeys).run(anchor);
+    if (snapshot)
+        connection.rollback();
+    return report;
 }
