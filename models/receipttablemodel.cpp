@@ -69,6 +69,7 @@ struct ReceiptTableModel::Job
     ReceiptFilter filter;
     qint64 beforeSeq = 0; // Older: below this
     qint64 afterSeq = 0; // Newer: listed above this; Count: the newest seq counted before (0: none)
+    QString archivedBefore; // Count: the archive cutoff read before
     int wanted = kPageSize;
 };
 
@@ -80,7 +81,8 @@ struct ReceiptTableModel::Chunk
     ReceiptSummaryReader::Scan scan;
     qint64 newestSeq = 0;
     qint64 total = 0; // Count: every receipt,
-    qint64 countedThroughSeq = 0; // up to this seq
+    qint64 countedThroughSeq = 0; // up to this seq,
+    QString archivedBefore; // and the latest archive's cutoff
     QStringList statuses;
     QStringList actors;
     bool overflow = false; // Newer: more than kMaxNewer arrived
@@ -167,8 +169,11 @@ void ReceiptTableModel::count(const ReceiptSummaryReader &receipts, const Job &j
     }
     chunk.total = total.value().count;
     chunk.countedThroughSeq = total.value().throughSeq;
-    // New receipts may bring a status or a caller not offered yet.
-    if (job.afterSeq > 0 && chunk.countedThroughSeq <= job.afterSeq)
+    chunk.archivedBefore = total.value().archivedBefore;
+    // New receipts may bring a status or a caller not offered yet, and an archive may take
+    // the last receipt of one away.
+    if (job.afterSeq > 0 && chunk.countedThroughSeq <= job.afterSeq
+        && chunk.archivedBefore == job.archivedBefore)
         return;
     const auto statuses = receipts.distinct(ReceiptSummaryReader::Column::Status);
     const auto actors = receipts.distinct(ReceiptSummaryReader::Column::Actor);
@@ -209,6 +214,7 @@ StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> r
         job = nextJob();
     }
     if (std::optional<Job> counting = countJob()) {
+        m_recount = false;
         Chunk chunk = run(*m_receipts, *counting);
         if (chunk.error.isError())
             return chunk.error;
@@ -231,6 +237,8 @@ void ReceiptTableModel::forgetCounts()
     ++m_readerGeneration;
     m_total = -1;
     m_countedThroughSeq = 0;
+    m_recount = false;
+    m_archivedBefore.clear();
     m_countFailed = false;
     m_failed = false;
     m_error.clear();
@@ -258,6 +266,8 @@ void ReceiptTableModel::refresh()
     if (!m_receipts)
         return;
     m_countFailed = false;
+    m_recount = true;
+    countIfBehind();
     if (m_watcher) {
         m_refreshPending = true;
         return;
@@ -320,12 +330,13 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::nextJob()
 
 std::optional<ReceiptTableModel::Job> ReceiptTableModel::countJob() const
 {
-    if (m_countFailed || (m_total >= 0 && m_countedThroughSeq >= m_newestSeq))
+    if (m_countFailed || (!m_recount && m_total >= 0 && m_countedThroughSeq >= m_newestSeq))
         return std::nullopt;
     Job job;
     job.kind = Job::Kind::Count;
     job.generation = m_readerGeneration;
     job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
+    job.archivedBefore = m_archivedBefore;
     return job;
 }
 
@@ -336,6 +347,7 @@ void ReceiptTableModel::countIfBehind()
     const std::optional<Job> job = countJob();
     if (!job)
         return;
+    m_recount = false;
     // Beside the pages, not before them: a first count of a long log must not hold up a filter.
     m_countWatcher = new QFutureWatcher<std::shared_ptr<Chunk>>(this);
     connect(m_countWatcher, &QFutureWatcherBase::finished, this, &ReceiptTableModel::countFinished);
@@ -473,8 +485,14 @@ void ReceiptTableModel::applyNewer(Chunk &chunk)
 
 void ReceiptTableModel::applyCount(const Chunk &chunk)
 {
+    const bool archived = m_total >= 0 && chunk.archivedBefore != m_archivedBefore;
     m_total = chunk.total;
     m_countedThroughSeq = chunk.countedThroughSeq;
+    m_archivedBefore = chunk.archivedBefore;
+    if (archived) {
+        startOver();
+        emit archivedSince();
+    }
     if (chunk.statuses.isEmpty() && chunk.actors.isEmpty())
         return;
     if (chunk.statuses == m_statuses && chunk.actors == m_actors)
@@ -482,6 +500,16 @@ void ReceiptTableModel::applyCount(const Chunk &chunk)
     m_statuses = chunk.statuses;
     m_actors = chunk.actors;
     emit choicesChanged();
+}
+
+void ReceiptTableModel::startOver()
+{
+    // A read under way may bring back archived receipts: the generation drops it.
+    ++m_generation;
+    m_wanted = kPageSize;
+    m_failed = false;
+    m_refreshPending = false;
+    start(firstPageJob());
 }
 
 QString ReceiptTableModel::invocationIdAt(int row) const

@@ -16,7 +16,9 @@
 // for (canFetchMore/fetchMore), kept compact in a ReceiptSummaryTable. Every read runs on
 // a worker and stops after a short budget, so a keystroke in a filter answers at once
 // and replaces a search still under way. The total is the count the directory keeps,
-// read on load and on refresh(), never counted per keystroke.
+// read on load and on every refresh(), never counted per keystroke; so is the latest
+// archive's cutoff, and when another process archives, the list is read anew, since
+// receipts it shows are gone from the directory.
 class ReceiptTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -54,7 +56,8 @@ public:
     StoreError load(std::shared_ptr<const ReceiptSummaryReader> receipts);
     // The same, read on a worker; loadFinished follows.
     void loadProgressively(std::shared_ptr<const ReceiptSummaryReader> receipts);
-    // Adds the receipts written since the last look, at the top; loadFinished follows.
+    // Adds the receipts written since the last look, at the top, and reads the total and
+    // the archives again; loadFinished follows.
     void refresh();
     // A read or a count is running or waiting.
     bool isLoading() const { return m_watcher != nullptr || m_countWatcher != nullptr; }
@@ -71,6 +74,9 @@ public:
     qint64 totalReceipts() const { return m_total; }
     // The receipts listed, oldest first.
     const ReceiptSummaryTable &summaries() const { return m_table; }
+    // Receipts started before this instant (ISO 8601, UTC) are archived in segment files;
+    // empty while none is, or until read.
+    QString archivedBefore() const { return m_archivedBefore; }
     // Every status some receipt has, sorted.
     QStringList statuses() const { return m_statuses; }
     // Every caller some receipt names (owner:local, mcp:NAME, token:ID…), sorted.
@@ -96,6 +102,9 @@ signals:
     void countsChanged(int listed, qint64 total);
     // The statuses or callers offered changed.
     void choicesChanged();
+    // Receipts were archived since the last look (by this process or another): the list
+    // is read anew, and a receipt shown beside it may be gone from the directory.
+    void archivedSince();
     // The page reads ended (a count running beside is not waited for), or a count ended
     // while no page is read; `error` is empty on success.
     void loadFinished(const QString &error);
@@ -126,6 +135,8 @@ private:
     void applyOlder(Chunk &chunk);
     void applyNewer(Chunk &chunk);
     void applyCount(const Chunk &chunk);
+    // The list is read anew from the newest, in place of what it shows.
+    void startOver();
     // The read that should follow, if any: a new filter, a page not full yet, or a refresh
     // that waits.
     std::optional<Job> nextJob();
@@ -156,6 +167,9 @@ private:
     qint64 m_total = -1;
     // The receipts up to this seq are in m_total.
     qint64 m_countedThroughSeq = 0;
+    // refresh() asked for the total and the archives to be read again.
+    bool m_recount = false;
+    QString m_archivedBefore;
     QStringList m_statuses;
     QStringList m_actors;
 };

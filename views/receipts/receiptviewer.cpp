@@ -106,6 +106,11 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
         updateHeader();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &ReceiptViewer::keepShownSelected);
+    connect(m_model, &ReceiptTableModel::archivedSince, this, [this] {
+        // The receipt shown may be one of those archived: the pane says so now.
+        if (!m_detail->invocationId().isEmpty())
+            showDetails(m_detail->invocationId());
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 // A receipt filtered away leaves no current row; the pane keeps what it showed.
@@ -183,9 +188,6 @@ void ReceiptViewer::reload()
             updateHeader();
         });
     }
-    // Once per load: the archives change only when `capdeskctl receipts archive` runs.
-    const StoreResult<QString> archivedBefore = m_ledger->receipts().archivedBefore();
-    m_archivedBefore = archivedBefore.ok() ? archivedBefore.value() : QString();
     if (m_loaded) {
         m_model->refresh();
         if (!m_detail->invocationId().isEmpty())
@@ -212,15 +214,23 @@ void ReceiptViewer::updateHeader()
                                   m_model->isComplete() ? QString() : QStringLiteral("+"), all);
     if (m_model->isReadingPages())
         text += tr(" (reading\u2026)");
-    if (!m_archivedBefore.isEmpty())
-        text += tr(" · receipts started before %1 UTC are archived in segment files (capdeskctl confirm "
-                   "INV_ID --archive FILE)")
-                    .arg(QDateTime::fromString(m_archivedBefore, Qt::ISODateWithMs)
-                             .toUTC()
-                             .toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    if (const QString archived = archivedText(); !archived.isEmpty())
+        text += QStringLiteral(" · ") + archived;
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);
+}
+
+QString ReceiptViewer::archivedText() const
+{
+    const QString before = m_model->archivedBefore();
+    if (before.isEmpty())
+        return {};
+    return tr("receipts started before %1 UTC are archived in segment files (capdeskctl confirm INV_ID "
+              "--archive FILE)")
+        .arg(QDateTime::fromString(before, Qt::ISODateWithMs)
+                 .toUTC()
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
 }
 
 QString ReceiptViewer::headerText() const
@@ -293,7 +303,11 @@ void ReceiptViewer::showDetails(const QString &invocationId)
     const StoreResult<ReceiptInspection> inspection = ReceiptInspection::of(*m_ledger, invocationId);
     if (!inspection.ok()) {
         m_shownJson = {};
-        m_detail->showMessage(inspection.error().message);
+        const QString archived = archivedText();
+        m_detail->showMessage(
+            inspection.error().kind == StoreError::Kind::NotFound && !archived.isEmpty()
+                ? tr("%1: it is not in the directory, and %2").arg(inspection.error().message, archived)
+                : inspection.error().message);
         m_treeModel->clear();
         m_plot->clear();
         return;

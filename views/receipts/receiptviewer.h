@@ -85,6 +85,8 @@ private:
     void plotDurations(const Receipt &receipt);
     void selectRow(int row);
     void updateHeader();
+    // Where the receipts before the latest archive went, or empty when none was taken.
+    QString archivedText() const;
 
     std::shared_ptr<DirectoryLedger> m_ledger;
     Prompter &m_prompter;
@@ -100,8 +102,6 @@ private:
     QPointer<ReceiptFileVerificationDialog> m_verification;
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
     QString m_keyStorage;
-    // The latest `before` of the archives that moved receipts out; empty when none did.
-    QString m_archivedBefore;
     QString m_pendingInvocation; // asked for before a read listed it
     bool m_loaded = false;
     bool m_selectFirst = false; // the first page selects its top receipt

@@ -477,9 +477,12 @@ void TestReceiptArchiver::theDirectoryKeepsItsReceiptCount()
             QVERIFY(third.issue(receipt(100 + n, 5)).ok());
     }
     QCOMPARE(keptTotal(), 15);
+    QCOMPARE(ReceiptSummaryReader(m_store).total().value().archivedBefore, QString());
     QVERIFY(m_ledger->archiveReceipts(u"2026-01-04T00:00:00.000Z"_s, segment()).ok());
     QCOMPARE(count(u"SELECT COUNT(*) FROM receipts"_s), 9);
     QCOMPARE(keptTotal(), 9);
+    // Read with the count, so the dock sees another process's archive on its next look.
+    QCOMPARE(ReceiptSummaryReader(m_store).total().value().archivedBefore, u"2026-01-04T00:00:00.000Z"_s);
 
     // What is read is the kept count, not a count of the rows.
     QCOMPARE(raw({u"UPDATE receipt_count SET receipts = receipts + 1000"_s},

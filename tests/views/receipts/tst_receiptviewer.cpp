@@ -50,6 +50,7 @@ private slots:
     void reloadAddsNewReceipts();
     void followsReceiptsWrittenElsewhere();
     void saysWhichReceiptsAreArchived();
+    void followsAnArchiveTakenElsewhere();
     void copiesAndExportsJson();
     void verifiesAnExportedFile();
     void findsATamperedFileInvalidAndNamesTheField();
@@ -59,6 +60,8 @@ private:
     Receipt issue(const QString &key, qint64 durationMs, const QString &parent = {},
                   const QString &trace = {}, const QString &invocationId = {});
     void openViewer();
+    // An instant a millisecond after every receipt issued so far, and before the next one.
+    static QString instantAfterTheLastReceipt();
     QString exportShown(const QString &name);
     QString writeFile(const QString &name, const QByteArray &bytes);
 
@@ -483,14 +486,20 @@ void TestReceiptViewer::verifiesWithAPublicKeyFile()
 QTEST_MAIN(TestReceiptViewer)
 #include "tst_receiptviewer.moc"
 
+QString TestReceiptViewer::instantAfterTheLastReceipt()
+{
+    const QString last = IsoTime::nowUtc();
+    if (!QTest::qWaitFor([&] { return IsoTime::nowUtc() > last; }, 1000))
+        qFatal("the clock stands still");
+    const QString before = IsoTime::nowUtc();
+    if (!QTest::qWaitFor([&] { return IsoTime::nowUtc() > before; }, 1000))
+        qFatal("the clock stands still");
+    return before;
+}
+
 void TestReceiptViewer::saysWhichReceiptsAreArchived()
 {
-    // A millisecond apart on either side: every receipt issued so far started before it, and
-    // the next one after it.
-    const QString last = IsoTime::nowUtc();
-    QTRY_VERIFY(IsoTime::nowUtc() > last);
-    const QString before = IsoTime::nowUtc();
-    QTRY_VERIFY(IsoTime::nowUtc() > before);
+    const QString before = instantAfterTheLastReceipt();
     const StoreResult<ReceiptArchiver::Outcome> archived =
         m_ledger->archiveReceipts(before, m_dir->filePath(QStringLiteral("old.jsonl")));
     QVERIFY2(archived.ok(), qPrintable(archived.error().message));
@@ -498,9 +507,43 @@ void TestReceiptViewer::saysWhichReceiptsAreArchived()
     issue(QStringLiteral("NOW"), 2);
     openViewer();
     QCOMPARE(m_viewer->model()->rowCount(), 1);
-    const QString shown =
-        QDateTime::fromString(before, Qt::ISODateWithMs).toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    const QString shown = QDateTime::fromString(before, Qt::ISODateWithMs)
+                              .toUTC()
+                              .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     QVERIFY2(m_viewer->headerText().startsWith(
                  QStringLiteral("1 receipt · receipts started before %1 UTC are archived").arg(shown)),
              qPrintable(m_viewer->headerText()));
+}
+
+void TestReceiptViewer::followsAnArchiveTakenElsewhere()
+{
+    const QString before = instantAfterTheLastReceipt();
+    const Receipt kept = issue(QStringLiteral("TRIAGE"), 900);
+    openViewer();
+    QCOMPARE(m_viewer->model()->rowCount(), m_issued.size());
+    // The detail pane shows a receipt the archive will take.
+    const Receipt &archivedOne = m_issued.at(2);
+    m_viewer->showInvocation(archivedOne.invocationId);
+    QCOMPARE(m_viewer->detail()->invocationId(), archivedOne.invocationId);
+    QVERIFY(m_viewer->detail()->messageText().isEmpty());
+
+    // Another process archives, as `capdeskctl receipts archive` would, and writes no
+    // receipt after it: no reload is asked for.
+    auto elsewhere = SqlDirectoryStore::open(m_dir->filePath(QStringLiteral("dir.db")));
+    QVERIFY2(elsewhere.ok(), qPrintable(elsewhere.error().message));
+    DirectoryLedger otherLedger(elsewhere.value(), DirectoryLedger::KeyPlacement::FileOnly);
+    const StoreResult<ReceiptArchiver::Outcome> archived =
+        otherLedger.archiveReceipts(before, m_dir->filePath(QStringLiteral("old.jsonl")));
+    QVERIFY2(archived.ok(), qPrintable(archived.error().message));
+    QCOMPARE(archived.value().seal->receiptCount, m_issued.size() - 1);
+
+    QTRY_COMPARE_WITH_TIMEOUT(m_viewer->model()->rowCount(), 1, 3 * ReceiptViewer::kFollowIntervalMs);
+    QCOMPARE(m_viewer->model()->invocationIdAt(0), kept.invocationId);
+    QTRY_COMPARE(m_viewer->model()->totalReceipts(), 1);
+    QTRY_VERIFY2(m_viewer->headerText().startsWith(QStringLiteral("1 receipt · receipts started before")),
+                 qPrintable(m_viewer->headerText()));
+    QTRY_VERIFY2(m_viewer->detail()->messageText().startsWith(
+                     QStringLiteral("no receipt %1: it is not in the directory, and receipts started before")
+                         .arg(archivedOne.invocationId)),
+                 qPrintable(m_viewer->detail()->messageText()));
 }
