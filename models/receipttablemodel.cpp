@@ -69,7 +69,7 @@ struct ReceiptTableModel::Job
     ReceiptFilter filter;
     qint64 beforeSeq = 0; // Older: below this
     qint64 afterSeq = 0; // Newer: listed above this; Count: the newest seq counted before (0: none)
-    QString archivedBefore; // Count: the archive cutoff read before
+    qint64 archives = 0; // Count: the archives counted before
     int wanted = kPageSize;
 };
 
@@ -82,7 +82,8 @@ struct ReceiptTableModel::Chunk
     qint64 newestSeq = 0;
     qint64 total = 0; // Count: every receipt,
     qint64 countedThroughSeq = 0; // up to this seq,
-    QString archivedBefore; // and the latest archive's cutoff
+    qint64 archives = 0; // the archives taken
+    QString archivedBefore; // and the latest one's cutoff
     QStringList statuses;
     QStringList actors;
     bool overflow = false; // Newer: more than kMaxNewer arrived
@@ -169,11 +170,11 @@ void ReceiptTableModel::count(const ReceiptSummaryReader &receipts, const Job &j
     }
     chunk.total = total.value().count;
     chunk.countedThroughSeq = total.value().throughSeq;
+    chunk.archives = total.value().archives;
     chunk.archivedBefore = total.value().archivedBefore;
     // New receipts may bring a status or a caller not offered yet, and an archive may take
     // the last receipt of one away.
-    if (job.afterSeq > 0 && chunk.countedThroughSeq <= job.afterSeq
-        && chunk.archivedBefore == job.archivedBefore)
+    if (job.afterSeq > 0 && chunk.countedThroughSeq <= job.afterSeq && chunk.archives == job.archives)
         return;
     const auto statuses = receipts.distinct(ReceiptSummaryReader::Column::Status);
     const auto actors = receipts.distinct(ReceiptSummaryReader::Column::Actor);
@@ -214,7 +215,6 @@ StoreError ReceiptTableModel::load(std::shared_ptr<const ReceiptSummaryReader> r
         job = nextJob();
     }
     if (std::optional<Job> counting = countJob()) {
-        m_recount = false;
         Chunk chunk = run(*m_receipts, *counting);
         if (chunk.error.isError())
             return chunk.error;
@@ -238,7 +238,9 @@ void ReceiptTableModel::forgetCounts()
     m_total = -1;
     m_countedThroughSeq = 0;
     m_recount = false;
+    m_archives = -1;
     m_archivedBefore.clear();
+    m_lastCountError.clear();
     m_countFailed = false;
     m_failed = false;
     m_error.clear();
@@ -252,13 +254,8 @@ void ReceiptTableModel::setFilter(const ReceiptFilter &filter)
     if (filter == m_filter)
         return;
     m_filter = filter;
-    if (!m_receipts)
-        return;
-    ++m_generation;
-    m_wanted = kPageSize;
-    m_failed = false;
-    // The rows shown stay until the new ones come, so typing never blanks the list.
-    start(firstPageJob());
+    if (m_receipts)
+        startOver();
 }
 
 void ReceiptTableModel::refresh()
@@ -336,7 +333,7 @@ std::optional<ReceiptTableModel::Job> ReceiptTableModel::countJob() const
     job.kind = Job::Kind::Count;
     job.generation = m_readerGeneration;
     job.afterSeq = m_total < 0 ? 0 : m_countedThroughSeq;
-    job.archivedBefore = m_archivedBefore;
+    job.archives = m_archives;
     return job;
 }
 
@@ -361,10 +358,13 @@ void ReceiptTableModel::countFinished()
     m_countWatcher = nullptr;
     if (chunk->job.generation == m_readerGeneration) {
         if (chunk->error.isError()) {
-            // Not retried by itself: the next refresh or reload tries again.
+            // Not retried by itself: the next refresh or reload tries again, and says so only
+            // if it fails otherwise, so a follow that keeps failing does not say it every look.
             m_countFailed = true;
-            m_error = chunk->error.message;
+            if (chunk->error.message != std::exchange(m_lastCountError, chunk->error.message))
+                m_error = chunk->error.message;
         } else {
+            m_lastCountError.clear();
             apply(*chunk);
         }
     }
@@ -485,9 +485,10 @@ void ReceiptTableModel::applyNewer(Chunk &chunk)
 
 void ReceiptTableModel::applyCount(const Chunk &chunk)
 {
-    const bool archived = m_total >= 0 && chunk.archivedBefore != m_archivedBefore;
+    const bool archived = m_archives >= 0 && chunk.archives != m_archives;
     m_total = chunk.total;
     m_countedThroughSeq = chunk.countedThroughSeq;
+    m_archives = chunk.archives;
     m_archivedBefore = chunk.archivedBefore;
     if (archived) {
         startOver();
@@ -504,11 +505,15 @@ void ReceiptTableModel::applyCount(const Chunk &chunk)
 
 void ReceiptTableModel::startOver()
 {
-    // A read under way may bring back archived receipts: the generation drops it.
+    // A read under way answers for the list before: the generation drops it.
     ++m_generation;
     m_wanted = kPageSize;
     m_failed = false;
     m_refreshPending = false;
+    // An archive may have taken the newest receipt looked at; the first page says which is
+    // newest now (else the count would always look behind it).
+    m_newestSeq = 0;
+    // The rows shown stay until the new ones come, so typing never blanks the list.
     start(firstPageJob());
 }
 

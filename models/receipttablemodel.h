@@ -135,7 +135,8 @@ private:
     void applyOlder(Chunk &chunk);
     void applyNewer(Chunk &chunk);
     void applyCount(const Chunk &chunk);
-    // The list is read anew from the newest, in place of what it shows.
+    // The list is read anew from the newest (a new filter, an archive), in place of what
+    // it shows.
     void startOver();
     // The read that should follow, if any: a new filter, a page not full yet, or a refresh
     // that waits.
@@ -169,7 +170,10 @@ private:
     qint64 m_countedThroughSeq = 0;
     // refresh() asked for the total and the archives to be read again.
     bool m_recount = false;
+    qint64 m_archives = -1; // -1 until counted
     QString m_archivedBefore;
+    // The last count's failure, said once however many looks it fails again.
+    QString m_lastCountError;
     QStringList m_statuses;
     QStringList m_actors;
 };

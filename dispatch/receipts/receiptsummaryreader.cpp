@@ -333,12 +333,14 @@ StoreResult<ReceiptSummaryReader::Total> ReceiptSummaryReader::total() const
         // One statement, so one snapshot on both databases. The count is the one the
         // triggers of migration 0193 keep; without its row (a hand-edited file) the
         // receipts are counted instead. COALESCE evaluates that scan only then.
-        if (!query.exec(u"SELECT COALESCE((SELECT receipts FROM receipt_count WHERE id = 1), "
-                        "(SELECT count(*) FROM receipts)), (SELECT max(seq) FROM receipts), "
-                        "(SELECT max(started_before) FROM receipt_archives)"_s)
+        if (!query.exec(
+                u"SELECT COALESCE((SELECT receipts FROM receipt_count WHERE id = 1), "
+                "(SELECT count(*) FROM receipts)), (SELECT max(seq) FROM receipts), "
+                "(SELECT count(*) FROM receipt_archives), (SELECT max(started_before) FROM receipt_archives)"_s)
             || !query.next())
             return failed(query);
-        total = {query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2).toString()};
+        total = {query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2).toLongLong(),
+                 query.value(3).toString()};
         return StoreError::none();
     });
     if (error.isError())

@@ -55,12 +55,13 @@ public:
     // The receipts of one trace, oldest first, at most kMaxTraceReceipts.
     StoreError trace(const QString &trace, const Sink &sink) const;
     // How many receipts the directory holds, as its triggers keep the count (migration
-    // 0193), the newest seq among them, and the latest archive's cutoff (empty before the
-    // first archive), read at one instant.
+    // 0193), the newest seq among them, how many archives were taken and the latest
+    // one's cutoff (empty before the first), read at one instant.
     struct Total
     {
         qint64 count = 0;
         qint64 throughSeq = 0;
+        qint64 archives = 0;
         QString archivedBefore;
     };
     StoreResult<Total> total() const;

@@ -26,7 +26,8 @@ class ReceiptTreeModel;
 // parent/child tree, and its key's durations over time (bucketed in SQL past
 // kPlotPoints). The header line says where the signing key lives. The first time it is
 // shown it loads by itself; reload() then adds what was written since, and while shown it
-// looks for receipts other processes wrote (a server, capdeskctl) every kFollowIntervalMs.
+// looks for receipts other processes wrote (a server, capdeskctl) and archives they took
+// every kFollowIntervalMs.
 class ReceiptViewer final : public QWidget
 {
     Q_OBJECT
@@ -35,7 +36,8 @@ class ReceiptViewer final : public QWidget
 public:
     // The most points the duration plot draws; more receipts are bucketed by time.
     static constexpr int kPlotPoints = 2000;
-    // How often a shown viewer looks for receipts written elsewhere: one indexed max(seq).
+    // How often a shown viewer looks for receipts written or archived elsewhere: one indexed
+    // max(seq), and one read of the kept count and of the archives.
     static constexpr int kFollowIntervalMs = 2000;
 
     // File choices and errors go through `prompter`, which must outlive the viewer.
