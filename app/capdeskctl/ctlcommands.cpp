@@ -96,6 +96,28 @@ CtlCommands::CtlCommands(CtlArguments arguments) : m_args(std::move(arguments)) 
 
 int CtlCommands::run()
 {
+    const int exit = runCommand();
+    if (exit != CtlOutput::UsageWithSynopsis)
+        return exit;
+    printUsage();
+    return CtlOutput::Usage;
+}
+
+void CtlCommands::printUsage() const
+{
+    // `help` with a command it does not know lists the commands.
+    if (!m_command || m_command->run == &CtlCommands::help) {
+        CtlHelp::print(CtlHelp::usage(), stderr);
+        return;
+    }
+    CtlHelp::print(
+        CtlHelp::usageOf(*m_command)
+            + u"`capdeskctl help %1` says what it does and the options it takes.\n"_s.arg(m_command->name),
+        stderr);
+}
+
+int CtlCommands::runCommand()
+{
     if (!m_args.error.isEmpty())
         return CtlOutput::usage(m_args.error);
     if (m_args.version) {
@@ -217,7 +239,7 @@ bool CtlCommands::expectPositional(int count)
 {
     if (m_args.positional.size() == count)
         return true;
-    m_exit = CtlOutput::usage(m_command->usageLine());
+    m_exit = CtlOutput::usage();
     return false;
 }
 
@@ -376,7 +398,7 @@ int CtlCommands::remove()
 int CtlCommands::invoke()
 {
     if (m_args.positional.isEmpty() || m_args.positional.size() > 2)
-        return CtlOutput::usage(m_command->usageLine());
+        return CtlOutput::usage();
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
     QString limitsError;
@@ -605,7 +627,7 @@ int CtlCommands::help()
 int CtlCommands::completion()
 {
     if (m_args.positional != QStringList{u"bash"_s})
-        return CtlOutput::usage(u"completion writes a script for bash: capdeskctl completion bash"_s);
+        return CtlOutput::usage(u"completion writes a script for one shell, bash"_s);
     CtlHelp::print(CtlCompletion::bash(), stdout);
     return Ok;
 }

@@ -53,6 +53,10 @@ public:
     int completion();
 
 private:
+    int runCommand();
+    // After CtlOutput::usage(): the usage of the command given and where its help is, or
+    // the whole usage when no command was recognised.
+    void printUsage() const;
     // The options the command does not take, an empty value where none is meant, and
     // --ca-file without --server: the usage error, or Ok.
     int refuseOptions(const CtlCommand &command) const;

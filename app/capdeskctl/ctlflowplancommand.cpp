@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctlflowplancommand.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/store/directorystore.h"
@@ -16,7 +15,7 @@ CtlFlowPlanCommand::CtlFlowPlanCommand(const CtlArguments &args, std::shared_ptr
 int CtlFlowPlanCommand::run()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"flow-plan"_s));
+        return CtlOutput::usage();
     const QString key = m_args.positional.first();
     const StoreResult<Row> row = m_store->row(key);
     if (!row.ok())

@@ -95,11 +95,16 @@ QString CtlHelp::usage()
     return text;
 }
 
+QString CtlHelp::usageOf(const CtlCommand &command)
+{
+    return wrapped(command.usageLine(), u"      "_s) + u'\n';
+}
+
 QString CtlHelp::command(const QList<const CtlCommand *> &commands)
 {
     QStringList sections;
     for (const CtlCommand *command : commands) {
-        QString text = wrapped(command->usageLine(), u"      "_s) + u"\n\n"_s + command->summary + u'\n';
+        QString text = usageOf(*command) + u'\n' + command->summary + u'\n';
         for (const QString &line : command->details)
             text += line + u'\n';
         text += u"\nOptions:\n"_s;

@@ -13,6 +13,8 @@ class CtlHelp final
 {
 public:
     static QString usage();
+    // The usage line of one command, wrapped as the help wraps it.
+    static QString usageOf(const CtlCommand &command);
     // One command's synopsis, summary, details, options and what --server does to it; a
     // group's members one after another.
     static QString command(const QList<const CtlCommand *> &commands);

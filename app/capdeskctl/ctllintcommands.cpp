@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctllintcommands.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/lint/linter.h"
@@ -49,7 +48,7 @@ int CtlLintCommands::lint()
 int CtlLintCommands::contract()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"contract"_s));
+        return CtlOutput::usage();
     const StoreResult<Row> row = m_store->row(m_args.positional.first());
     if (!row.ok())
         return CtlOutput::fail(row.error());
@@ -60,7 +59,7 @@ int CtlLintCommands::contract()
 int CtlLintCommands::mcpTools()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"mcp-tools"_s));
+        return CtlOutput::usage();
     const QString named = m_args.value(u"--tools"_s);
     const std::optional<McpOptions::Projection> projection = McpOptions::projectionNamed(named);
     if (!projection)

@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctllogcommand.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
@@ -66,7 +65,7 @@ int CtlLogCommand::run()
     const bool anchoring = m_args.has(u"--anchor"_s);
     // `--verify --anchor FILE`: FILE is the one positional; `--anchor` alone takes none.
     if (m_args.positional.size() > (verifying && anchoring ? 1 : 0))
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"log"_s));
+        return CtlOutput::usage();
     if (verifying)
         return verify();
     if (anchoring)

@@ -89,7 +89,7 @@ int CtlMigrateCommand::run()
     const QString from = m_args.value(u"--from"_s);
     const QString to = m_args.value(u"--to"_s);
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"migrate"_s));
+        return CtlOutput::usage();
     if (from.isEmpty() || to.isEmpty())
         return refuse(
             StoreError::Kind::Invalid,

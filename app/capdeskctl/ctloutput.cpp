@@ -1,7 +1,5 @@
 #include "app/capdeskctl/ctloutput.h"
 
-#include "app/capdeskctl/ctlhelp.h"
-
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,9 +57,9 @@ int fail(const StoreError &error, int exitCode)
 
 int usage(const QString &message)
 {
-    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
-    CtlHelp::print(CtlHelp::usage(), stderr);
-    return Usage;
+    if (!message.isEmpty())
+        std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
+    return UsageWithSynopsis;
 }
 
 } // namespace CtlOutput

@@ -22,7 +22,13 @@ void printRaw(const QByteArray &bytes);
 // `{"ok":false,"error":…}` on stdout, the message on stderr; returns the exit code
 // (the error's own, unless one is given).
 int fail(const StoreError &error, int exitCode = -1);
-// The message and the usage on stderr; returns Usage.
-int usage(const QString &message);
+// What usage() answers, passed up to CtlCommands::run(), which follows the message with
+// the usage of the command given (the whole usage when none was) and exits with Usage.
+// An error fail() reports with Usage shows its message alone: a unit's journal should
+// show what is wrong, not a synopsis.
+constexpr int UsageWithSynopsis = 0x100 | Usage;
+
+// The message on stderr (none when empty); returns UsageWithSynopsis.
+int usage(const QString &message = {});
 
 } // namespace CtlOutput

@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctlreceiptcommands.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/json/jsontextcheck.h"
@@ -93,7 +92,7 @@ int CtlReceiptCommands::receipts()
     if (m_args.has(u"--before"_s) || m_args.has(u"--out"_s))
         return CtlOutput::usage(u"--before and --out are for `receipts archive`"_s);
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"receipts"_s));
+        return CtlOutput::usage();
     ReceiptLog::Query query;
     query.key = m_args.value(u"--key"_s);
     if (m_args.has(u"--limit"_s)) {
@@ -144,7 +143,7 @@ int CtlReceiptCommands::archive()
 int CtlReceiptCommands::confirm()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
+        return CtlOutput::usage();
     const QString invocationId = m_args.positional.at(0);
     const QJsonObject confirmation =
         m_args.has(u"--archive"_s) ? m_ledger->confirmInSegment(invocationId, m_args.value(u"--archive"_s))
@@ -160,7 +159,7 @@ int CtlReceiptCommands::confirm()
 int CtlReceiptCommands::verifyReceipt()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"verify-receipt"_s));
+        return CtlOutput::usage();
     const QString path = m_args.positional.at(0);
     if (ReceiptSegmentFile::looksLikeSegment(path))
         return verifySegment(path);

@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctlservecommand.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctldispatchlimits.h"
 #include "app/capdeskctl/ctlledger.h"
 #include "app/capdeskctl/ctloutput.h"
@@ -141,7 +140,7 @@ constexpr int kTreeDeadlineMarginMs = 1000;
 int CtlServeCommand::run()
 {
     if (!m_args.positional.isEmpty())
-        return CtlOutput::usage(CtlCommandTable::usageLine(QStringLiteral("serve")));
+        return CtlOutput::usage();
     QString error;
     std::optional<QSslConfiguration> tls;
     if (m_args.has(QStringLiteral("--tls-cert")) != m_args.has(QStringLiteral("--tls-key")))

@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctlservercommands.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/runners/tlstrust.h"
 #include "remote/remoteconfirmation.h"
@@ -71,7 +70,7 @@ int CtlServerCommands::invoke()
 int CtlServerCommands::confirm()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"confirm"_s));
+        return CtlOutput::usage();
     const StoreResult<RemoteConfirmation> confirmation =
         RemoteConfirmation::fetch(*m_connection, m_args.positional.at(0));
     if (!confirmation.ok())

@@ -1,6 +1,5 @@
 #include "app/capdeskctl/ctltokencommands.h"
 
-#include "app/capdeskctl/ctlcommandtable.h"
 #include "app/capdeskctl/ctloutput.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/directorystore.h"
@@ -101,7 +100,7 @@ int CtlTokenCommands::refuseUnknownNames(const CapabilityToken &spec) const
 int CtlTokenCommands::list()
 {
     if (m_args.positional.size() != 1)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"token list"_s));
+        return CtlOutput::usage();
     const StoreResult<QList<CapabilityToken>> tokens = m_ledger->tokens().list();
     if (!tokens.ok())
         return CtlOutput::fail(tokens.error());
@@ -119,7 +118,7 @@ int CtlTokenCommands::list()
 int CtlTokenCommands::revoke()
 {
     if (m_args.positional.size() != 2)
-        return CtlOutput::usage(CtlCommandTable::usageLine(u"token revoke"_s));
+        return CtlOutput::usage();
     const QString id = m_args.positional.at(1);
     if (const StoreError error = m_ledger->tokens().revoke(id, kActor); error.isError())
         return CtlOutput::fail(error);

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using namespace CtlTestSupport;
 
@@ -21,6 +23,8 @@ private slots:
     void init();
     void usageErrors_data();
     void usageErrors();
+    void aUsageErrorShowsItsCommandsUsage_data();
+    void aUsageErrorShowsItsCommandsUsage();
     void helpAndInapplicableOptions();
     void optionsMayStandAnywhere();
     void helpNamesEveryCommand_data();
@@ -90,6 +94,49 @@ void TestCapdeskctlHelp::usageErrors()
     const Run run = ctl(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void TestCapdeskctlHelp::aUsageErrorShowsItsCommandsUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("usage"); // how a line of it starts; the whole usage when empty
+    QTest::addRow("no command") << QStringList{} << QString();
+    QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QString();
+    QTest::addRow("get without key") << QStringList{QStringLiteral("get")} << "usage: capdeskctl get KEY";
+    QTest::addRow("archive in the future")
+        << QStringList{QStringLiteral("receipts"),   QStringLiteral("archive"), QStringLiteral("--before"),
+                       QStringLiteral("2999-01-01"), QStringLiteral("--out"),   QStringLiteral("x.jsonl")}
+        << "usage: capdeskctl receipts [--key K]";
+    QTest::addRow("help of no command")
+        << QStringList{QStringLiteral("help"), QStringLiteral("nosuch")} << QString();
+    QTest::addRow("completion for another shell")
+        << QStringList{QStringLiteral("completion"), QStringLiteral("zsh")} << "usage: capdeskctl completion";
+}
+
+// A command's usage error shows that command's usage and where its help is, not the
+// whole table of commands; a line naming no command it knows (or asking help of one) gets
+// the whole usage. Errors of what a command was given (a bad key file for serve) show
+// their message alone: tst_capdeskctl_server checks that.
+void TestCapdeskctlHelp::aUsageErrorShowsItsCommandsUsage()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, usage);
+    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--db"), db()}).exitCode, 0);
+    const Run run = ctl(arguments + QStringList{QStringLiteral("--db"), db()});
+    QCOMPARE(run.exitCode, 2);
+    const QString err = QString::fromUtf8(run.err);
+    const bool wholeUsage = err.contains(QStringLiteral("Exit codes:"));
+    QCOMPARE(wholeUsage, usage.isEmpty());
+    if (usage.isEmpty())
+        return;
+    const QStringList lines = err.split(u'\n');
+    QVERIFY2(std::any_of(lines.cbegin(), lines.cend(),
+                         [&usage](const QString &line) { return line.startsWith(usage); }),
+             run.err.constData());
+    const QString command = usage.section(u' ', 2, 2);
+    QVERIFY2(err.endsWith(QStringLiteral("`capdeskctl help %1` says what it does and the options it takes.\n")
+                              .arg(command)),
+             run.err.constData());
 }
 
 void TestCapdeskctlHelp::helpAndInapplicableOptions()
