@@ -1,5 +1,9 @@
+#include "dispatch/store/postgresdirectoryengine.h"
+#include "dispatch/store/postgreslocation.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "dispatch/store/threadreadconnections.h"
 #include "tests/support/storebackend.h"
+#include "tests/support/temporarypostgres.h"
 
 #include <QScopeGuard>
 #include <QSemaphore>
@@ -9,6 +13,7 @@
 #include <QSqlQuery>
 #include <QTest>
 #include <QThread>
+#include <QUrl>
 
 #include <memory>
 
@@ -25,6 +30,7 @@ private slots:
     void initTestCase();
     void workerReadsKeepAConnectionWhereTheEngineSaysSo();
     void keptConnectionsCloseWithTheStore();
+    void aKeptConnectionTheServerDroppedIsOpenedAgain();
 
 private:
     StoreBackend m_backend;
@@ -107,6 +113,59 @@ void TestStoreReadConnections::keptConnectionsCloseWithTheStore()
     store.reset();
     QVERIFY2(!QSqlDatabase::connectionNames().contains(name),
              qPrintable(name + QStringLiteral(" outlived its store")));
+}
+
+// A server restart (or an idle timeout) drops the connection a worker keeps. One idle
+// for the check's time is asked first, so the next read opens a new one rather than
+// failing; here the check runs after any idle time at all.
+void TestStoreReadConnections::aKeptConnectionTheServerDroppedIsOpenedAgain()
+{
+    if (m_backend.kind() != StoreBackend::Kind::Postgres)
+        QSKIP("SQLite keeps no read connection");
+    const QString url = m_backend.freshLocation();
+    const StoreResult<PostgresLocation> location = PostgresLocation::parse(url);
+    QVERIFY(location.ok());
+    const PostgresDirectoryEngine engine(location.value(), {});
+    ThreadReadConnections connections(engine, 0);
+    auto read = [&connections](QString *name) {
+        return connections.read([name](QSqlDatabase &db) {
+            *name = db.connectionName();
+            QSqlQuery query(db);
+            return query.exec(QStringLiteral("SELECT 1"))
+                       ? StoreError::none()
+                       : StoreError::make(StoreError::Kind::Io, query.lastError().text());
+        });
+    };
+    QString first;
+    QString second;
+    StoreError afterDrop;
+    QSemaphore readOnce;
+    QSemaphore dropped;
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        if (read(&first).isError())
+            first.clear();
+        readOnce.release();
+        dropped.acquire();
+        afterDrop = read(&second);
+    }));
+    worker->start();
+    const auto finish = qScopeGuard([&] {
+        dropped.release();
+        worker->wait();
+    });
+    QVERIFY(readOnce.tryAcquire(1, 60000));
+    QVERIFY(!first.isEmpty());
+    // As a restart does to every session: the server ends the worker's.
+    const QString database = QUrl(url).path().mid(1);
+    QCOMPARE(m_backend.postgres()->exec(database,
+                                        QStringLiteral("SELECT pg_terminate_backend(pid) FROM "
+                                                       "pg_stat_activity WHERE datname = current_database() "
+                                                       "AND pid <> pg_backend_pid()")),
+             QString());
+    dropped.release();
+    QVERIFY(worker->wait(60000));
+    QVERIFY2(!afterDrop.isError(), qPrintable(afterDrop.message));
+    QVERIFY2(second != first, "the dropped connection was read from again");
 }
 
 CAPDESK_TEST_ON_BOTH_BACKENDS(TestStoreReadConnections)
