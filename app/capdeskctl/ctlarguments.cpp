@@ -61,19 +61,21 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
     const QStringList line = splitFlagValues(arguments, options, &parsed.error);
     if (!parsed.error.isEmpty())
         return parsed;
-    if (!parser.parse(line)) {
+    const bool parsedWhole = parser.parse(line);
+    // Read on after an unknown option too, so its usage error can name the command.
+    const QStringList positional = parser.positionalArguments();
+    parsed.command = positional.value(0);
+    parsed.positional = positional.mid(1);
+    if (!parsedWhole) {
         if (!parser.unknownOptionNames().isEmpty()) {
             parsed.error = u"unknown option %1"_s.arg(dashed(parser.unknownOptionNames().constFirst()));
         } else {
             // QCommandLineParser's only other refusal: a value option ending the line.
-            const QString last = line.constLast();
+            const QString &last = line.constLast();
             parsed.error = last.startsWith(u'-') ? u"%1 needs a value"_s.arg(last) : parser.errorText();
         }
         return parsed;
     }
-    const QStringList positional = parser.positionalArguments();
-    parsed.command = positional.value(0);
-    parsed.positional = positional.mid(1);
     for (const QString &name : parser.optionNames()) {
         if (name == "h"_L1 || name == "help"_L1) {
             parsed.help = true;

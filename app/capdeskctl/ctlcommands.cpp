@@ -105,21 +105,28 @@ int CtlCommands::run()
 
 void CtlCommands::printUsage() const
 {
+    const QList<const CtlCommand *> group = CtlCommandTable::group(m_args.command);
     // `help` with a command it does not know lists the commands.
-    if (!m_command || m_command->run == &CtlCommands::help) {
+    if ((!m_command && group.isEmpty()) || (m_command && m_command->run == &CtlCommands::help)) {
         CtlHelp::print(CtlHelp::usage(), stderr);
         return;
     }
-    CtlHelp::print(
-        CtlHelp::usageOf(*m_command)
-            + u"`capdeskctl help %1` says what it does and the options it takes.\n"_s.arg(m_command->name),
-        stderr);
+    QString text;
+    for (const CtlCommand *command : m_command ? QList<const CtlCommand *>{m_command} : group)
+        text += CtlHelp::usageOf(*command);
+    const QString name = m_command ? m_command->name : m_args.command;
+    CtlHelp::print(text + u"`capdeskctl help %1` says what it does and the options it takes.\n"_s.arg(name),
+                   stderr);
 }
 
 int CtlCommands::runCommand()
 {
-    if (!m_args.error.isEmpty())
+    if (!m_args.error.isEmpty()) {
+        // Named, if the line names one, for the usage that follows the message.
+        QString unknown;
+        m_command = CtlCommandTable::resolve(m_args.command, m_args.positional, &unknown);
         return CtlOutput::usage(m_args.error);
+    }
     if (m_args.version) {
         CtlHelp::print(u"capdeskctl "_s + ProductVersion::number() + u'\n', stdout);
         return Ok;

@@ -93,8 +93,8 @@ int CtlMigrateCommand::run()
     if (from.isEmpty() || to.isEmpty())
         return refuse(
             StoreError::Kind::Invalid,
-            u"migrate needs %1 (usage: %2)"_s.arg(from.isEmpty() ? u"--from FILE|URL"_s : u"--to FILE|URL"_s,
-                                                  CtlCommandTable::usageLine(u"migrate"_s)),
+            u"migrate needs %1 (%2)"_s.arg(from.isEmpty() ? u"--from FILE|URL"_s : u"--to FILE|URL"_s,
+                                           CtlCommandTable::usageLine(u"migrate"_s)),
             CtlOutput::Usage);
     const bool fromFile = !PostgresLocation::isUrl(from);
     const bool toFile = !PostgresLocation::isUrl(to);

@@ -109,6 +109,11 @@ void TestCapdeskctlHelp::aUsageErrorShowsItsCommandsUsage_data()
         << "usage: capdeskctl receipts [--key K]";
     QTest::addRow("help of no command")
         << QStringList{QStringLiteral("help"), QStringLiteral("nosuch")} << QString();
+    QTest::addRow("an option get does not know")
+        << QStringList{QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--bogus")}
+        << "usage: capdeskctl get KEY";
+    QTest::addRow("a group without its command")
+        << QStringList{QStringLiteral("token")} << "usage: capdeskctl token revoke ID";
     QTest::addRow("completion for another shell")
         << QStringList{QStringLiteral("completion"), QStringLiteral("zsh")} << "usage: capdeskctl completion";
 }

@@ -214,23 +214,22 @@ void ReceiptViewer::updateHeader()
                                   m_model->isComplete() ? QString() : QStringLiteral("+"), all);
     if (m_model->isReadingPages())
         text += tr(" (reading\u2026)");
-    if (const QString archived = archivedText(); !archived.isEmpty())
-        text += QStringLiteral(" · ") + archived;
+    if (!m_model->archivedBefore().isEmpty())
+        text +=
+            tr(" · receipts started before %1 UTC are archived in segment files (capdeskctl confirm INV_ID "
+               "--archive FILE)")
+                .arg(archiveCutoffText());
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);
 }
 
-QString ReceiptViewer::archivedText() const
+QString ReceiptViewer::archiveCutoffText() const
 {
-    const QString before = m_model->archivedBefore();
-    if (before.isEmpty())
-        return {};
-    return tr("receipts started before %1 UTC are archived in segment files (capdeskctl confirm INV_ID "
-              "--archive FILE)")
-        .arg(QDateTime::fromString(before, Qt::ISODateWithMs)
-                 .toUTC()
-                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    const QDateTime before = QDateTime::fromString(m_model->archivedBefore(), Qt::ISODateWithMs).toUTC();
+    // To the millisecond only where the cutoff has one, as `--before` was given.
+    return before.toString(before.time().msec() == 0 ? QStringLiteral("yyyy-MM-dd HH:mm:ss")
+                                                     : QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
 
 QString ReceiptViewer::headerText() const
@@ -303,11 +302,13 @@ void ReceiptViewer::showDetails(const QString &invocationId)
     const StoreResult<ReceiptInspection> inspection = ReceiptInspection::of(*m_ledger, invocationId);
     if (!inspection.ok()) {
         m_shownJson = {};
-        const QString archived = archivedText();
-        m_detail->showMessage(
-            inspection.error().kind == StoreError::Kind::NotFound && !archived.isEmpty()
-                ? tr("%1: it is not in the directory, and %2").arg(inspection.error().message, archived)
-                : inspection.error().message);
+        const bool archived =
+            inspection.error().kind == StoreError::Kind::NotFound && !m_model->archivedBefore().isEmpty();
+        m_detail->showMessage(archived
+                                  ? tr("%1 is no longer in the directory: receipts started before %2 UTC are "
+                                       "archived (capdeskctl confirm %1 --archive FILE)")
+                                        .arg(invocationId, archiveCutoffText())
+                                  : inspection.error().message);
         m_treeModel->clear();
         m_plot->clear();
         return;

@@ -87,8 +87,8 @@ private:
     void plotDurations(const Receipt &receipt);
     void selectRow(int row);
     void updateHeader();
-    // Where the receipts before the latest archive went, or empty when none was taken.
-    QString archivedText() const;
+    // The latest archive's cutoff as shown (UTC); only while an archive was taken.
+    QString archiveCutoffText() const;
 
     std::shared_ptr<DirectoryLedger> m_ledger;
     Prompter &m_prompter;

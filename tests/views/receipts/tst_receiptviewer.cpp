@@ -63,6 +63,9 @@ private:
     // An instant a millisecond after every receipt issued so far, and before the next one;
     // empty if the clock stood still.
     static QString instantAfterTheLastReceipt();
+    // An archive cutoff as the viewer shows it: to the second, or to the millisecond where
+    // it has one.
+    static QString shownCutoff(const QString &before);
     QString exportShown(const QString &name);
     QString writeFile(const QString &name, const QByteArray &bytes);
 
@@ -498,6 +501,13 @@ QString TestReceiptViewer::instantAfterTheLastReceipt()
     return before;
 }
 
+QString TestReceiptViewer::shownCutoff(const QString &before)
+{
+    const QDateTime at = QDateTime::fromString(before, Qt::ISODateWithMs).toUTC();
+    return at.toString(at.time().msec() == 0 ? QStringLiteral("yyyy-MM-dd HH:mm:ss")
+                                             : QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
 void TestReceiptViewer::saysWhichReceiptsAreArchived()
 {
     const QString before = instantAfterTheLastReceipt();
@@ -509,11 +519,9 @@ void TestReceiptViewer::saysWhichReceiptsAreArchived()
     issue(QStringLiteral("NOW"), 2);
     openViewer();
     QCOMPARE(m_viewer->model()->rowCount(), 1);
-    const QString shown = QDateTime::fromString(before, Qt::ISODateWithMs)
-                              .toUTC()
-                              .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     QVERIFY2(m_viewer->headerText().startsWith(
-                 QStringLiteral("1 receipt · receipts started before %1 UTC are archived").arg(shown)),
+                 QStringLiteral("1 receipt · receipts started before %1 UTC are archived")
+                     .arg(shownCutoff(before))),
              qPrintable(m_viewer->headerText()));
 }
 
@@ -545,10 +553,12 @@ void TestReceiptViewer::followsAnArchiveTakenElsewhere()
     QTRY_COMPARE(m_viewer->model()->totalReceipts(), 1);
     QTRY_VERIFY2(m_viewer->headerText().startsWith(QStringLiteral("1 receipt · receipts started before")),
                  qPrintable(m_viewer->headerText()));
-    QTRY_VERIFY2(m_viewer->detail()->messageText().startsWith(
-                     QStringLiteral("no receipt %1: it is not in the directory, and receipts started before")
-                         .arg(archivedOne.invocationId)),
-                 qPrintable(m_viewer->detail()->messageText()));
+    QTRY_VERIFY2(
+        m_viewer->detail()->messageText().startsWith(
+            QStringLiteral("%1 is no longer in the directory: receipts started before %2 UTC are archived "
+                           "(capdeskctl confirm %1 --archive FILE)")
+                .arg(archivedOne.invocationId, shownCutoff(before))),
+        qPrintable(m_viewer->detail()->messageText()));
 
     // A second archive takes the newest receipt too: the list empties and the dock goes
     // quiet, rather than counting again and again behind a receipt that is gone.
