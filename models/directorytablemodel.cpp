@@ -19,16 +19,6 @@ int compareBytes(std::string_view a, std::string_view b)
     return a.compare(b);
 }
 
-std::vector<int> keyOrder(const SummaryTable &table)
-{
-    std::vector<int> order(std::size_t(table.size()));
-    for (int i = 0; i < table.size(); ++i)
-        order[std::size_t(i)] = i;
-    std::sort(order.begin(), order.end(),
-              [&table](int a, int b) { return table.keyBytes(a) < table.keyBytes(b); });
-    return order;
-}
-
 template<typename Less>
 void insertSorted(std::vector<int> &list, int value, Less less)
 {
@@ -60,7 +50,7 @@ std::shared_ptr<DirectoryTableModel::Snapshot> DirectoryTableModel::readSnapshot
     SummaryTable &table = snapshot->table;
     snapshot->error = store.scanSummaryViews(
         [&table](const RowSummaryView &summary) { table.append(summary); }, firstByKey);
-    snapshot->byKey = keyOrder(table);
+    snapshot->byKey = table.keyOrder();
     return snapshot;
 }
 
@@ -472,7 +462,7 @@ void DirectoryTableModel::applyMany(const QList<Update> &updates)
         }
     }
     if (!added.isEmpty())
-        m_byKey = keyOrder(m_table);
+        m_byKey = m_table.keyOrder();
     if (anyRemoved) {
         const std::vector<int> remap = m_table.removeFlagged(removed);
         std::vector<int> byKey;

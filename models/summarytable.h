@@ -53,6 +53,9 @@ public:
     std::string_view targetBytes(int index) const { return field(index, 2); }
     std::string_view updatedAtBytes(int index) const { return field(index, 3); }
 
+    // Row indexes in key order, as bytes compare (SQLite's BINARY collation).
+    std::vector<int> keyOrder() const;
+
     // Per row: whether key, category or target contains `foldedNeedle` (already
     // ASCII-lowercased UTF-8, see foldAscii).
     std::vector<char> rowsContaining(std::string_view foldedNeedle) const;

@@ -32,6 +32,9 @@ private slots:
     void typeNames_data();
     void typeNames();
     void foldAsciiLowersOnlyAscii();
+    void keyOrderIsByteOrder_data();
+    void keyOrderIsByteOrder();
+    void keyOrderOfManyKeys();
 };
 
 namespace {
@@ -499,6 +502,80 @@ void TestSummaryTable::foldAsciiLowersOnlyAscii()
     QCOMPARE(SummaryTable::foldAscii(QStringLiteral("ÄÖÜ")),
              std::string(QStringLiteral("ÄÖÜ").toUtf8().constData()));
     QCOMPARE(SummaryTable::foldAscii(QString()), std::string());
+}
+
+// keyOrder() compares the first 16 bytes packed into integers and only then whole keys,
+// so the cases sit on both sides of that boundary, and the answer must be the byte order
+// SQLite's BINARY collation gives (what `after=KEY` paging and selectKey rely on).
+void TestSummaryTable::keyOrderIsByteOrder_data()
+{
+    QTest::addColumn<QStringList>("keys"); // in appending order
+    QTest::addColumn<QStringList>("ordered");
+
+    QTest::addRow("empty table") << QStringList() << QStringList();
+    QTest::addRow("one key") << QStringList{QStringLiteral("NOW")} << QStringList{QStringLiteral("NOW")};
+    QTest::addRow("a prefix sorts first")
+        << QStringList{QStringLiteral("AB"), QStringLiteral("A"), QStringLiteral("ABC")}
+        << QStringList{QStringLiteral("A"), QStringLiteral("AB"), QStringLiteral("ABC")};
+    QTest::addRow("upper case before lower case, digits before both")
+        << QStringList{QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("a"), QStringLiteral("1")}
+        << QStringList{QStringLiteral("1"), QStringLiteral("B"), QStringLiteral("a"), QStringLiteral("b")};
+    QTest::addRow("the same 16 bytes, then different")
+        << QStringList{QStringLiteral("ARCHIVE_ALERT_10_B"), QStringLiteral("ARCHIVE_ALERT_10_A"),
+                       QStringLiteral("ARCHIVE_ALERT_10")}
+        << QStringList{QStringLiteral("ARCHIVE_ALERT_10"), QStringLiteral("ARCHIVE_ALERT_10_A"),
+                       QStringLiteral("ARCHIVE_ALERT_10_B")};
+    QTest::addRow("different in byte 8, the second integer")
+        << QStringList{QStringLiteral("ARCHIVE_Z"), QStringLiteral("ARCHIVE_A")}
+        << QStringList{QStringLiteral("ARCHIVE_A"), QStringLiteral("ARCHIVE_Z")};
+    QTest::addRow("different in byte 15, the last one packed")
+        << QStringList{QStringLiteral("ABCDEFGHIJKLMNOZ"), QStringLiteral("ABCDEFGHIJKLMNOA")}
+        << QStringList{QStringLiteral("ABCDEFGHIJKLMNOA"), QStringLiteral("ABCDEFGHIJKLMNOZ")};
+    QTest::addRow("different in byte 16, the first one not packed")
+        << QStringList{QStringLiteral("ABCDEFGHIJKLMNOPZ"), QStringLiteral("ABCDEFGHIJKLMNOPA")}
+        << QStringList{QStringLiteral("ABCDEFGHIJKLMNOPA"), QStringLiteral("ABCDEFGHIJKLMNOPZ")};
+    QTest::addRow("non-ASCII bytes sort after ASCII, by their UTF-8 bytes")
+        << QStringList{QStringLiteral("Zürich"), QStringLiteral("Zz"), QStringLiteral("東京"),
+                       QStringLiteral("Zu")}
+        << QStringList{QStringLiteral("Zu"), QStringLiteral("Zz"), QStringLiteral("Zürich"),
+                       QStringLiteral("東京")};
+    QTest::addRow("a NUL byte inside a key is a byte like any other")
+        << QStringList{QStringLiteral("A%1B").arg(QChar(0)), QStringLiteral("A"),
+                       QStringLiteral("A%1").arg(QChar(0))}
+        << QStringList{QStringLiteral("A"), QStringLiteral("A%1").arg(QChar(0)),
+                       QStringLiteral("A%1B").arg(QChar(0))};
+}
+
+void TestSummaryTable::keyOrderIsByteOrder()
+{
+    QFETCH(QStringList, keys);
+    QFETCH(QStringList, ordered);
+    SummaryTable table;
+    for (const QString &key : std::as_const(keys))
+        table.append(summary(key));
+    QStringList inOrder;
+    for (int index : table.keyOrder())
+        inOrder.append(table.key(index));
+    QCOMPARE(inOrder, ordered);
+}
+
+// Against a plain sort of the keys' bytes, over keys that share long prefixes.
+void TestSummaryTable::keyOrderOfManyKeys()
+{
+    SummaryTable table;
+    std::vector<std::string> expected;
+    const QStringList stems{QStringLiteral("ARCHIVE_ALERT_"), QStringLiteral("ARCHIVE_ALERTS_DAILY_"),
+                            QStringLiteral("A"), QStringLiteral("BLOCK_"), QStringLiteral("é_")};
+    for (int i = 0; i < 3000; ++i) {
+        const QString key = stems.at(i % stems.size()) + QString::number((i * 7919) % 3001);
+        table.append(summary(key));
+        expected.push_back(key.toStdString());
+    }
+    std::sort(expected.begin(), expected.end());
+    const std::vector<int> order = table.keyOrder();
+    QCOMPARE(order.size(), expected.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        QCOMPARE(std::string(table.keyBytes(order[i])), expected[i]);
 }
 
 QTEST_GUILESS_MAIN(TestSummaryTable)
