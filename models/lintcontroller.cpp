@@ -177,13 +177,15 @@ void LintController::lintAll()
         m_document->store().hasRoundTrips() ? std::make_shared<std::atomic<qint64>>(0) : nullptr;
     auto read = [store = m_document->sharedStore(), drafted, drafts,
                  storedBytes = m_bytesReadByLint](const LintRun::Batch &batch) {
-        const StoreError error = store->scanRows([&](QList<Row> &&rows) {
-            if (storedBytes)
-                *storedBytes += contractBytes(rows);
-            if (!drafted.isEmpty())
-                rows.removeIf([&drafted](const Row &row) { return drafted.contains(row.key); });
-            return batch(std::move(rows));
-        });
+        const StoreError error = store->scanRows(
+            [&](QList<Row> &&rows) {
+                if (storedBytes)
+                    *storedBytes += contractBytes(rows);
+                if (!drafted.isEmpty())
+                    rows.removeIf([&drafted](const Row &row) { return drafted.contains(row.key); });
+                return batch(std::move(rows));
+            },
+            DirectoryStore::kScanBatchRows, DirectoryStore::RowOrder::Any);
         if (error.isError() || drafts.isEmpty())
             return error;
         batch(QList<Row>(drafts));
@@ -209,10 +211,12 @@ void LintController::startRegistryTotal()
     m_registryWatcher.setFuture(QtConcurrent::run(
         [](QPromise<qint64> &promise, const std::shared_ptr<const DirectoryStore> &store) {
             qint64 total = 0;
-            const StoreError error = store->scanRows([&](QList<Row> &&rows) {
-                total += contractBytes(rows);
-                return !promise.isCanceled();
-            });
+            const StoreError error = store->scanRows(
+                [&](QList<Row> &&rows) {
+                    total += contractBytes(rows);
+                    return !promise.isCanceled();
+                },
+                DirectoryStore::kScanBatchRows, DirectoryStore::RowOrder::Any);
             if (!error.isError() && !promise.isCanceled())
                 promise.addResult(total);
         },

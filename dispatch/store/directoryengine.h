@@ -43,8 +43,10 @@ public:
     virtual StoreError scanSummaries(QSqlDatabase &db,
                                      const std::function<void(const RowSummaryView &)> &sink,
                                      int firstByKey) const = 0;
-    // Every row in full, in key order, until `each` returns false.
-    virtual StoreError scanRows(QSqlDatabase &db, const std::function<bool(Row &&row)> &each) const = 0;
+    // Every row in full, in key order when `byKey`, else in storage order, until `each`
+    // returns false.
+    virtual StoreError scanRows(QSqlDatabase &db, bool byKey,
+                                const std::function<bool(Row &&row)> &each) const = 0;
 
     // See DirectoryStore::changesSince() and changePollIntervalMs().
     virtual StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const = 0;

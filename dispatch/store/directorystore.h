@@ -61,14 +61,22 @@ public:
     virtual StoreResult<Row> row(const QString &key) const = 0;
     // Safe from any thread.
     virtual StoreResult<QList<Row>> allRows() const = 0;
-    // Every row, in key order, handed to `sink` in batches of up to `batchRows`, so a caller
+    // The order scanRows() hands rows over in. A caller that needs each row once and no
+    // order (lint-all, the registry total) asks for Any, and the store reads in the order it
+    // reads fastest: SQLite reads its table in storage order ~2.5× faster than through the
+    // key index, which looks every row up again.
+    enum class RowOrder { ByKey, Any };
+    // Every row, in `order`, handed to `sink` in batches of up to `batchRows`, so a caller
     // that needs each row once (lint-all, the registry total) never holds all of them: at
     // 100,000 rows that copy was most of the GUI's memory. `sink` returns false to stop
-    // early. Safe from any thread. This default reads them all first, which suits a store
-    // whose listing is one answer anyway; a store that can stream does.
+    // early. Safe from any thread. This default reads them all first, in key order, which
+    // suits a store whose listing is one answer anyway; a store that can stream does.
     using RowBatchSink = std::function<bool(QList<Row> &&batch)>;
-    virtual StoreError scanRows(const RowBatchSink &sink, int batchRows = 1000) const
+    static constexpr int kScanBatchRows = 1000;
+    virtual StoreError scanRows(const RowBatchSink &sink, int batchRows = kScanBatchRows,
+                                RowOrder order = RowOrder::ByKey) const
     {
+        Q_UNUSED(order)
         batchRows = std::max(1, batchRows);
         StoreResult<QList<Row>> rows = allRows();
         if (!rows.ok())

@@ -96,12 +96,13 @@ StoreError PostgresDirectoryEngine::scanSummaries(QSqlDatabase &db,
     return StoreError::none();
 }
 
-StoreError PostgresDirectoryEngine::scanRows(QSqlDatabase &db,
+StoreError PostgresDirectoryEngine::scanRows(QSqlDatabase &db, bool byKey,
                                              const std::function<bool(Row &&row)> &each) const
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT %1 FROM directory ORDER BY key").arg(QtSqlRowScan::columns()))
+    const QString order = byKey ? QStringLiteral(" ORDER BY key") : QString();
+    if (!query.exec(QStringLiteral("SELECT %1 FROM directory%2").arg(QtSqlRowScan::columns(), order))
         || !QtSqlRowScan::read(query, each))
         return StoreError::make(
             Kind::Io, QStringLiteral("cannot read all of %1: %2").arg(location(), query.lastError().text()));

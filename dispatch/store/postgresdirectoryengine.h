@@ -26,7 +26,8 @@ public:
     StoreError prepare(QSqlDatabase &db) const override;
     StoreError scanSummaries(QSqlDatabase &db, const std::function<void(const RowSummaryView &)> &sink,
                              int firstByKey) const override;
-    StoreError scanRows(QSqlDatabase &db, const std::function<bool(Row &&row)> &each) const override;
+    StoreError scanRows(QSqlDatabase &db, bool byKey,
+                        const std::function<bool(Row &&row)> &each) const override;
     StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
     // Each poll is a round trip to the database server.
     int changePollIntervalMs() const override { return 2000; }

@@ -162,14 +162,14 @@ StoreResult<QList<Row>> SqlDirectoryStore::allRows() const
 }
 
 // On any thread: lint-all and the registry total read the directory on the pool.
-StoreError SqlDirectoryStore::scanRows(const RowBatchSink &sink, int batchRows) const
+StoreError SqlDirectoryStore::scanRows(const RowBatchSink &sink, int batchRows, RowOrder order) const
 {
     batchRows = std::max(1, batchRows);
     return withReadConnection([&](QSqlDatabase &db) -> StoreError {
         QList<Row> batch;
         batch.reserve(batchRows);
         bool stopped = false;
-        StoreError error = m_engine->scanRows(db, [&](Row &&row) {
+        StoreError error = m_engine->scanRows(db, order == RowOrder::ByKey, [&](Row &&row) {
             batch.append(std::move(row));
             if (batch.size() < batchRows)
                 return true;

@@ -42,7 +42,8 @@ public:
                                 int firstByKey = 0) const override;
     StoreResult<Row> row(const QString &key) const override;
     StoreResult<QList<Row>> allRows() const override;
-    StoreError scanRows(const RowBatchSink &sink, int batchRows = 1000) const override;
+    StoreError scanRows(const RowBatchSink &sink, int batchRows = kScanBatchRows,
+                        RowOrder order = RowOrder::ByKey) const override;
     StoreResult<QList<Row>> rows(const QStringList &keys) const override;
     StoreResult<QStringList> keysWithContent(const QString &needle) const override;
     StoreResult<QList<AuthUsage>> authUsage() const override;

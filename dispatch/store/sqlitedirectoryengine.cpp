@@ -124,10 +124,11 @@ StoreError SqliteDirectoryEngine::scanSummaries(QSqlDatabase &connection,
     });
 }
 
-StoreError SqliteDirectoryEngine::scanRows(QSqlDatabase &connection,
+StoreError SqliteDirectoryEngine::scanRows(QSqlDatabase &connection, bool byKey,
                                            const std::function<bool(Row &&row)> &each) const
 {
-    const QByteArray sql = "SELECT " + QtSqlRowScan::columns().toUtf8() + " FROM directory ORDER BY key";
+    const QByteArray sql =
+        "SELECT " + QtSqlRowScan::columns().toUtf8() + " FROM directory" + (byKey ? " ORDER BY key" : "");
     return step(connection, sql, [&each](sqlite3_stmt *statement) {
         const int last = SqliteRowScan::read(statement, each);
         return last == SQLITE_DONE || last == SQLITE_ROW ? SQLITE_OK : last;

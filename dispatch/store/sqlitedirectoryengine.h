@@ -20,7 +20,8 @@ public:
     StoreError prepare(QSqlDatabase &db) const override;
     StoreError scanSummaries(QSqlDatabase &db, const std::function<void(const RowSummaryView &)> &sink,
                              int firstByKey) const override;
-    StoreError scanRows(QSqlDatabase &db, const std::function<bool(Row &&row)> &each) const override;
+    StoreError scanRows(QSqlDatabase &db, bool byKey,
+                        const std::function<bool(Row &&row)> &each) const override;
     StoreResult<DirectoryChanges> changesSince(const QByteArray &cursor) const override;
     int changePollIntervalMs() const override { return 1000; }
 

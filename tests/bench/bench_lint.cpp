@@ -56,7 +56,11 @@ Findings lintAll(const QList<Row> &rows)
 Findings lintAllFromStore(const std::shared_ptr<SqlDirectoryStore> &store, int rows)
 {
     LintRun run;
-    run.start([store](const LintRun::Batch &batch) { return store->scanRows(batch); }, rows);
+    run.start(
+        [store](const LintRun::Batch &batch) {
+            return store->scanRows(batch, DirectoryStore::kScanBatchRows, DirectoryStore::RowOrder::Any);
+        },
+        rows);
     return waitForFindings(run);
 }
 
@@ -147,16 +151,19 @@ int main(int argc, char **argv)
         }
     }
     const std::shared_ptr<SqlDirectoryStore> store = SqlDirectoryStore::open(path).value();
-    // What lint-all in the window pays before it lints: every row read in full, in batches.
+    // What lint-all in the window pays before it lints: every row read in full, in batches,
+    // in the order the store reads fastest.
     std::vector<double> reads;
     for (int i = 0; i < 3; ++i) {
         QElapsedTimer read;
         read.start();
         qsizetype streamed = 0;
-        store->scanRows([&streamed](QList<Row> &&batch) {
-            streamed += batch.size();
-            return true;
-        });
+        store->scanRows(
+            [&streamed](QList<Row> &&batch) {
+                streamed += batch.size();
+                return true;
+            },
+            DirectoryStore::kScanBatchRows, DirectoryStore::RowOrder::Any);
         reads.push_back(msSince(read));
         if (i == 0)
             std::printf("read every row (scanRows), %lld rows: ", qint64(streamed));
