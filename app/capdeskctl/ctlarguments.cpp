@@ -14,8 +14,9 @@ QString dashed(const QString &name)
 }
 
 // `--anchor=FILE` means `--anchor FILE`: the one flag followed by an operand (`log --verify
-// --anchor FILE`). Any other flag written `--flag=VALUE` is refused in `error`, so a value
-// never slips in as a body or a path.
+// --anchor FILE`). Any other flag written `--flag=VALUE` is refused in `error` (the first
+// one), so a value never slips in as a body or a path; the line is split on without its
+// value, so that the usage error can name the command.
 QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLineOption> &options,
                             QString *error)
 {
@@ -36,8 +37,10 @@ QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLi
         const qsizetype equals = arg.indexOf(u'=');
         if (equals > 0 && flags.contains(arg.left(equals))) {
             if (arg.left(equals) != kFlagWithOperand) {
-                *error = u"%1 takes no value"_s.arg(arg.left(equals));
-                return {};
+                if (error->isEmpty())
+                    *error = u"%1 takes no value"_s.arg(arg.left(equals));
+                split.append(arg.left(equals));
+                continue;
             }
             split << arg.left(equals) << arg.mid(equals + 1);
             continue;
@@ -59,13 +62,14 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOptions(options);
     const QStringList line = splitFlagValues(arguments, options, &parsed.error);
-    if (!parsed.error.isEmpty())
-        return parsed;
     const bool parsedWhole = parser.parse(line);
-    // Read on after an unknown option too, so its usage error can name the command.
+    // Read on after an unknown option or a flag given a value too, so the usage error can
+    // name the command.
     const QStringList positional = parser.positionalArguments();
     parsed.command = positional.value(0);
     parsed.positional = positional.mid(1);
+    if (!parsed.error.isEmpty())
+        return parsed;
     if (!parsedWhole) {
         if (!parser.unknownOptionNames().isEmpty()) {
             parsed.error = u"unknown option %1"_s.arg(dashed(parser.unknownOptionNames().constFirst()));

@@ -112,6 +112,12 @@ void TestCapdeskctlHelp::aUsageErrorShowsItsCommandsUsage_data()
     QTest::addRow("an option get does not know")
         << QStringList{QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--bogus")}
         << "usage: capdeskctl get KEY";
+    QTest::addRow("a flag of get given a value")
+        << QStringList{QStringLiteral("get"), QStringLiteral("NOW"), QStringLiteral("--shape=1")}
+        << "usage: capdeskctl get KEY";
+    QTest::addRow("a flag given a value before the command")
+        << QStringList{QStringLiteral("--shape=1"), QStringLiteral("invoke"), QStringLiteral("NOW")}
+        << "usage: capdeskctl invoke KEY";
     QTest::addRow("a group without its command")
         << QStringList{QStringLiteral("token")} << "usage: capdeskctl token revoke ID";
     QTest::addRow("completion for another shell")
