@@ -7,6 +7,7 @@
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
 #include "views/common/prompter.h"
+#include "views/common/viewportnote.h"
 #include "views/invoke/durationplot.h"
 #include "views/receipts/receiptdetailview.h"
 #include "views/receipts/receiptfileverificationdialog.h"
@@ -36,8 +37,8 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
       m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
       m_header(new QLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
-      m_detail(new ReceiptDetailView(this)), m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)),
-      m_follow(new QTimer(this))
+      m_emptyNote(new ViewportNote(m_table)), m_detail(new ReceiptDetailView(this)),
+      m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)), m_follow(new QTimer(this))
 {
     m_follow->setObjectName(QStringLiteral("receiptFollow"));
     m_follow->setInterval(kFollowIntervalMs);
@@ -89,7 +90,11 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
 
     connect(verify, &QPushButton::clicked, this, &ReceiptViewer::verifyReceiptFile);
     connect(m_filterBar, &ReceiptFilterBar::filterChanged, m_model, &ReceiptTableModel::setFilter);
-    connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::updateHeader);
+    connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::describeList);
+    // Rows come and go by pages and by follow-ups as well as by counts.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &ReceiptViewer::describeList);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ReceiptViewer::describeList);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ReceiptViewer::describeList);
     connect(m_model, &ReceiptTableModel::choicesChanged, this, [this] {
         m_filterBar->setStatuses(m_model->statuses());
         m_filterBar->setActors(m_model->actors());
@@ -103,7 +108,7 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
         else if (std::exchange(m_selectFirst, false) && m_model->rowCount() > 0
                  && !m_table->currentIndex().isValid())
             selectRow(0);
-        updateHeader();
+        describeList();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &ReceiptViewer::keepShownSelected);
     connect(m_model, &ReceiptTableModel::archivedSince, this, [this] {
@@ -124,7 +129,7 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     connect(m_detail, &ReceiptDetailView::invocationRequested, this, &ReceiptViewer::showInvocation);
     connect(m_detail, &ReceiptDetailView::copyRequested, this, &ReceiptViewer::copySelected);
     connect(m_detail, &ReceiptDetailView::exportRequested, this, &ReceiptViewer::exportSelected);
-    updateHeader();
+    describeList();
 }
 
 ReceiptViewer::~ReceiptViewer() = default;
@@ -185,23 +190,23 @@ void ReceiptViewer::reload()
         m_ledger->unlockAsync(this, [this](const StoreError &error) {
             m_keyStorage = error.isError() ? tr("The signing key is unavailable: %1").arg(error.message)
                                            : m_ledger->keyStorage().value();
-            updateHeader();
+            describeList();
         });
     }
     if (m_loaded) {
         m_model->refresh();
         if (!m_detail->invocationId().isEmpty())
             showDetails(m_detail->invocationId());
-        updateHeader();
+        describeList();
         return;
     }
     m_loaded = true;
     m_selectFirst = true;
     m_model->loadProgressively(m_ledger->receiptSummaries());
-    updateHeader();
+    describeList();
 }
 
-void ReceiptViewer::updateHeader()
+void ReceiptViewer::describeList()
 {
     const qint64 total = m_model->totalReceipts();
     const QString all =
@@ -222,6 +227,21 @@ void ReceiptViewer::updateHeader()
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);
+    m_emptyNote->setNote(emptyListText());
+}
+
+QString ReceiptViewer::emptyListText() const
+{
+    if (m_model->rowCount() > 0 || m_model->isLoading() || !m_model->isComplete())
+        return {};
+    if (!m_model->filter().isEmpty())
+        return tr("No receipt matches these filters.");
+    if (!m_model->archivedBefore().isEmpty())
+        return tr("No receipts left in the directory: every one was started before %1 UTC and is "
+                  "archived in a segment file (capdeskctl confirm INV_ID --archive FILE).")
+            .arg(archiveCutoffText());
+    return tr("No receipts yet. Every call writes one, signed: Invoke under Shape and invoke, a "
+              "flow run, capdeskctl invoke, or a call through capdeskctl serve or an MCP client.");
 }
 
 QString ReceiptViewer::archiveCutoffText() const

@@ -28,6 +28,8 @@ class ReceiptTreeModel;
 // shown it loads by itself; reload() then adds what was written since, and while shown it
 // looks for receipts other processes wrote (a server, capdeskctl) and archives they took
 // every kFollowIntervalMs.
+class ViewportNote;
+
 class ReceiptViewer final : public QWidget
 {
     Q_OBJECT
@@ -86,7 +88,9 @@ private:
     void showTrace(const QString &trace, const QString &invocationId);
     void plotDurations(const Receipt &receipt);
     void selectRow(int row);
-    void updateHeader();
+    // The header's counts and cutoff, and why the list is empty when it is.
+    void describeList();
+    QString emptyListText() const;
     // The latest archive's cutoff as shown (UTC); only while an archive was taken.
     QString archiveCutoffText() const;
 
@@ -97,6 +101,7 @@ private:
     QLabel *m_header;
     ReceiptFilterBar *m_filterBar;
     QTableView *m_table;
+    ViewportNote *m_emptyNote;
     ReceiptDetailView *m_detail;
     QTreeView *m_tree;
     DurationPlot *m_plot;

@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -51,6 +52,7 @@ private slots:
     void followsReceiptsWrittenElsewhere();
     void saysWhichReceiptsAreArchived();
     void followsAnArchiveTakenElsewhere();
+    void saysWhyTheListIsEmpty();
     void copiesAndExportsJson();
     void verifiesAnExportedFile();
     void findsATamperedFileInvalidAndNamesTheField();
@@ -60,6 +62,8 @@ private:
     Receipt issue(const QString &key, qint64 durationMs, const QString &parent = {},
                   const QString &trace = {}, const QString &invocationId = {});
     void openViewer();
+    // The text across the empty list, or empty when none shows.
+    QString emptyListNote() const;
     // An instant a millisecond after every receipt issued so far, and before the next one;
     // empty if the clock stood still.
     static QString instantAfterTheLastReceipt();
@@ -139,6 +143,12 @@ void TestReceiptViewer::openViewer()
     m_viewer->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_viewer.get()));
     QTRY_VERIFY(m_viewer->model()->totalReceipts() >= 0 && !m_viewer->model()->isLoading());
+}
+
+QString TestReceiptViewer::emptyListNote() const
+{
+    const auto *note = m_viewer->table()->viewport()->findChild<QLabel *>(QStringLiteral("viewportNote"));
+    return note && note->isVisible() ? note->text() : QString();
 }
 
 QString TestReceiptViewer::writeFile(const QString &name, const QByteArray &bytes)
@@ -570,4 +580,38 @@ void TestReceiptViewer::followsAnArchiveTakenElsewhere()
     QTRY_COMPARE_WITH_TIMEOUT(m_viewer->model()->rowCount(), 0, 3 * ReceiptViewer::kFollowIntervalMs);
     QTRY_COMPARE(m_viewer->model()->totalReceipts(), 0);
     QTRY_VERIFY(!m_viewer->model()->isLoading());
+    QTRY_VERIFY2(emptyListNote().startsWith(
+                     QStringLiteral("No receipts left in the directory: every one was started before %1 UTC")
+                         .arg(shownCutoff(everything))),
+                 qPrintable(emptyListNote()));
+}
+
+// An empty list says why: nothing called yet, or filters that match nothing; a list with
+// receipts says nothing over them.
+void TestReceiptViewer::saysWhyTheListIsEmpty()
+{
+    openViewer();
+    QVERIFY(emptyListNote().isEmpty());
+    ReceiptFilterBar &bar = *m_viewer->filterBar();
+    bar.fromCheck()->setChecked(true);
+    bar.fromEdit()->setDateTime(QDateTime::currentDateTimeUtc().addSecs(3600));
+    QTRY_VERIFY(!m_viewer->model()->isLoading());
+    QCOMPARE(m_viewer->model()->rowCount(), 0);
+    QTRY_COMPARE(emptyListNote(), QStringLiteral("No receipt matches these filters."));
+    bar.fromCheck()->setChecked(false);
+    QTRY_COMPARE(m_viewer->model()->rowCount(), m_issued.size());
+    QTRY_VERIFY(emptyListNote().isEmpty());
+
+    const std::shared_ptr<SqlDirectoryStore> fresh =
+        openStoreWithRows(m_dir->filePath(QStringLiteral("fresh.db")), sampleRows());
+    QVERIFY(fresh);
+    m_viewer = std::make_unique<ReceiptViewer>(
+        std::make_shared<DirectoryLedger>(fresh, DirectoryLedger::KeyPlacement::FileOnly), m_prompter);
+    m_viewer->resize(1200, 760);
+    m_viewer->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_viewer.get()));
+    QTRY_VERIFY2(emptyListNote().startsWith(QStringLiteral("No receipts yet. Every call writes one")),
+                 qPrintable(emptyListNote()));
+    const auto *note = m_viewer->table()->viewport()->findChild<QLabel *>(QStringLiteral("viewportNote"));
+    QCOMPARE(note->geometry(), m_viewer->table()->viewport()->rect());
 }
