@@ -257,6 +257,8 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
     QTest::addRow("an empty value") << QStringList{u"receipts"_s, u"--key="_s} << u"--key needs a value"_s;
     QTest::addRow("a flag given a value")
         << QStringList{u"invoke"_s, u"NOW"_s, u"--shape=1"_s} << u"--shape takes no value"_s;
+    QTest::addRow("a flag given a value, before another option get does not take")
+        << QStringList{u"get"_s, u"NOW"_s, u"--shape=1"_s, u"--bogus"_s} << u"--shape takes no value"_s;
     QTest::addRow("init --sample=yes")
         << QStringList{u"init"_s, u"--sample=yes"_s} << u"--sample takes no value"_s;
     QTest::addRow("token alone") << QStringList{u"token"_s} << u"token needs create, list or revoke"_s;

@@ -91,10 +91,6 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     connect(verify, &QPushButton::clicked, this, &ReceiptViewer::verifyReceiptFile);
     connect(m_filterBar, &ReceiptFilterBar::filterChanged, m_model, &ReceiptTableModel::setFilter);
     connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::describeList);
-    // Rows come and go by pages and by follow-ups as well as by counts.
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &ReceiptViewer::describeList);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ReceiptViewer::describeList);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &ReceiptViewer::describeList);
     connect(m_model, &ReceiptTableModel::choicesChanged, this, [this] {
         m_filterBar->setStatuses(m_model->statuses());
         m_filterBar->setActors(m_model->actors());
@@ -232,7 +228,9 @@ void ReceiptViewer::describeList()
 
 QString ReceiptViewer::emptyListText() const
 {
-    if (m_model->rowCount() > 0 || m_model->isLoading() || !m_model->isComplete())
+    // Not while the first page or count is on its way; a follow-up look every few seconds
+    // leaves the note standing rather than blinking it away.
+    if (!m_loaded || m_model->rowCount() > 0 || !m_model->isComplete() || m_model->totalReceipts() < 0)
         return {};
     if (!m_model->filter().isEmpty())
         return tr("No receipt matches these filters.");

@@ -19,6 +19,7 @@ class ReceiptFileVerificationDialog;
 class ReceiptFilterBar;
 class ReceiptTableModel;
 class ReceiptTreeModel;
+class ViewportNote;
 
 // The directory's signed receipts (SPEC §6): a filterable table paged from the database,
 // so tens of millions of receipts open and filter at once in flat memory, the selected
@@ -28,8 +29,6 @@ class ReceiptTreeModel;
 // shown it loads by itself; reload() then adds what was written since, and while shown it
 // looks for receipts other processes wrote (a server, capdeskctl) and archives they took
 // every kFollowIntervalMs.
-class ViewportNote;
-
 class ReceiptViewer final : public QWidget
 {
     Q_OBJECT

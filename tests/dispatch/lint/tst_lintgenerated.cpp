@@ -161,7 +161,7 @@ void TestLintGenerated::lintRunMatchesOneThread()
                         ++batches;
                         return batch(std::move(part));
                     },
-                    batchRows);
+                    batchRows, DirectoryStore::RowOrder::Any);
             },
             int(rows.size()));
     }
