@@ -1,5 +1,7 @@
 #include "views/receipts/receiptfilterbar.h"
 
+#include "dispatch/receipts/receipt.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
@@ -20,7 +22,11 @@ ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     m_key->setClearButtonEnabled(true);
     m_status->setObjectName(QStringLiteral("receiptStatus"));
     m_status->addItem(tr("Any status"), QString());
-    m_status->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as the longer status from the start, so the bar does not shift when the
+    // first receipt brings its status in.
+    m_status->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_status->setMinimumContentsLength(
+        int(std::max(Receipt::provenMaterial.size(), Receipt::ranWithoutMaterial.size())));
     m_actor->setObjectName(QStringLiteral("receiptActor"));
     m_actor->addItem(tr("Any caller"), QString());
     m_actor->setToolTip(tr("Who made the call: the owner, a token, or an MCP client (mcp:NAME)"));

@@ -55,6 +55,7 @@ void ReceiptsPane::buildViewer()
     m_viewerDue = false;
     m_viewer = new ReceiptViewer(m_session.ledger(), m_prompter);
     connect(m_viewer, &ReceiptViewer::rowRequested, this, &ReceiptsPane::rowRequested);
+    connect(m_viewer, &ReceiptViewer::signingKeyMade, this, &ReceiptsPane::signingKeyMade);
     m_stack->addWidget(m_viewer);
     m_stack->setCurrentWidget(m_viewer);
 }

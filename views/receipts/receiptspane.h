@@ -32,6 +32,7 @@ public slots:
 
 signals:
     void rowRequested(const QString &key);
+    void signingKeyMade();
 
 protected:
     void showEvent(QShowEvent *event) override;

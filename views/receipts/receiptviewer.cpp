@@ -31,7 +31,9 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
@@ -91,6 +93,11 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     connect(verify, &QPushButton::clicked, this, &ReceiptViewer::verifyReceiptFile);
     connect(m_filterBar, &ReceiptFilterBar::filterChanged, m_model, &ReceiptTableModel::setFilter);
     connect(m_model, &ReceiptTableModel::countsChanged, this, &ReceiptViewer::describeList);
+    // A first receipt written elsewhere (capdeskctl, a server) made the key.
+    connect(m_model, &ReceiptTableModel::countsChanged, this, [this] {
+        if (m_keyPending && m_model->totalReceipts() > 0)
+            checkKeyStorage();
+    });
     connect(m_model, &ReceiptTableModel::choicesChanged, this, [this] {
         m_filterBar->setStatuses(m_model->statuses());
         m_filterBar->setActors(m_model->actors());
@@ -176,10 +183,13 @@ void ReceiptViewer::hideEvent(QHideEvent *event)
     m_follow->stop();
 }
 
-void ReceiptViewer::reload()
+void ReceiptViewer::checkKeyStorage()
 {
     // Looking at receipts must not make a key; the first real call does.
-    if (m_ledger->publicKeys().isEmpty()) {
+    const bool wasPending = std::exchange(m_keyPending, m_ledger->publicKeys().isEmpty());
+    if (wasPending && !m_keyPending)
+        emit signingKeyMade();
+    if (m_keyPending) {
         m_keyStorage = tr("No signing key yet: one is made on the first call");
     } else {
         m_keyStorage = tr("Looking for the signing key\u2026");
@@ -189,6 +199,11 @@ void ReceiptViewer::reload()
             describeList();
         });
     }
+}
+
+void ReceiptViewer::reload()
+{
+    checkKeyStorage();
     if (m_loaded) {
         m_model->refresh();
         if (!m_detail->invocationId().isEmpty())

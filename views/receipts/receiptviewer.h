@@ -73,6 +73,9 @@ signals:
     void rowRequested(const QString &key);
     // The duration plot shows the selected receipt's key (it is read on a worker).
     void plotted();
+    // A receipt written elsewhere (capdeskctl, a server) made the directory's first
+    // signing key while this viewer looked.
+    void signingKeyMade();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -89,6 +92,9 @@ private:
     void selectRow(int row);
     // The header's counts and cutoff, and why the list is empty when it is.
     void describeList();
+    // Where the signing key lives, for the header; read again once the first receipt shows
+    // up, since the call that wrote it made the key.
+    void checkKeyStorage();
     QString emptyListText() const;
     // The latest archive's cutoff as shown (UTC); only while an archive was taken.
     QString archiveCutoffText() const;
@@ -109,6 +115,7 @@ private:
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
     QString m_keyStorage;
     QString m_pendingInvocation; // asked for before a read listed it
+    bool m_keyPending = false; // no key yet when last looked
     bool m_loaded = false;
     bool m_selectFirst = false; // the first page selects its top receipt
     quint64 m_plotRequests = 0;

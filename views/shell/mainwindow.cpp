@@ -108,6 +108,7 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
         m_receipts->showInvocation(invocationId);
     });
     connect(m_receipts, &ReceiptsPane::rowRequested, this, &MainWindow::showKey);
+    connect(m_receipts, &ReceiptsPane::signingKeyMade, m_ledgerActions, &LedgerActions::checkSigningKey);
     connect(m_paletteActions, &PaletteActions::rowChosen, this, &MainWindow::showKey);
     connect(m_editActions, &EditActions::undoChangedRow, this, &MainWindow::showKey);
     connect(m_filterBar, &FilterBar::moveIntoResults, m_table, &DirectoryTableView::focusRows);
