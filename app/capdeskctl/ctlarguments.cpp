@@ -18,7 +18,7 @@ QString dashed(const QString &name)
 // one), so a value never slips in as a body or a path; the line is split on without its
 // value, so that the usage error can name the command.
 QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLineOption> &options,
-                            QString *error)
+                            QString *error, QString *flag)
 {
     static const QString kFlagWithOperand = u"--anchor"_s;
     QSet<QString> flags;
@@ -37,8 +37,10 @@ QStringList splitFlagValues(const QStringList &arguments, const QList<QCommandLi
         const qsizetype equals = arg.indexOf(u'=');
         if (equals > 0 && flags.contains(arg.left(equals))) {
             if (arg.left(equals) != kFlagWithOperand) {
-                if (error->isEmpty())
-                    *error = u"%1 takes no value"_s.arg(arg.left(equals));
+                if (error->isEmpty()) {
+                    *flag = arg.left(equals);
+                    *error = u"%1 takes no value"_s.arg(*flag);
+                }
                 split.append(arg.left(equals));
                 continue;
             }
@@ -61,7 +63,7 @@ CtlArguments CtlArguments::parse(const QStringList &arguments)
     const QList<QCommandLineOption> options = CtlCommandTable::allOptions();
     QCommandLineParser parser;
     parser.addOptions(options);
-    const QStringList line = splitFlagValues(arguments, options, &parsed.error);
+    const QStringList line = splitFlagValues(arguments, options, &parsed.error, &parsed.flagGivenValue);
     const bool parsedWhole = parser.parse(line);
     // Read on after an unknown option or a flag given a value too, so the usage error can
     // name the command.

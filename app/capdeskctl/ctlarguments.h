@@ -20,6 +20,9 @@ struct CtlArguments
     QHash<QString, QString> values;
     QSet<QString> given; // their names, to refuse ones a command ignores
     QString error; // set when the line cannot be understood
+    // A flag written `--flag=VALUE` although it takes no value (the error says so); a
+    // command that does not take the flag at all says that instead.
+    QString flagGivenValue;
 
     static CtlArguments parse(const QStringList &arguments);
     bool has(const QString &option) const { return given.contains(option); }

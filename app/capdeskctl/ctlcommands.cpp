@@ -106,9 +106,14 @@ int CtlCommands::run()
 void CtlCommands::printUsage() const
 {
     const QList<const CtlCommand *> group = CtlCommandTable::group(m_args.command);
-    // `help` with a command it does not know lists the commands.
-    if ((!m_command && group.isEmpty()) || (m_command && m_command->run == &CtlCommands::help)) {
+    // A line with no command at all gets the whole usage. A command (or a `help` topic) it
+    // does not know gets a pointer to it, so its message stays in sight.
+    if (m_args.command.isEmpty() && !m_command) {
         CtlHelp::print(CtlHelp::usage(), stderr);
+        return;
+    }
+    if ((!m_command && group.isEmpty()) || (m_command && m_command->run == &CtlCommands::help)) {
+        CtlHelp::print(u"`capdeskctl help` lists the commands and what each does.\n"_s, stderr);
         return;
     }
     QString text;
@@ -125,6 +130,10 @@ int CtlCommands::runCommand()
         // Named, if the line names one, for the usage that follows the message.
         QString unknown;
         m_command = CtlCommandTable::resolve(m_args.command, m_args.positional, &unknown);
+        // A flag the command does not take at all says that first: its value is beside
+        // the point.
+        if (m_command && !m_args.flagGivenValue.isEmpty() && !applies(*m_command, m_args.flagGivenValue))
+            return CtlOutput::usage(u"%1 does not apply to %2"_s.arg(m_args.flagGivenValue, m_command->name));
         return CtlOutput::usage(m_args.error);
     }
     if (m_args.version) {
@@ -169,15 +178,19 @@ int CtlCommands::runCommand()
     return (this->*m_command->run)();
 }
 
-int CtlCommands::refuseOptions(const CtlCommand &command) const
+bool CtlCommands::applies(const CtlCommand &command, const QString &option)
 {
     const QList<QCommandLineOption> &common = CtlCommandTable::commonOptions();
+    return command.takes(option)
+           || std::any_of(common.cbegin(), common.cend(), [&option](const QCommandLineOption &c) {
+                  return option == u"--"_s + c.names().constLast();
+              });
+}
+
+int CtlCommands::refuseOptions(const CtlCommand &command) const
+{
     for (const QString &option : std::as_const(m_args.given)) {
-        const bool isCommon =
-            std::any_of(common.cbegin(), common.cend(), [&option](const QCommandLineOption &c) {
-                return option == u"--"_s + c.names().constLast();
-            });
-        if (!isCommon && !command.takes(option))
+        if (!applies(command, option))
             return CtlOutput::usage(u"%1 does not apply to %2"_s.arg(option, command.name));
         if (m_args.value(option).isEmpty() && !command.emptyValues.contains(option)) {
             const QList<QCommandLineOption> all = CtlCommandTable::allOptions();
@@ -246,8 +259,28 @@ bool CtlCommands::expectPositional(int count)
 {
     if (m_args.positional.size() == count)
         return true;
-    m_exit = CtlOutput::usage();
+    m_exit = CtlOutput::usage(wrongCount(count, count));
     return false;
+}
+
+// What a line given `min`..`max` arguments (the subcommand of a group counted) lacks or has
+// too many of, named from the command's own synopsis.
+QString CtlCommands::wrongCount(int min, int max) const
+{
+    const QStringList &given = m_args.positional;
+    if (given.size() > max)
+        return u"'%1' is one argument too many for %2"_s.arg(given.at(max), m_command->name);
+    QStringList operands;
+    for (const QString &word : m_command->arguments.split(u' ', Qt::SkipEmptyParts)) {
+        if (word.startsWith(u'[') || word.startsWith(u'-') || word.startsWith(u'<'))
+            break;
+        operands.append(word);
+    }
+    // A group's subcommand is the first positional argument but not in the synopsis.
+    const qsizetype sub = m_command->name.count(u' ');
+    const QStringList missing = operands.mid(std::max<qsizetype>(0, given.size() - sub));
+    return missing.isEmpty() ? u"%1 needs %2 arguments"_s.arg(m_command->name).arg(min)
+                             : u"%1 needs %2"_s.arg(m_command->name, missing.join(u' '));
 }
 
 int CtlCommands::init()
@@ -405,7 +438,7 @@ int CtlCommands::remove()
 int CtlCommands::invoke()
 {
     if (m_args.positional.isEmpty() || m_args.positional.size() > 2)
-        return CtlOutput::usage();
+        return CtlOutput::usage(wrongCount(1, 2));
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
     QString limitsError;
@@ -626,7 +659,7 @@ int CtlCommands::help()
     }
     const QList<const CtlCommand *> group = CtlCommandTable::group(name);
     if (group.isEmpty())
-        return CtlOutput::usage(u"help: no command '%1'; the commands are listed below"_s.arg(name));
+        return CtlOutput::usage(u"help: no command '%1'"_s.arg(name));
     CtlHelp::print(CtlHelp::command(group), stdout);
     return Ok;
 }

@@ -73,6 +73,8 @@ private:
     QString dbPath() const;
     // The positional count the command's synopsis wants, else its usage line as the error.
     bool expectPositional(int count);
+    QString wrongCount(int min, int max) const;
+    static bool applies(const CtlCommand &command, const QString &option);
 
     CtlArguments m_args;
     const CtlCommand *m_command = nullptr;
