@@ -625,19 +625,25 @@ int CtlCommands::tokenCommand(int (CtlTokenCommands::*command)())
     return (commands.*command)();
 }
 
+// A token names who may present it, so a line without --audience is a usage error, said
+// before the directory is opened (or made).
 int CtlCommands::tokenCreate()
 {
+    if (!expectPositional(1))
+        return m_exit;
+    if (!m_args.has(u"--audience"_s))
+        return CtlOutput::usage(u"token create needs --audience A: who may present the token"_s);
     return tokenCommand(&CtlTokenCommands::create);
 }
 
 int CtlCommands::tokenList()
 {
-    return tokenCommand(&CtlTokenCommands::list);
+    return expectPositional(1) ? tokenCommand(&CtlTokenCommands::list) : m_exit;
 }
 
 int CtlCommands::tokenRevoke()
 {
-    return tokenCommand(&CtlTokenCommands::revoke);
+    return expectPositional(2) ? tokenCommand(&CtlTokenCommands::revoke) : m_exit;
 }
 
 int CtlCommands::help()

@@ -26,9 +26,6 @@ CtlTokenCommands::CtlTokenCommands(const CtlArguments &args, std::shared_ptr<Dir
 
 int CtlTokenCommands::create()
 {
-    if (m_args.positional.size() != 1)
-        return CtlOutput::usage(u"token create takes options only"_s);
-
     CapabilityToken spec;
     spec.label = m_args.value(u"--label"_s);
     spec.audience = m_args.value(u"--audience"_s);
@@ -99,8 +96,6 @@ int CtlTokenCommands::refuseUnknownNames(const CapabilityToken &spec) const
 
 int CtlTokenCommands::list()
 {
-    if (m_args.positional.size() != 1)
-        return CtlOutput::usage();
     const StoreResult<QList<CapabilityToken>> tokens = m_ledger->tokens().list();
     if (!tokens.ok())
         return CtlOutput::fail(tokens.error());
@@ -117,8 +112,6 @@ int CtlTokenCommands::list()
 
 int CtlTokenCommands::revoke()
 {
-    if (m_args.positional.size() != 2)
-        return CtlOutput::usage();
     const QString id = m_args.positional.at(1);
     if (const StoreError error = m_ledger->tokens().revoke(id, kActor); error.isError())
         return CtlOutput::fail(error);

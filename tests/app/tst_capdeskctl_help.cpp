@@ -274,6 +274,13 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
     QTest::addRow("restore missing its seq") << QStringList{u"restore"_s, u"NOW"_s} << u"restore needs SEQ"_s;
     QTest::addRow("init --sample=yes")
         << QStringList{u"init"_s, u"--sample=yes"_s} << u"--sample takes no value"_s;
+    QTest::addRow("token create without its audience")
+        << QStringList{u"token"_s, u"create"_s, u"--keys"_s, u"NOW"_s}
+        << u"token create needs --audience A: who may present the token"_s;
+    QTest::addRow("token revoke without its id")
+        << QStringList{u"token"_s, u"revoke"_s} << u"token revoke needs ID"_s;
+    QTest::addRow("token list given an argument")
+        << QStringList{u"token"_s, u"list"_s, u"ALL"_s} << u"'ALL' is one argument too many for token list"_s;
     QTest::addRow("token alone") << QStringList{u"token"_s} << u"token needs create, list or revoke"_s;
     QTest::addRow("token frob") << QStringList{u"token"_s, u"frob"_s}
                                 << u"unknown token command 'frob' (create, list or revoke)"_s;
