@@ -1,5 +1,6 @@
 // The floor bench_startup compares capdesk with: what any Qt Widgets program pays to show
 // a table of 44 rows, traced with capdesk's own start-up trace and settle rule.
+#include "tests/bench/benchcommandline.h"
 #include "views/common/startuptrace.h"
 
 #include <QApplication>
@@ -17,6 +18,8 @@ int main(int argc, char *argv[])
 {
     StartupTrace::begin();
     QApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_bare_window", 0))
+        return *exit;
     QMainWindow window;
     auto *table = new QTableWidget(kRows, kColumns, &window);
     for (int row = 0; row < kRows; ++row) {

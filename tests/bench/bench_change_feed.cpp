@@ -4,6 +4,7 @@
 // process would), and of a complete listing; then what the outside-write triggers add
 // to a bulk import. Usage: bench_change_feed [ROWS] (default 100000).
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 #include "tests/support/rawsql.h"
@@ -79,7 +80,12 @@ double importMs(const QString &path, const QList<Row> &rows, bool dropTriggers)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const int rows = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 100000;
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_change_feed [ROWS]", 1))
+        return *exit;
+    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 100000);
+    if (!counted)
+        return 2;
+    const int rows = *counted;
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("directory.db"));
     const QString error = FixtureGenerator::makeDatabase(path, rows);

@@ -1,6 +1,7 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpprojection.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 
 #include <QCoreApplication>
@@ -81,6 +82,8 @@ int measure(const QString &path)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_contract FILE.db [FILE.db…]", 1000))
+        return *exit;
     const QStringList paths = app.arguments().mid(1);
     if (paths.isEmpty()) {
         std::fprintf(stderr, "usage: bench_contract FILE.db [FILE.db…]\n");

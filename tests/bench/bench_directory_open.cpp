@@ -5,6 +5,7 @@
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/paintprobe.h"
 #include "tests/support/fixturegenerator.h"
@@ -38,6 +39,8 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_directory_open [FILE.db]", 1))
+        return *exit;
     QTemporaryDir dir;
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));
     if (argc <= 1) {

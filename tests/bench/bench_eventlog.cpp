@@ -3,6 +3,7 @@
 // times. Usage: bench_eventlog [ROWS] (default 100000).
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 
@@ -15,7 +16,12 @@
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const int rows = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 100000;
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_eventlog [ROWS]", 1))
+        return *exit;
+    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 100000);
+    if (!counted)
+        return 2;
+    const int rows = *counted;
     QTemporaryDir dir;
     const QString source = dir.filePath(QStringLiteral("source.db"));
     const QString error = FixtureGenerator::makeDatabase(source, rows);

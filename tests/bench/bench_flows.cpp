@@ -16,6 +16,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 
 #include <QCoreApplication>
@@ -186,6 +187,8 @@ void benchParser()
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_flows", 0))
+        return *exit;
     benchFlowOn(u"disk ("_s + QDir::tempPath() + u')', "disk", QDir::tempPath(), 100);
     benchFlowOn(u"/dev/shm"_s, "ram", u"/dev/shm"_s, 1000);
     benchParser();

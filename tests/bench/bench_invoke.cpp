@@ -11,6 +11,7 @@
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/store/sampledirectory.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 
 #include <QCoreApplication>
@@ -111,6 +112,8 @@ bool benchIn(const QString &folder, const char *label, const QByteArray &where)
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_invoke [FOLDER]", 1))
+        return *exit;
     const QString disk = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
     if (!benchIn(disk, "on disk", "disk"))
         return 1;

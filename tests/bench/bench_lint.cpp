@@ -1,6 +1,7 @@
 #include "dispatch/lint/linter.h"
 #include "dispatch/lint/lintrun.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 
@@ -135,6 +136,9 @@ void benchEdits(Directory &directory, const QString &label, const Row &row, cons
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(
+            app.arguments(), "bench_lint [FILE.db] [--findings OUT.tsv]", 1, {QStringLiteral("--findings")}))
+        return *exit;
     QStringList args = app.arguments().mid(1);
     QString findingsPath;
     if (const qsizetype at = args.indexOf(QStringLiteral("--findings")); at >= 0 && at + 1 < args.size()) {

@@ -8,6 +8,7 @@
 #include "models/directorytablemodel.h"
 #include "models/lintcontroller.h"
 #include "models/lintstate.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/support/fixturegenerator.h"
 #include "views/table/directorytableview.h"
@@ -129,6 +130,8 @@ void report(const char *what, const Timings &timings)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_lint_gui [FILE.db]", 1))
+        return *exit;
     QTemporaryDir dir;
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));
     if (argc <= 1) {

@@ -11,6 +11,7 @@
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/eventcostapplication.h"
 #include "tests/bench/paintprobe.h"
@@ -179,7 +180,12 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     EventCostApplication app(argc, argv);
-    const int rows = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 891;
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_remote_latency [ROWS]", 1))
+        return *exit;
+    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 891);
+    if (!counted)
+        return 2;
+    const int rows = *counted;
     QTemporaryDir dir;
     const QString served = dir.filePath(QStringLiteral("served.db"));
     const QString local = dir.filePath(QStringLiteral("local.db"));

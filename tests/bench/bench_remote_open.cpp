@@ -7,6 +7,7 @@
 #include "models/directorytablemodel.h"
 #include "remote/remotedirectorystore.h"
 #include "remote/serverconnection.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/paintprobe.h"
 #include "tests/support/fixturegenerator.h"
@@ -30,6 +31,8 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_remote_open [FILE.db]", 1))
+        return *exit;
     QTemporaryDir dir;
     const QString path =
         argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));

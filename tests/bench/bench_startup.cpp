@@ -16,6 +16,7 @@
 //                      DB Browser)
 // Each figure is also printed as a `figure NAME VALUE` line, which
 // tests/bench/run_benchmarks.py reads into the README's table.
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 #include "tests/bench/screenchangewatch.h"
 #include "tests/bench/startupbench.h"
@@ -53,6 +54,14 @@ void printTarget(const char *what, double measured, double limit, const char *un
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    if (const auto exit = BenchCommandLine::check(
+            app.arguments(),
+            "bench_startup [--runs N] [--rows N] [--db FILE.db] [--observe MS] [--capdesk PROGRAM] [--small]",
+            0,
+            {QStringLiteral("--runs"), QStringLiteral("--rows"), QStringLiteral("--db"),
+             QStringLiteral("--observe"), QStringLiteral("--capdesk")},
+            {QStringLiteral("--small")}))
+        return *exit;
     const QStringList arguments = QCoreApplication::arguments();
     const auto option = [&arguments](const QString &name, const QString &fallback) {
         const qsizetype at = arguments.indexOf(name);

@@ -3,6 +3,7 @@
 // the best run is printed. Usage: bench_templates
 #include "dispatch/row/doclines.h"
 #include "dispatch/templates/templatesubstitution.h"
+#include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
 
 #include <QElapsedTimer>
@@ -43,8 +44,13 @@ void measure(const char *label, Work work, const char *figure = nullptr)
 
 } // namespace
 
-int main()
+int main(int argc, char *argv[])
 {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    if (const auto exit = BenchCommandLine::check(arguments, "bench_templates", 0))
+        return *exit;
     const QString url =
         u"https://api.open-meteo.com/v1/forecast?latitude=$1&longitude=$2&current=temperature_2m"_s;
     const QString urlBody = u"37.77|-122.42"_s;
