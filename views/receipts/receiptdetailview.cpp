@@ -81,7 +81,17 @@ ReceiptDetailView::ReceiptDetailView(QWidget *parent)
     connect(m_jump, &QPushButton::clicked, this, [this] { emit rowRequested(m_key); });
     connect(m_copy, &QPushButton::clicked, this, &ReceiptDetailView::copyRequested);
     connect(m_export, &QPushButton::clicked, this, &ReceiptDetailView::exportRequested);
-    showMessage(tr("Select a receipt to see every field and check its signature."));
+    m_prompting = true;
+    prompt(false);
+}
+
+void ReceiptDetailView::prompt(bool listEmpty)
+{
+    if (!m_prompting)
+        return;
+    showMessage(listEmpty ? tr("A receipt's fields and signature show here once the list has one.")
+                          : tr("Select a receipt to see every field and check its signature."));
+    m_prompting = true;
 }
 
 QLabel *ReceiptDetailView::addField(QFormLayout *form, const QString &name, const QString &label,
@@ -137,6 +147,7 @@ void ReceiptDetailView::styleBadge(QLabel *badge, const char *background)
 
 void ReceiptDetailView::showInspection(const ReceiptInspection &inspection)
 {
+    m_prompting = false;
     const Receipt &receipt = inspection.receipt;
     m_invocationId = receipt.invocationId;
     m_key = receipt.key;
@@ -197,6 +208,7 @@ void ReceiptDetailView::showInspection(const ReceiptInspection &inspection)
 
 void ReceiptDetailView::showMessage(const QString &message)
 {
+    m_prompting = false;
     m_invocationId.clear();
     m_key.clear();
     m_signatureText.clear();

@@ -24,6 +24,9 @@ public:
     void showInspection(const ReceiptInspection &inspection);
     // No receipt: nothing selected, or it could not be read.
     void showMessage(const QString &message);
+    // What the pane says while no receipt has been chosen, `listEmpty` when the list has
+    // none to choose. A receipt or another message showing stays.
+    void prompt(bool listEmpty);
 
     QString invocationId() const { return m_invocationId; }
     // The text shown for a SPEC §6 field, by its JSON name ("duration_ms",
@@ -52,6 +55,7 @@ private:
     static void styleBadge(QLabel *badge, const char *background);
 
     QLabel *m_message;
+    bool m_prompting = false;
     QWidget *m_content;
     QLabel *m_title;
     QLabel *m_signature;

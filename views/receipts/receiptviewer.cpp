@@ -238,7 +238,9 @@ void ReceiptViewer::describeList()
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
     m_header->setText(text);
-    m_emptyNote->setNote(emptyListText());
+    const QString emptyList = emptyListText();
+    m_emptyNote->setNote(emptyList);
+    m_detail->prompt(!emptyList.isEmpty());
 }
 
 QString ReceiptViewer::emptyListText() const

@@ -613,12 +613,17 @@ void TestReceiptViewer::saysWhyTheListIsEmpty()
                  qPrintable(emptyListNote()));
     const auto *note = m_viewer->table()->viewport()->findChild<QLabel *>(QStringLiteral("viewportNote"));
     QCOMPARE(note->geometry(), m_viewer->table()->viewport()->rect());
+    // The pane beside it does not ask for a selection that cannot be made.
+    QCOMPARE(m_viewer->detail()->messageText(),
+             QStringLiteral("A receipt's fields and signature show here once the list has one."));
     QVERIFY2(m_viewer->headerText().contains(QStringLiteral("No signing key yet")),
              qPrintable(m_viewer->headerText()));
     QSignalSpy keyMade(m_viewer.get(), &ReceiptViewer::signingKeyMade);
     issue(QStringLiteral("NOW"), 5);
     QTRY_COMPARE_WITH_TIMEOUT(m_viewer->model()->rowCount(), 1, 3 * ReceiptViewer::kFollowIntervalMs);
     QVERIFY(emptyListNote().isEmpty());
+    QCOMPARE(m_viewer->detail()->messageText(),
+             QStringLiteral("Select a receipt to see every field and check its signature."));
     // That call made the key, and the header says where it went.
     QTRY_VERIFY2(m_viewer->headerText().contains(QStringLiteral("Receipts are signed with a key kept in")),
                  qPrintable(m_viewer->headerText()));
