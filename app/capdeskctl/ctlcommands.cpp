@@ -625,14 +625,14 @@ int CtlCommands::tokenCommand(int (CtlTokenCommands::*command)())
     return (commands.*command)();
 }
 
-// A token names who may present it, so a line without --audience is a usage error, said
-// before the directory is opened (or made).
+// A token names who may present it, so a line without an audience is a usage error, said
+// before the directory is opened.
 int CtlCommands::tokenCreate()
 {
     if (!expectPositional(1))
         return m_exit;
-    if (!m_args.has(u"--audience"_s))
-        return CtlOutput::usage(u"token create needs --audience A: who may present the token"_s);
+    if (m_args.value(u"--audience"_s).trimmed().isEmpty())
+        return CtlOutput::usage(u"token create needs --audience A"_s);
     return tokenCommand(&CtlTokenCommands::create);
 }
 

@@ -276,7 +276,10 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
         << QStringList{u"init"_s, u"--sample=yes"_s} << u"--sample takes no value"_s;
     QTest::addRow("token create without its audience")
         << QStringList{u"token"_s, u"create"_s, u"--keys"_s, u"NOW"_s}
-        << u"token create needs --audience A: who may present the token"_s;
+        << u"token create needs --audience A"_s;
+    QTest::addRow("token create with a blank audience")
+        << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"  "_s}
+        << u"token create needs --audience A"_s;
     QTest::addRow("token revoke without its id")
         << QStringList{u"token"_s, u"revoke"_s} << u"token revoke needs ID"_s;
     QTest::addRow("token list given an argument")

@@ -77,12 +77,14 @@ double importMs(const QString &path, const QList<Row> &rows, bool dropTriggers)
 
 } // namespace
 
+constexpr const char *kUsage = "bench_change_feed [ROWS]";
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_change_feed [ROWS]", 1))
+    if (const auto exit = BenchCommandLine::check(app.arguments(), kUsage, 1))
         return *exit;
-    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 100000);
+    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 100000, kUsage);
     if (!counted)
         return 2;
     const int rows = *counted;

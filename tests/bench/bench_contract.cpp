@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 // What the contract documents of SPEC §9 cost a model's context, per directory file given:
@@ -82,11 +83,12 @@ int measure(const QString &path)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_contract FILE.db [FILE.db…]", 1000))
+    const char *usage = "bench_contract FILE.db [FILE.db…]";
+    if (const auto exit = BenchCommandLine::check(app.arguments(), usage, std::numeric_limits<int>::max()))
         return *exit;
     const QStringList paths = app.arguments().mid(1);
     if (paths.isEmpty()) {
-        std::fprintf(stderr, "usage: bench_contract FILE.db [FILE.db…]\n");
+        std::fprintf(stderr, "bench_contract needs FILE.db\nusage: %s\n", usage);
         return 2;
     }
     int status = 0;

@@ -1,6 +1,6 @@
 // Opens a 100,000-row production-shaped directory in the real main window and prints:
 // open → first painted table, one filter keystroke, a sort, a content search, a scroll
-// to the end, and peak RSS. Usage: bench_directory_open [FILE.db] (default: generates one).
+// to the end, and peak RSS. Usage: bench_directory_open [FILE.db | postgresql://…] (default: generates one).
 #include "dispatch/directory/localdirectory.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
@@ -39,7 +39,8 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_directory_open [FILE.db]", 1))
+    if (const auto exit =
+            BenchCommandLine::check(app.arguments(), "bench_directory_open [FILE.db | postgresql://…]", 1))
         return *exit;
     QTemporaryDir dir;
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));

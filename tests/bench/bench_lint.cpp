@@ -132,12 +132,13 @@ void benchEdits(Directory &directory, const QString &label, const Row &row, cons
 
 // Lint-all of 100,000 generated rows through LintRun (target ≤ 1 s on 2 cores) and the
 // re-lint after an edit: the row and the rows referencing it (target ≤ 5 ms).
-// Usage: bench_lint [FILE.db] [--findings OUT.tsv] (default: generates 100,000 rows).
+// Usage: bench_lint [FILE.db | postgresql://…] [--findings OUT.tsv] (default: generates 100,000 rows).
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     if (const auto exit = BenchCommandLine::check(
-            app.arguments(), "bench_lint [FILE.db] [--findings OUT.tsv]", 1, {QStringLiteral("--findings")}))
+            app.arguments(), "bench_lint [FILE.db | postgresql://…] [--findings OUT.tsv]", 1,
+            {QStringLiteral("--findings")}))
         return *exit;
     QStringList args = app.arguments().mid(1);
     QString findingsPath;

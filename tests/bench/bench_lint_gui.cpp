@@ -2,7 +2,7 @@
 // the painted lint column (the read, the index and the lint all run on the pool), how long
 // the GUI thread is kept from its event loop meanwhile, and the re-lint after an edit (the
 // edited row, and the rows reaching it when its key or edges change), then the repaint.
-// Usage: bench_lint_gui [FILE.db] (default: generates one).
+// Usage: bench_lint_gui [FILE.db | postgresql://…] (default: generates one).
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
@@ -130,7 +130,8 @@ void report(const char *what, const Timings &timings)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_lint_gui [FILE.db]", 1))
+    if (const auto exit =
+            BenchCommandLine::check(app.arguments(), "bench_lint_gui [FILE.db | postgresql://…]", 1))
         return *exit;
     QTemporaryDir dir;
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));

@@ -184,24 +184,22 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(
-            app.arguments(), "bench_receipt_viewer [--receipts N] [--cache DIR] [FILE.db | postgresql://…]",
-            1, {QStringLiteral("--receipts"), QStringLiteral("--cache")}))
+    const char *usage = "bench_receipt_viewer [--receipts N] [--cache DIR] [FILE.db | postgresql://…]";
+    if (const auto exit = BenchCommandLine::check(app.arguments(), usage, 1,
+                                                  {QStringLiteral("--receipts"), QStringLiteral("--cache")}))
         return *exit;
-    int receipts = 100000;
+    const std::optional<int> counted =
+        BenchCommandLine::number(app.arguments(), QStringLiteral("--receipts"), 100000, 1, 100000000, usage);
+    if (!counted)
+        return 2;
+    const int receipts = *counted;
     QString cache;
     QString path;
     for (int i = 1; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
-        if (arg == QLatin1String("--receipts") && i + 1 < argc) {
-            bool number = false;
-            receipts = QString::fromLocal8Bit(argv[++i]).toInt(&number);
-            if (!number || receipts < 1 || receipts > 100000000) {
-                std::fprintf(stderr, "--receipts takes a whole number from 1 to 100000000, not '%s'\n",
-                             argv[i]);
-                return 2;
-            }
-        } else if (arg == QLatin1String("--cache") && i + 1 < argc)
+        if (arg == QLatin1String("--receipts"))
+            ++i;
+        else if (arg == QLatin1String("--cache"))
             cache = QString::fromLocal8Bit(argv[++i]);
         else
             path = arg;

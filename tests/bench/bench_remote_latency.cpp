@@ -175,14 +175,16 @@ bool measure(EventCostApplication &app, int roundTripMs, const QString &localPat
 
 } // namespace
 
+constexpr const char *kUsage = "bench_remote_latency [ROWS]";
+
 int main(int argc, char *argv[])
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     EventCostApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_remote_latency [ROWS]", 1))
+    if (const auto exit = BenchCommandLine::check(app.arguments(), kUsage, 1))
         return *exit;
-    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 891);
+    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 891, kUsage);
     if (!counted)
         return 2;
     const int rows = *counted;

@@ -51,27 +51,34 @@ void printTarget(const char *what, double measured, double limit, const char *un
 
 } // namespace
 
+constexpr const char *kUsage =
+    "bench_startup [--runs N] [--rows N] [--db FILE.db] [--observe MS] [--capdesk PROGRAM] [--small]";
+
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(
-            app.arguments(),
-            "bench_startup [--runs N] [--rows N] [--db FILE.db] [--observe MS] [--capdesk PROGRAM] [--small]",
-            0,
-            {QStringLiteral("--runs"), QStringLiteral("--rows"), QStringLiteral("--db"),
-             QStringLiteral("--observe"), QStringLiteral("--capdesk")},
-            {QStringLiteral("--small")}))
+    if (const auto exit = BenchCommandLine::check(app.arguments(), kUsage, 0,
+                                                  {QStringLiteral("--runs"), QStringLiteral("--rows"),
+                                                   QStringLiteral("--db"), QStringLiteral("--observe"),
+                                                   QStringLiteral("--capdesk")},
+                                                  {QStringLiteral("--small")}))
         return *exit;
     const QStringList arguments = QCoreApplication::arguments();
     const auto option = [&arguments](const QString &name, const QString &fallback) {
         const qsizetype at = arguments.indexOf(name);
         return at > 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : fallback;
     };
-    const int runs = std::clamp(option(QStringLiteral("--runs"), QStringLiteral("5")).toInt(), 1, 100);
-    const int rows =
-        std::clamp(option(QStringLiteral("--rows"), QStringLiteral("100000")).toInt(), 1, 10000000);
-    const int observeMs =
-        std::clamp(option(QStringLiteral("--observe"), QStringLiteral("4000")).toInt(), 500, 60000);
+    const std::optional<int> runsGiven =
+        BenchCommandLine::number(arguments, QStringLiteral("--runs"), 5, 1, 100, kUsage);
+    const std::optional<int> rowsGiven =
+        BenchCommandLine::number(arguments, QStringLiteral("--rows"), 100000, 1, 10000000, kUsage);
+    const std::optional<int> observeGiven =
+        BenchCommandLine::number(arguments, QStringLiteral("--observe"), 4000, 500, 60000, kUsage);
+    if (!runsGiven || !rowsGiven || !observeGiven)
+        return 2;
+    const int runs = *runsGiven;
+    const int rows = *rowsGiven;
+    const int observeMs = *observeGiven;
     const bool small = arguments.contains(QStringLiteral("--small"));
 
     QTemporaryDir folder;

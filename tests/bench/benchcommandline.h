@@ -28,19 +28,28 @@ public:
         return 2;
     }
 
-    // The ROWS operand (the line's only word once check() passed it), `fallback` without
-    // one; nothing, after saying why, where it is not a whole number from 1 to 10,000,000.
-    static std::optional<int> rows(const QStringList &arguments, int fallback)
+    // The whole number given after the option `name` (with `name` empty: the ROWS operand,
+    // the line's only word once check() passed it), `fallback` without one; nothing, after
+    // saying why, where it is not a whole number from `min` to `max`.
+    static std::optional<int> number(const QStringList &arguments, const QString &name, int fallback, int min,
+                                     int max, const char *usage)
     {
-        if (arguments.size() < 2)
+        const qsizetype at = name.isEmpty() ? 0 : arguments.indexOf(name);
+        if (at < 0 || at + 1 >= arguments.size())
             return fallback;
-        bool number = false;
-        const int rows = arguments.at(1).toInt(&number);
-        if (number && rows >= 1 && rows <= 10000000)
-            return rows;
-        std::fprintf(stderr, "ROWS is a whole number from 1 to 10000000, not '%s'\n",
-                     qUtf8Printable(arguments.at(1)));
+        bool whole = false;
+        const int value = arguments.at(at + 1).toInt(&whole);
+        if (whole && value >= min && value <= max)
+            return value;
+        std::fprintf(stderr, "%s is a whole number from %d to %d, not '%s'\nusage: %s\n",
+                     name.isEmpty() ? "ROWS" : qUtf8Printable(name), min, max,
+                     qUtf8Printable(arguments.at(at + 1)), usage);
         return std::nullopt;
+    }
+
+    static std::optional<int> rows(const QStringList &arguments, int fallback, const char *usage)
+    {
+        return number(arguments, QString(), fallback, 1, 10000000, usage);
     }
 
 private:
@@ -51,17 +60,33 @@ private:
         int operands = 0;
         for (qsizetype at = 1; at < arguments.size(); ++at) {
             const QString &word = arguments.at(at);
-            if (word == QLatin1String("--help") || word == QLatin1String("-h"))
+            if (isHelp(word))
                 return QString();
             if (valued.contains(word)) {
-                if (++at == arguments.size())
+                // The next word is the value unless it is an option itself (a negative
+                // number is a value, out of range or not).
+                if (++at == arguments.size() || isHelp(arguments.at(at))
+                    || arguments.at(at).startsWith(u"--"))
                     return QStringLiteral("%1 needs a value").arg(word);
-            } else if (word.startsWith(u'-') && !flags.contains(word)) {
+            } else if (isOption(word) && !flags.contains(word)) {
                 return QStringLiteral("unknown option %1").arg(word);
-            } else if (!word.startsWith(u'-') && ++operands > maxOperands) {
+            } else if (!isOption(word) && ++operands > maxOperands) {
                 return QStringLiteral("'%1' is one argument too many").arg(word);
             }
         }
         return std::nullopt;
+    }
+
+    static bool isHelp(const QString &word)
+    {
+        return word == QLatin1String("--help") || word == QLatin1String("-h");
+    }
+
+    // A word with a dash that is not a number: -5 is a ROWS operand (refused by its range).
+    static bool isOption(const QString &word)
+    {
+        bool number = false;
+        word.toLongLong(&number);
+        return word.startsWith(u'-') && !number;
     }
 };

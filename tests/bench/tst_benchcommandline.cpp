@@ -26,8 +26,15 @@ private slots:
         QTest::addRow("an unknown option") << line({QStringLiteral("--bogus")}) << 2;
         QTest::addRow("an option without its value") << line({QStringLiteral("--runs")}) << 2;
         QTest::addRow("one operand too many") << line({QStringLiteral("a.db"), QStringLiteral("b.db")}) << 2;
-        QTest::addRow("a flag given as an operand's place")
-            << line({QStringLiteral("-"), QStringLiteral("big.db")}) << 2;
+        QTest::addRow("a lone dash") << line({QStringLiteral("-"), QStringLiteral("big.db")}) << 2;
+        QTest::addRow("a lone double dash") << line({QStringLiteral("--")}) << 2;
+        QTest::addRow("--help as an option's value")
+            << line({QStringLiteral("--runs"), QStringLiteral("--help")}) << 2;
+        QTest::addRow("another option as an option's value")
+            << line({QStringLiteral("--runs"), QStringLiteral("--small")}) << 2;
+        QTest::addRow("a negative value, for its range to refuse")
+            << line({QStringLiteral("--runs"), QStringLiteral("-1")}) << -1;
+        QTest::addRow("a negative operand, for its range to refuse") << line({QStringLiteral("-5")}) << -1;
     }
 
     void check()
@@ -40,28 +47,37 @@ private slots:
         QCOMPARE(exit.value_or(-1), exitCode);
     }
 
-    void rows_data()
+    void number_data()
     {
-        QTest::addColumn<QString>("operand");
-        QTest::addColumn<int>("rows"); // -1: refused
-        QTest::addRow("none") << QString() << 500;
-        QTest::addRow("a count") << QStringLiteral("891") << 891;
-        QTest::addRow("the largest") << QStringLiteral("10000000") << 10000000;
-        QTest::addRow("zero") << QStringLiteral("0") << -1;
-        QTest::addRow("negative") << QStringLiteral("-5") << -1;
-        QTest::addRow("too many") << QStringLiteral("10000001") << -1;
-        QTest::addRow("a word") << QStringLiteral("all") << -1;
-        QTest::addRow("beyond int") << QStringLiteral("99999999999") << -1;
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<int>("value"); // -1: refused
+        const QString rows; // the ROWS operand
+        const QString runs = QStringLiteral("--runs");
+        QTest::addRow("no operand") << rows << QStringList() << 500;
+        QTest::addRow("a count") << rows << QStringList{QStringLiteral("891")} << 891;
+        QTest::addRow("the largest") << rows << QStringList{QStringLiteral("10000")} << 10000;
+        QTest::addRow("zero") << rows << QStringList{QStringLiteral("0")} << -1;
+        QTest::addRow("negative") << rows << QStringList{QStringLiteral("-5")} << -1;
+        QTest::addRow("one too many") << rows << QStringList{QStringLiteral("10001")} << -1;
+        QTest::addRow("a word") << rows << QStringList{QStringLiteral("all")} << -1;
+        QTest::addRow("beyond int") << rows << QStringList{QStringLiteral("99999999999")} << -1;
+        QTest::addRow("an option not given") << runs << QStringList{QStringLiteral("--small")} << 500;
+        QTest::addRow("an option's value")
+            << runs << QStringList{QStringLiteral("--small"), runs, QStringLiteral("7")} << 7;
+        QTest::addRow("an option's value out of range")
+            << runs << QStringList{runs, QStringLiteral("-1")} << -1;
+        QTest::addRow("an option's value not a number")
+            << runs << QStringList{runs, QStringLiteral("abc")} << -1;
     }
 
-    void rows()
+    void number()
     {
-        QFETCH(QString, operand);
-        QFETCH(int, rows);
-        QStringList line{QStringLiteral("bench")};
-        if (!operand.isNull())
-            line.append(operand);
-        QCOMPARE(BenchCommandLine::rows(line, 500).value_or(-1), rows);
+        QFETCH(QString, option);
+        QFETCH(QStringList, words);
+        QFETCH(int, value);
+        const QStringList line = QStringList{QStringLiteral("bench")} + words;
+        QCOMPARE(BenchCommandLine::number(line, option, 500, 1, 10000, "bench").value_or(-1), value);
     }
 };
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -62,10 +63,17 @@ void DurationPlot::clear()
     setSeries(QString(), {});
 }
 
+void DurationPlot::setListEmpty(bool listEmpty)
+{
+    if (std::exchange(m_listEmpty, listEmpty) != listEmpty && m_key.isEmpty())
+        update();
+}
+
 QString DurationPlot::caption() const
 {
     if (m_key.isEmpty())
-        return tr("Select a receipt to plot its key's durations");
+        return m_listEmpty ? tr("A key's durations plot here once the list has a receipt.")
+                           : tr("Select a receipt to plot its key's durations");
     if (m_points.isEmpty())
         return tr("%1: no receipts").arg(m_key);
     const auto [low, high] = std::minmax_element(

@@ -23,6 +23,9 @@ public:
     void setSeries(const QString &key, QList<QPointF> points, std::optional<QPointF> marked = std::nullopt,
                    const QString &perBucket = QString());
     void clear();
+    // Without a key, the caption says why none is chosen: `listEmpty` when the list beside
+    // has no receipt to choose.
+    void setListEmpty(bool listEmpty);
 
     QString key() const { return m_key; }
     const QList<QPointF> &points() const { return m_points; }
@@ -49,4 +52,5 @@ private:
     QList<QPointF> m_points; // sorted by x
     std::optional<QPointF> m_marked;
     QString m_perBucket;
+    bool m_listEmpty = false;
 };

@@ -19,7 +19,9 @@ ReceiptDetailView::ReceiptDetailView(QWidget *parent)
       m_copy(new QPushButton(tr("Copy JSON"), m_content)),
       m_export(new QPushButton(tr("Export JSON…"), m_content))
 {
-    m_message->setAlignment(Qt::AlignCenter);
+    // At the top, level with the list's own note: a dock squeezed on a laptop screen shows
+    // only the top of the pane.
+    m_message->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_message->setWordWrap(true);
     m_message->setStyleSheet(u"color: palette(mid);"_s);
     QFont titleFont = m_title->font();
@@ -81,7 +83,6 @@ ReceiptDetailView::ReceiptDetailView(QWidget *parent)
     connect(m_jump, &QPushButton::clicked, this, [this] { emit rowRequested(m_key); });
     connect(m_copy, &QPushButton::clicked, this, &ReceiptDetailView::copyRequested);
     connect(m_export, &QPushButton::clicked, this, &ReceiptDetailView::exportRequested);
-    m_prompting = true;
     prompt(false);
 }
 

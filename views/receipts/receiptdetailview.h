@@ -55,7 +55,7 @@ private:
     static void styleBadge(QLabel *badge, const char *background);
 
     QLabel *m_message;
-    bool m_prompting = false;
+    bool m_prompting = true;
     QWidget *m_content;
     QLabel *m_title;
     QLabel *m_signature;

@@ -241,6 +241,7 @@ void ReceiptViewer::describeList()
     const QString emptyList = emptyListText();
     m_emptyNote->setNote(emptyList);
     m_detail->prompt(!emptyList.isEmpty());
+    m_plot->setListEmpty(!emptyList.isEmpty());
 }
 
 QString ReceiptViewer::emptyListText() const

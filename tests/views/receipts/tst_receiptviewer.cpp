@@ -598,6 +598,9 @@ void TestReceiptViewer::saysWhyTheListIsEmpty()
     QTRY_VERIFY(!m_viewer->model()->isLoading());
     QCOMPARE(m_viewer->model()->rowCount(), 0);
     QTRY_COMPARE(emptyListNote(), QStringLiteral("No receipt matches these filters."));
+    // The receipt chosen before stays in the pane beside, with its plot.
+    QVERIFY(!m_viewer->detail()->invocationId().isEmpty());
+    QVERIFY(m_viewer->detail()->messageText().isEmpty());
     bar.fromCheck()->setChecked(false);
     QTRY_COMPARE(m_viewer->model()->rowCount(), m_issued.size());
     QTRY_VERIFY(emptyListNote().isEmpty());
@@ -616,6 +619,8 @@ void TestReceiptViewer::saysWhyTheListIsEmpty()
     // The pane beside it does not ask for a selection that cannot be made.
     QCOMPARE(m_viewer->detail()->messageText(),
              QStringLiteral("A receipt's fields and signature show here once the list has one."));
+    QCOMPARE(m_viewer->plot()->caption(),
+             QStringLiteral("A key's durations plot here once the list has a receipt."));
     QVERIFY2(m_viewer->headerText().contains(QStringLiteral("No signing key yet")),
              qPrintable(m_viewer->headerText()));
     QSignalSpy keyMade(m_viewer.get(), &ReceiptViewer::signingKeyMade);
@@ -624,6 +629,7 @@ void TestReceiptViewer::saysWhyTheListIsEmpty()
     QVERIFY(emptyListNote().isEmpty());
     QCOMPARE(m_viewer->detail()->messageText(),
              QStringLiteral("Select a receipt to see every field and check its signature."));
+    QCOMPARE(m_viewer->plot()->caption(), QStringLiteral("Select a receipt to plot its key's durations"));
     // That call made the key, and the header says where it went.
     QTRY_VERIFY2(m_viewer->headerText().contains(QStringLiteral("Receipts are signed with a key kept in")),
                  qPrintable(m_viewer->headerText()));
