@@ -439,6 +439,9 @@ int CtlCommands::invoke()
 {
     if (m_args.positional.isEmpty() || m_args.positional.size() > 2)
         return CtlOutput::usage(wrongCount(1, 2));
+    // A token is presented for an audience: without one the call could only be refused.
+    if (m_args.has(u"--token"_s) && !m_args.has(u"--audience"_s))
+        return CtlOutput::usage(u"invoke --token T needs --audience A"_s);
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
     QString limitsError;
@@ -631,8 +634,10 @@ int CtlCommands::tokenCreate()
 {
     if (!expectPositional(1))
         return m_exit;
-    if (m_args.value(u"--audience"_s).trimmed().isEmpty())
+    if (!m_args.has(u"--audience"_s))
         return CtlOutput::usage(u"token create needs --audience A"_s);
+    if (m_args.value(u"--audience"_s).trimmed().isEmpty())
+        return CtlOutput::usage(u"--audience needs a value"_s);
     return tokenCommand(&CtlTokenCommands::create);
 }
 

@@ -278,8 +278,10 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
         << QStringList{u"token"_s, u"create"_s, u"--keys"_s, u"NOW"_s}
         << u"token create needs --audience A"_s;
     QTest::addRow("token create with a blank audience")
-        << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"  "_s}
-        << u"token create needs --audience A"_s;
+        << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"  "_s} << u"--audience needs a value"_s;
+    QTest::addRow("invoke with a token and no audience")
+        << QStringList{u"invoke"_s, u"NOW"_s, u"--token"_s, u"T"_s}
+        << u"invoke --token T needs --audience A"_s;
     QTest::addRow("token revoke without its id")
         << QStringList{u"token"_s, u"revoke"_s} << u"token revoke needs ID"_s;
     QTest::addRow("token list given an argument")

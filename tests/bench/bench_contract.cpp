@@ -92,6 +92,8 @@ int main(int argc, char **argv)
         return 2;
     }
     int status = 0;
+    if (!std::all_of(paths.cbegin(), paths.cend(), &BenchCommandLine::directoryExists))
+        return 2;
     for (const QString &path : paths)
         status |= measure(path);
     return status;

@@ -148,6 +148,8 @@ int main(int argc, char **argv)
     }
     QTemporaryDir dir;
     const QString path = args.isEmpty() ? dir.filePath(QStringLiteral("big.db")) : args.first();
+    if (!args.isEmpty() && !BenchCommandLine::directoryExists(path))
+        return 2;
     if (args.isEmpty()) {
         const QString error = FixtureGenerator::makeDatabase(path, 100000);
         if (!error.isEmpty()) {

@@ -36,6 +36,8 @@ int main(int argc, char *argv[])
     QTemporaryDir dir;
     const QString path =
         argc > 1 ? QString::fromLocal8Bit(argv[1]) : dir.filePath(QStringLiteral("bench.db"));
+    if (argc > 1 && !BenchCommandLine::directoryExists(path))
+        return 2;
     if (argc <= 1) {
         std::printf("generating 100,000 rows…\n");
         const QString error = FixtureGenerator::makeDatabase(path, 100000);

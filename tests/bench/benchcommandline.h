@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFileInfo>
 #include <QStringList>
 
 #include <cstdio>
@@ -50,6 +51,17 @@ public:
     static std::optional<int> rows(const QStringList &arguments, int fallback, const char *usage)
     {
         return number(arguments, QString(), fallback, 1, 10000000, usage);
+    }
+
+    // A directory named on the line must be there: SQLite would make an empty file, which
+    // the benchmark would then time. A postgresql:// URL is left to its server to answer.
+    static bool directoryExists(const QString &path)
+    {
+        if (path.startsWith(QLatin1String("postgresql://")) || QFileInfo(path).isFile())
+            return true;
+        std::fprintf(stderr, "no directory at %s (give an existing FILE.db or a postgresql:// URL)\n",
+                     qUtf8Printable(path));
+        return false;
     }
 
 private:

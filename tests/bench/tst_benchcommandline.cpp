@@ -1,5 +1,8 @@
 #include "tests/bench/benchcommandline.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 // A benchmark's command line is read before any work: --help answers, and a word the
@@ -78,6 +81,21 @@ private slots:
         QFETCH(int, value);
         const QStringList line = QStringList{QStringLiteral("bench")} + words;
         QCOMPARE(BenchCommandLine::number(line, option, 500, 1, 10000, "bench").value_or(-1), value);
+    }
+
+    void aDirectoryNamedMustBeThere()
+    {
+        QTemporaryDir folder;
+        const QString present = folder.filePath(QStringLiteral("present.db"));
+        QFile file(present);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QVERIFY(BenchCommandLine::directoryExists(present));
+        QVERIFY(BenchCommandLine::directoryExists(QStringLiteral("postgresql://bench@/capdesk?host=/tmp")));
+        const QString missing = folder.filePath(QStringLiteral("missing.db"));
+        QVERIFY(!BenchCommandLine::directoryExists(missing));
+        QVERIFY(!QFileInfo::exists(missing));
+        QVERIFY(!BenchCommandLine::directoryExists(folder.path())); // a folder is not a directory file
     }
 };
 

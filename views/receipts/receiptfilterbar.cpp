@@ -10,6 +10,7 @@
 #include <QSignalBlocker>
 
 #include <algorithm>
+#include <memory>
 
 ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     : QWidget(parent), m_key(new QLineEdit(this)), m_status(new QComboBox(this)),
@@ -58,10 +59,25 @@ ReceiptFilterBar::ReceiptFilterBar(QWidget *parent)
     connect(m_actor, &QComboBox::currentIndexChanged, this, &ReceiptFilterBar::emitFilter);
     connect(m_useFrom, &QCheckBox::toggled, m_from, &QWidget::setEnabled);
     connect(m_useTo, &QCheckBox::toggled, m_to, &QWidget::setEnabled);
+    followClock(m_useFrom, m_from, -1);
+    followClock(m_useTo, m_to, 0);
     for (QCheckBox *check : {m_useFrom, m_useTo})
         connect(check, &QCheckBox::toggled, this, &ReceiptFilterBar::emitFilter);
     for (QDateTimeEdit *edit : {m_from, m_to})
         connect(edit, &QDateTimeEdit::dateTimeChanged, this, &ReceiptFilterBar::emitFilter);
+}
+
+void ReceiptFilterBar::followClock(QCheckBox *check, QDateTimeEdit *edit, int offsetDays)
+{
+    auto setByHand = std::make_shared<bool>(false);
+    connect(edit, &QDateTimeEdit::dateTimeChanged, this, [setByHand] { *setByHand = true; });
+    // Connected before the filter is emitted for the tick, so the filter has the new bound.
+    connect(check, &QCheckBox::toggled, this, [edit, offsetDays, setByHand](bool checked) {
+        if (!checked || *setByHand)
+            return;
+        const QSignalBlocker quiet(edit);
+        edit->setDateTime(QDateTime::currentDateTimeUtc().addDays(offsetDays));
+    });
 }
 
 QDateTimeEdit *ReceiptFilterBar::timeEdit(const QString &name)

@@ -44,6 +44,9 @@ private:
     // Offers `choices` after the combo's first ("any") item; the chosen one stays chosen.
     static void offer(QComboBox *combo, const QStringList &choices);
     void emitFilter();
+    // A bound nobody set by hand follows the clock: ticked, it is taken from now, not from
+    // when the dock was built, so "to" does not hide the receipts made since.
+    void followClock(QCheckBox *check, QDateTimeEdit *edit, int offsetDays);
 
     QLineEdit *m_key;
     QComboBox *m_status;
