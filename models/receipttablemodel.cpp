@@ -543,6 +543,9 @@ int ReceiptTableModel::columnCount(const QModelIndex &parent) const
 
 QString ReceiptTableModel::durationText(qint64 ms)
 {
+    // A receipt counts whole milliseconds: 0 is a call that took less than one.
+    if (ms <= 0)
+        return tr("< 1 ms");
     if (ms < 1000)
         return tr("%1 ms").arg(ms);
     return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', ms < 10000 ? 2 : 1);

@@ -31,6 +31,8 @@ private slots:
     void listsTheStatusesAndCallersInUse();
     void findsTheRowOfAnInvocation();
     void aFailedFilterListsNothingAndReadsNoMore();
+    void durationText_data();
+    void durationText();
 
 private:
     QStringList sqlIds(const QString &where) const;
@@ -402,6 +404,24 @@ void TestReceiptTableModel::aFailedFilterListsNothingAndReadsNoMore()
             QStringLiteral("SELECT count(*) FROM receipts WHERE status = '%1'").arg(Receipt::provenMaterial));
         return query.next() ? query.value(0).toInt() : -1;
     }());
+}
+
+void TestReceiptTableModel::durationText_data()
+{
+    QTest::addColumn<qint64>("ms");
+    QTest::addColumn<QString>("text");
+    QTest::addRow("under a millisecond") << qint64(0) << QStringLiteral("< 1 ms");
+    QTest::addRow("one") << qint64(1) << QStringLiteral("1 ms");
+    QTest::addRow("under a second") << qint64(999) << QStringLiteral("999 ms");
+    QTest::addRow("a second") << qint64(1000) << QStringLiteral("1.00 s");
+    QTest::addRow("ten seconds") << qint64(12345) << QStringLiteral("12.3 s");
+}
+
+void TestReceiptTableModel::durationText()
+{
+    QFETCH(qint64, ms);
+    QFETCH(QString, text);
+    QCOMPARE(ReceiptTableModel::durationText(ms), text);
 }
 
 QTEST_GUILESS_MAIN(TestReceiptTableModel)

@@ -132,7 +132,7 @@ void DurationPlot::paintEvent(QPaintEvent *)
 
     const double ceiling = durationCeiling();
     const QString topLabel = ReceiptTableModel::durationText(qint64(ceiling));
-    const QString zeroLabel = ReceiptTableModel::durationText(0);
+    const QString zeroLabel = tr("0 ms");
     const int labelWidth =
         std::max(metrics.horizontalAdvance(topLabel), metrics.horizontalAdvance(zeroLabel));
     const QRectF area(2 * kMargin + labelWidth, kMargin + line + kMargin, width() - 3 * kMargin - labelWidth,
