@@ -18,11 +18,10 @@ constexpr const char *kUsage = "bench_eventlog [ROWS]";
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), kUsage, 1))
-        return *exit;
-    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 100000, kUsage);
+    int exitCode = 0;
+    const std::optional<int> counted = BenchCommandLine::rowsOnly(app.arguments(), 100000, kUsage, exitCode);
     if (!counted)
-        return 2;
+        return exitCode;
     const int rows = *counted;
     QTemporaryDir dir;
     const QString source = dir.filePath(QStringLiteral("source.db"));

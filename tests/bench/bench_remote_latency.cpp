@@ -182,11 +182,10 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     EventCostApplication app(argc, argv);
-    if (const auto exit = BenchCommandLine::check(app.arguments(), kUsage, 1))
-        return *exit;
-    const std::optional<int> counted = BenchCommandLine::rows(app.arguments(), 891, kUsage);
+    int exitCode = 0;
+    const std::optional<int> counted = BenchCommandLine::rowsOnly(app.arguments(), 891, kUsage, exitCode);
     if (!counted)
-        return 2;
+        return exitCode;
     const int rows = *counted;
     QTemporaryDir dir;
     const QString served = dir.filePath(QStringLiteral("served.db"));

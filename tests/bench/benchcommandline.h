@@ -53,6 +53,19 @@ public:
         return number(arguments, QString(), fallback, 1, 10000000, usage);
     }
 
+    // For a benchmark whose whole line is [ROWS]: the row count to run with, or nothing
+    // with `exitCode` set to end with (0 after --help, 2 for a line it does not take).
+    static std::optional<int> rowsOnly(const QStringList &arguments, int fallback, const char *usage,
+                                       int &exitCode)
+    {
+        if (const std::optional<int> exit = check(arguments, usage, 1)) {
+            exitCode = *exit;
+            return std::nullopt;
+        }
+        exitCode = 2;
+        return rows(arguments, fallback, usage);
+    }
+
     // A directory named on the line must be there: SQLite would make an empty file, which
     // the benchmark would then time. A postgresql:// URL is left to its server to answer.
     static bool directoryExists(const QString &path)

@@ -83,6 +83,23 @@ private slots:
         QCOMPARE(BenchCommandLine::number(line, option, 500, 1, 10000, "bench").value_or(-1), value);
     }
 
+    void aLineOfRowsOnly()
+    {
+        int exitCode = -1;
+        const auto run = [&exitCode](const QStringList &words) {
+            return BenchCommandLine::rowsOnly(QStringList{QStringLiteral("bench")} + words, 500,
+                                              "bench [ROWS]", exitCode);
+        };
+        QCOMPARE(run({QStringLiteral("7")}), std::optional<int>(7));
+        QCOMPARE(run({}), std::optional<int>(500));
+        QCOMPARE(run({QStringLiteral("--help")}), std::nullopt);
+        QCOMPARE(exitCode, 0);
+        QCOMPARE(run({QStringLiteral("all")}), std::nullopt);
+        QCOMPARE(exitCode, 2);
+        QCOMPARE(run({QStringLiteral("7"), QStringLiteral("8")}), std::nullopt);
+        QCOMPARE(exitCode, 2);
+    }
+
     void aDirectoryNamedMustBeThere()
     {
         QTemporaryDir folder;
