@@ -90,8 +90,9 @@ QString CtlHelp::usage()
             + u'\n';
     text += u"--ca-file FILE (or CAPDESK_CA_FILE): PEM CA certificates trusted beside the system roots\n"
             "  for an https --server (a private CA, or a self-signed server's own certificate).\n"
-            "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 refused (gate, owner key, conflict),\n"
-            "  5 the server did not answer (or its certificate was refused).\n"_s;
+            "Exit codes: 0 ok, 1 findings, an ERR: result or an I/O error, 2 usage, 3 not found,\n"
+            "  4 refused (gate, owner key, conflict), 5 the server did not answer (or its certificate\n"
+            "  was refused).\n"_s;
     return text;
 }
 

@@ -102,8 +102,8 @@ QString CtlManPage::render()
             ".TP\n.B PGPASSFILE\n"
             "Where libpq looks for a PostgreSQL password; a password never goes in the URL.\n"_s;
     page += u".SH EXIT STATUS\n"
-            "0 ok, 1 error, 2 usage, 3 not found, 4 refused (gate, owner key, conflict), 5 the server "
-            "did not answer (or its certificate was refused).\n"_s;
+            "0 ok, 1 findings, an ERR: result or an I/O error, 2 usage, 3 not found, 4 refused (gate, "
+            "owner key, conflict), 5 the server did not answer (or its certificate was refused).\n"_s;
     page += u".SH SEE ALSO\n.BR capdesk (1)\n"_s;
     return page;
 }
