@@ -1,28 +1,11 @@
 #include "dispatch/receipts/directoryhistory.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "models/rowhistorymodel.h"
+#include "tests/support/samplerow.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
 #include <QTest>
-
-namespace {
-
-Row sampleRow(const QString &key)
-{
-    Row row;
-    row.key = key;
-    row.type = QStringLiteral("fn");
-    row.target = QStringLiteral("echo");
-    // Compliant (SPEC §8), since the store gates creates; these tests are about other things.
-    row.content = QStringLiteral("# WHAT: echo\n# WHEN_TO_USE: tests.\n# ARGS: $1=text\n# EX: [%1]hi[/%1]\n"
-                                 "# OUTPUT: the text\n[\"$1\"]")
-                      .arg(key);
-    row.category = QStringLiteral("tools");
-    return row;
-}
-
-} // namespace
 
 // RowHistoryModel: one key's events, newest first, read again on reload().
 class TestRowHistoryModel final : public QObject
