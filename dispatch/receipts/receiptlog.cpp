@@ -5,6 +5,7 @@
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/store/eventlog.h"
+#include "dispatch/store/preparedrun.h"
 #include "dispatch/store/writetransaction.h"
 
 #include "dispatch/store/sqldialect.h"
@@ -51,43 +52,34 @@ StoreResult<ReceiptLog::Tip> ReceiptLog::link(const QString &writer, const Tip &
 {
     const Tip next{tip.seq + 1, ReceiptChain::linkHash(writer, tip.seq + 1, tip.hash,
                                                        ReceiptChain::receiptHash(receiptJson))};
-    QSqlQuery insert(m_db);
-    insert.prepare(
-        u"INSERT INTO receipt_chain_links (receipt_seq, writer, seq, prev_hash, hash) VALUES (?,?,?,?,?)"_s);
-    insert.addBindValue(receiptSeq);
-    insert.addBindValue(writer);
-    insert.addBindValue(next.seq);
-    insert.addBindValue(tip.hash);
-    insert.addBindValue(next.hash);
-    if (!insert.exec())
+    PreparedRun insert = m_statements.run(
+        u"INSERT INTO receipt_chain_links (receipt_seq, writer, seq, prev_hash, hash) VALUES (?,?,?,?,?)"_s,
+        {receiptSeq, writer, next.seq, tip.hash, next.hash});
+    if (!insert.ok())
         return sqlError(u"cannot link receipt #%1 into its chain"_s.arg(receiptSeq), insert.lastError());
     return next;
 }
 
 StoreError ReceiptLog::signHead(const QString &writer, const Tip &tip, const SigningKey &key)
 {
-    QSqlQuery events(m_db);
-    if (!events.exec(u"SELECT seq, hash FROM event_chain_head WHERE id = 1"_s))
+    PreparedRun events = m_statements.run(u"SELECT seq, hash FROM event_chain_head WHERE id = 1"_s);
+    if (!events.ok())
         return sqlError(u"cannot read the event log's head"_s, events.lastError());
     ReceiptChainHead head;
     head.writer = writer;
     head.seq = tip.seq;
     head.hash = tip.hash;
-    head.eventsSeq = events.next() ? events.value(0).toLongLong() : 0;
-    head.eventsHash = head.eventsSeq > 0 ? events.value(1).toString() : EventLog::kGenesisHash;
+    head.eventsSeq = events.query().next() ? events.query().value(0).toLongLong() : 0;
+    head.eventsHash = head.eventsSeq > 0 ? events.query().value(1).toString() : EventLog::kGenesisHash;
     head.signedAt = IsoTime::nowUtc();
     head.signWith(key);
-    QSqlQuery upsert(m_db);
-    upsert.prepare(
+    PreparedRun upsert = m_statements.run(
         u"INSERT INTO receipt_chain_heads (writer, seq, hash, events_seq, events_hash, signed_at, signature) "
         "VALUES (?,?,?,?,?,?,?) ON CONFLICT (writer) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
         "events_seq = excluded.events_seq, events_hash = excluded.events_hash, "
-        "signed_at = excluded.signed_at, signature = excluded.signature"_s);
-    for (const QVariant &value :
-         {QVariant(head.writer), QVariant(head.seq), QVariant(head.hash), QVariant(head.eventsSeq),
-          QVariant(head.eventsHash), QVariant(head.signedAt), QVariant(head.signature)})
-        upsert.addBindValue(value);
-    if (!upsert.exec())
+        "signed_at = excluded.signed_at, signature = excluded.signature"_s,
+        {head.writer, head.seq, head.hash, head.eventsSeq, head.eventsHash, head.signedAt, head.signature});
+    if (!upsert.ok())
         return sqlError(u"cannot move the receipt chain's head"_s, upsert.lastError());
     return StoreError::none();
 }
@@ -101,27 +93,18 @@ StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
 {
     const QByteArray json = QJsonDocument(receipt.toJson()).toJson(QJsonDocument::Compact);
     const SqlDialect &dialect = SqlDialect::of(m_db);
-    QSqlQuery insert(m_db);
-    insert.prepare(
+    PreparedRun insert = m_statements.run(
         u"INSERT INTO receipts (invocation_id, trace, key, parent, actor, runner, started_at, duration_ms, "
         "material, status, contract_fingerprint, receipt_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s
-        + dialect.returningSeq);
-    insert.addBindValue(receipt.invocationId);
-    insert.addBindValue(receipt.trace);
-    insert.addBindValue(receipt.key);
-    insert.addBindValue(receipt.parent);
-    insert.addBindValue(receipt.actor);
-    insert.addBindValue(receipt.runner);
-    insert.addBindValue(receipt.startedAt);
-    insert.addBindValue(receipt.durationMs);
-    insert.addBindValue(receipt.material ? 1 : 0);
-    insert.addBindValue(receipt.status);
-    insert.addBindValue(receipt.contractFingerprint);
-    insert.addBindValue(QString::fromUtf8(json));
-    if (!insert.exec())
+            + dialect.returningSeq,
+        {receipt.invocationId, receipt.trace, receipt.key, receipt.parent, receipt.actor, receipt.runner,
+         receipt.startedAt, receipt.durationMs, receipt.material ? 1 : 0, receipt.status,
+         receipt.contractFingerprint, QString::fromUtf8(json)});
+    if (!insert.ok())
         return sqlError(u"cannot write the receipt of "_s + receipt.invocationId, insert.lastError());
-    const qint64 seq = dialect.returningSeq.isEmpty() ? insert.lastInsertId().toLongLong()
-                                                      : (insert.next() ? insert.value(0).toLongLong() : 0);
+    const qint64 seq = dialect.returningSeq.isEmpty()
+                           ? insert.query().lastInsertId().toLongLong()
+                           : (insert.query().next() ? insert.query().value(0).toLongLong() : 0);
     const StoreResult<Tip> next = link(m_writer, *tip, seq, json);
     if (!next.ok())
         return next.error();
@@ -136,21 +119,21 @@ StoreError ReceiptLog::insert(const Receipt &receipt, Tip *tip)
 StoreError ReceiptLog::insertAlone(const Receipt &receipt, Tip *tip, bool *broken)
 {
     const QString what = u"cannot write the receipt of "_s + receipt.invocationId;
-    QSqlQuery savepoint(m_db);
-    if (!savepoint.exec(u"SAVEPOINT receipt"_s)) {
+    if (PreparedRun savepoint = m_statements.control(u"SAVEPOINT receipt"_s); !savepoint.ok()) {
         *broken = true;
         return sqlError(what, savepoint.lastError());
     }
     Tip next = *tip;
     StoreError error = insert(receipt, &next);
     if (error.isError()) {
-        if (!savepoint.exec(u"ROLLBACK TO receipt"_s) || !savepoint.exec(u"RELEASE receipt"_s))
+        if (!m_statements.control(u"ROLLBACK TO receipt"_s).ok()
+            || !m_statements.control(u"RELEASE receipt"_s).ok())
             *broken = true;
         return error;
     }
-    if (!savepoint.exec(u"RELEASE receipt"_s)) {
+    if (PreparedRun release = m_statements.control(u"RELEASE receipt"_s); !release.ok()) {
         *broken = true;
-        return sqlError(what, savepoint.lastError());
+        return sqlError(what, release.lastError());
     }
     *tip = next;
     return StoreError::none();

@@ -2,6 +2,7 @@
 
 #include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/receipt.h"
+#include "dispatch/store/preparedstatements.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -80,6 +81,8 @@ private:
     StoreError announce(EventLog &events, const QString &writer);
 
     QSqlDatabase m_db;
+    // The statements each receipt of a batch runs: a flow writes eleven at a time.
+    PreparedStatements m_statements{m_db};
     QString m_writer;
     std::optional<Tip> m_tip; // empty until this writer's chain is opened
 };

@@ -28,6 +28,7 @@ const SqlDialect &SqlDialect::postgresql()
         u"ILIKE"_s,
         u" RETURNING seq"_s,
         u"SELECT setval(pg_get_serial_sequence('%1', 'seq'), COALESCE((SELECT MAX(seq) FROM %1), 0) + 1, false)"_s,
+        false,
         {u"23505"_s},
     };
     return dialect;

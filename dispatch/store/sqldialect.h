@@ -46,6 +46,10 @@ struct SqlDialect
     // After rows were inserted into table `%1` with their `seq` given, makes the next
     // generated seq follow them; empty where the engine does so itself (AUTOINCREMENT).
     QString followCopiedSeqs;
+    // Whether SAVEPOINT, RELEASE and ROLLBACK TO can be prepared once and run again. QPSQL
+    // prepares through SQL's PREPARE, which takes only SELECT, INSERT, UPDATE, DELETE and
+    // VALUES, and a failed PREPARE would abort the transaction around it.
+    bool preparesTransactionControl = false;
     // The driver's native error codes of a UNIQUE or PRIMARY KEY violation.
     QStringList uniqueViolationCodes;
 

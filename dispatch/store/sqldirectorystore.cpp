@@ -98,6 +98,7 @@ SqlDirectoryStore::SqlDirectoryStore(std::unique_ptr<DirectoryEngine> engine, QS
 
 SqlDirectoryStore::~SqlDirectoryStore()
 {
+    m_statements.reset();
     {
         QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
         db.close();
@@ -108,6 +109,13 @@ SqlDirectoryStore::~SqlDirectoryStore()
 QSqlDatabase SqlDirectoryStore::database() const
 {
     return QSqlDatabase::database(m_connectionName, false);
+}
+
+PreparedStatements &SqlDirectoryStore::statements() const
+{
+    if (!m_statements)
+        m_statements = std::make_unique<PreparedStatements>(database());
+    return *m_statements;
 }
 
 StoreError SqlDirectoryStore::withReadConnection(const std::function<StoreError(QSqlDatabase &)> &read) const
@@ -139,14 +147,14 @@ StoreError SqlDirectoryStore::scanSummaryViews(const std::function<void(const Ro
 
 StoreResult<Row> SqlDirectoryStore::row(const QString &key) const
 {
-    QSqlQuery query(database());
-    query.prepare(QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(QtSqlRowScan::columns()));
-    query.addBindValue(key);
-    if (!query.exec())
-        return sqlError(QStringLiteral("cannot read %1").arg(key), query.lastError());
-    if (!query.next())
+    static const QString select =
+        QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(QtSqlRowScan::columns());
+    PreparedRun read = statements().run(select, {key});
+    if (!read.ok())
+        return sqlError(QStringLiteral("cannot read %1").arg(key), read.lastError());
+    if (!read.query().next())
         return StoreError::make(Kind::NotFound, QStringLiteral("no row '%1'").arg(key));
-    return QtSqlRowScan::rowAt(query);
+    return QtSqlRowScan::rowAt(read.query());
 }
 
 StoreResult<QList<Row>> SqlDirectoryStore::allRows() const

@@ -4,6 +4,7 @@
 #include "dispatch/lint/rules/directoryindex.h"
 #include "dispatch/store/directoryengine.h"
 #include "dispatch/store/directorystore.h"
+#include "dispatch/store/preparedstatements.h"
 #include "dispatch/store/threadreadconnections.h"
 
 #include <QSqlDatabase>
@@ -85,6 +86,8 @@ public:
 private:
     SqlDirectoryStore(std::unique_ptr<DirectoryEngine> engine, QString connectionName);
 
+    // The store's own connection's kept statements, for the reads a call makes every time.
+    PreparedStatements &statements() const;
     static QString insertStatement();
     bool exists(const QString &key) const;
     StoreError insertRow(const Row &row);
@@ -118,6 +121,7 @@ private:
     std::unique_ptr<ThreadReadConnections> m_readConnections;
     QString m_path;
     QString m_connectionName;
+    mutable std::unique_ptr<PreparedStatements> m_statements;
     std::optional<DirectoryIndex> m_index;
     QThread *m_ownerThread;
     QString m_actor = QStringLiteral("owner:local");

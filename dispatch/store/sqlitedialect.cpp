@@ -22,6 +22,7 @@ const SqlDialect &SqlDialect::sqlite()
         u"LIKE"_s,
         QString(),
         QString(),
+        true,
         // SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE
         {u"1555"_s, u"2067"_s},
     };
