@@ -16,6 +16,7 @@
 #include "app/capdeskctl/ctlservecommand.h"
 #include "app/capdeskctl/ctlservercommands.h"
 #include "app/capdeskctl/ctltokencommands.h"
+#include "app/capdeskctl/ctltokenoptions.h"
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/core/productversion.h"
 #include "dispatch/core/utf8text.h"
@@ -470,8 +471,10 @@ int CtlCommands::invoke()
     delete handle;
 
     CtlOutput::printJson(outcome.toResponse());
-    if (!outcome.refusal.isEmpty())
+    if (!outcome.refusal.isEmpty()) {
+        CtlOutput::note(u"refused, nothing ran: "_s + outcome.refusal);
         return outcome.refusalStatus == 404 ? CtlOutput::NotFound : CtlOutput::Refused;
+    }
     return outcome.result.isFailure() || (!outcome.shape && !outcome.receipt) ? CtlOutput::Findings : Ok;
 }
 
@@ -628,16 +631,14 @@ int CtlCommands::tokenCommand(int (CtlTokenCommands::*command)())
     return (commands.*command)();
 }
 
-// A token names who may present it, so a line without an audience is a usage error, said
-// before the directory is opened.
+// Said before the directory is opened, so a mistyped option creates no file.
 int CtlCommands::tokenCreate()
 {
     if (!expectPositional(1))
         return m_exit;
-    if (!m_args.has(u"--audience"_s))
-        return CtlOutput::usage(u"token create needs --audience A"_s);
-    if (m_args.value(u"--audience"_s).trimmed().isEmpty())
-        return CtlOutput::usage(u"--audience needs a value"_s);
+    if (const QString mistake = CtlTokenOptions::mistake(m_args, QDateTime::currentDateTimeUtc());
+        !mistake.isEmpty())
+        return CtlOutput::usage(mistake);
     return tokenCommand(&CtlTokenCommands::create);
 }
 

@@ -229,7 +229,8 @@ QList<CtlCommand> buildCommands()
             {u"SEQ is the seq of one of the row's events in log --key KEY. The write passes the hygiene"_s,
              u"gate as an edit does (it may not make a compliant row non-compliant)."_s}),
         withDetails(
-            allowingEmpty(entry(u"token create"_s, u"--audience A"_s,
+            allowingEmpty(entry(u"token create"_s,
+                                u"--audience A (--keys K,… | --categories C,… | --pin KEY)"_s,
                                 u"make a capability token (its value is printed once)"_s,
                                 &CtlCommands::tokenCreate, tokenCreateOptions(), Server::LocalOnly),
                           {u"--fixed-body"_s}),

@@ -51,14 +51,19 @@ int fail(const StoreError &error, int exitCode)
     if (!error.details.isEmpty() && error.details.first().toObject().contains(QStringLiteral("code")))
         answer.insert(QStringLiteral("findings"), error.details);
     printJson(answer);
-    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(error.message));
+    note(error.message);
     return exitCode >= 0 ? exitCode : exitCodeFor(error);
+}
+
+void note(const QString &message)
+{
+    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
 }
 
 int usage(const QString &message)
 {
     if (!message.isEmpty())
-        std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
+        note(message);
     return UsageWithSynopsis;
 }
 

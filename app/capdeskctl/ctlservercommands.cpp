@@ -60,6 +60,8 @@ int CtlServerCommands::invoke()
                                CtlOutput::Findings);
     // The server's answer is the response object of SPEC §11: print it as it came.
     CtlOutput::printJson(answer);
+    if (response.status != 200)
+        CtlOutput::note(u"refused, nothing ran: "_s + answer.value(u"error"_s).toString());
     if (response.status == 404)
         return CtlOutput::NotFound;
     if (response.status != 200)

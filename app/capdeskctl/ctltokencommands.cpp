@@ -36,13 +36,9 @@ int CtlTokenCommands::create()
         spec.riskCeiling = m_args.value(u"--risk-ceiling"_s);
     if (m_args.has(u"--fixed-body"_s))
         spec.fixedBody = m_args.value(u"--fixed-body"_s);
-    if (m_args.has(u"--payload-ceiling"_s)) {
-        bool number = false;
-        spec.payloadCeiling = m_args.value(u"--payload-ceiling"_s).toLongLong(&number);
-        if (!number)
-            return CtlOutput::usage(u"--payload-ceiling takes a number of bytes, not '%1'"_s.arg(
-                m_args.value(u"--payload-ceiling"_s)));
-    }
+    // The options were checked before the directory was opened (CtlTokenOptions).
+    if (m_args.has(u"--payload-ceiling"_s))
+        spec.payloadCeiling = m_args.value(u"--payload-ceiling"_s).toLongLong();
     const StoreResult<QString> expiry =
         CapabilityToken::resolveExpiry(m_args.value(u"--expires"_s), QDateTime::currentDateTimeUtc());
     if (!expiry.ok())

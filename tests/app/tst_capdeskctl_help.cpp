@@ -279,6 +279,27 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
         << u"token create needs --audience A"_s;
     QTest::addRow("token create with a blank audience")
         << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"  "_s} << u"--audience needs a value"_s;
+    const QStringList tokenForCi{u"token"_s, u"create"_s, u"--audience"_s, u"ci"_s};
+    const QString noScope = u"token create needs --keys K,…, --categories C,… or --pin KEY"_s;
+    QTest::addRow("token create without a scope") << tokenForCi << noScope;
+    QTest::addRow("token create with a scope of commas")
+        << tokenForCi + QStringList{u"--keys"_s, u" , "_s} << noScope;
+    const QStringList tokenForNow = tokenForCi + QStringList{u"--keys"_s, u"NOW"_s};
+    QTest::addRow("a risk ceiling neither low nor high")
+        << tokenForNow + QStringList{u"--risk-ceiling"_s, u"medium"_s}
+        << u"--risk-ceiling takes low or high, not 'medium'"_s;
+    QTest::addRow("a payload ceiling below 0")
+        << tokenForNow + QStringList{u"--payload-ceiling=-5"_s}
+        << u"--payload-ceiling takes a number of bytes, 0 or more, not '-5'"_s;
+    QTest::addRow("a payload ceiling that is no number")
+        << tokenForNow + QStringList{u"--payload-ceiling"_s, u"12k"_s}
+        << u"--payload-ceiling takes a number of bytes, 0 or more, not '12k'"_s;
+    QTest::addRow("an expiry that is neither a time nor a count")
+        << tokenForNow + QStringList{u"--expires"_s, u"3x"_s}
+        << u"--expires takes an ISO-8601 time or a count like 90m, 12h, 30d or 2w, not '3x'"_s;
+    QTest::addRow("an expiry already passed")
+        << tokenForNow + QStringList{u"--expires"_s, u"2020-01-01T00:00:00Z"_s}
+        << u"--expires 2020-01-01T00:00:00.000Z has already passed"_s;
     QTest::addRow("invoke with a token and no audience")
         << QStringList{u"invoke"_s, u"NOW"_s, u"--token"_s, u"T"_s}
         << u"invoke --token T needs --audience A"_s;

@@ -65,6 +65,17 @@ void TestCapdeskctlInvoke::invokeRunsAndReportsLikeTheServer()
              (QJsonObject{{QStringLiteral("ok"), false},
                           {QStringLiteral("ran"), false},
                           {QStringLiteral("error"), QStringLiteral("unknown key NO_SUCH_ROW")}}));
+    QVERIFY2(unknown.err.contains("capdeskctl: refused, nothing ran: unknown key NO_SUCH_ROW"),
+             unknown.err.constData());
+
+    const Run untrusted =
+        ctl({QStringLiteral("invoke"), QStringLiteral("BASE64_ENCODE"), QStringLiteral("--token"),
+             QStringLiteral("cdt_nosuch"), QStringLiteral("--audience"), QStringLiteral("ci"),
+             QStringLiteral("--db"), db()});
+    QCOMPARE(untrusted.exitCode, 4);
+    QCOMPARE(untrusted.json().value(QStringLiteral("ran")), QJsonValue(false));
+    QVERIFY2(untrusted.err.contains("capdeskctl: refused, nothing ran: unknown_token"),
+             untrusted.err.constData());
 }
 
 void TestCapdeskctlInvoke::invokeShapeSendsNothingAndNamesMissingSecrets()

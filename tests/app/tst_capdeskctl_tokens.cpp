@@ -111,9 +111,12 @@ void TestCapdeskctlTokens::unknownNamesAreRefusedUnlessAllowed_data()
         << QStringList{u"--keys"_s, u"MADE_LATER"_s, u"--allow-unknown"_s} << 0 << QString() << none << none;
     QTest::addRow("unknown category with --allow-unknown")
         << QStringList{u"--allow-unknown"_s, u"--categories"_s, u"later"_s} << 0 << QString() << none << none;
-    QTest::addRow("an invalid token is said first")
-        << QStringList{u"--keys"_s, u"NOPE"_s, u"--risk-ceiling"_s, u"medium"_s} << 4
-        << u"risk_ceiling: must be low or high"_s << none << none;
+    QTest::addRow("an invalid option is said first")
+        << QStringList{u"--keys"_s, u"NOPE"_s, u"--risk-ceiling"_s, u"medium"_s} << 2
+        << u"--risk-ceiling takes low or high, not 'medium'"_s << none << none;
+    QTest::addRow("an invalid token is said before unknown names")
+        << QStringList{u"--keys"_s, u"NOPE"_s, u"--categories"_s, u"time"_s, u"--pin"_s, u"NOW"_s} << 4
+        << u"pinned_contract: a pinned token reaches only NOW"_s << none << none;
     QTest::addRow("the flag takes no value")
         << QStringList{u"--keys"_s, u"NOPE"_s, u"--allow-unknown=yes"_s} << 2 << QString() << none << none;
 }
@@ -137,8 +140,10 @@ void TestCapdeskctlTokens::unknownNamesAreRefusedUnlessAllowed()
     }
     // Refused: nothing was made, and nothing but the answer was printed.
     QCOMPARE(made, 0);
-    if (exitCode == 2)
-        return; // a usage error prints the usage, not JSON
+    if (exitCode == 2) { // a usage error prints its reason and the usage, not JSON
+        QVERIFY2(created.err.contains(error.toUtf8()), created.err.constData());
+        return;
+    }
     const QJsonObject answer = created.json();
     QCOMPARE(answer.value(u"ok"_s), QJsonValue(false));
     QVERIFY2(answer.value(u"error"_s).toString().startsWith(error), created.out.constData());
