@@ -36,8 +36,7 @@ double median(std::vector<double> values)
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenWithoutDisplay();
     QApplication app(argc, argv);
     if (const auto exit =
             BenchCommandLine::check(app.arguments(), "bench_directory_open [FILE.db | postgresql://…]", 1))

@@ -129,6 +129,7 @@ void report(const char *what, const Timings &timings)
 
 int main(int argc, char **argv)
 {
+    paintOffscreenWithoutDisplay();
     QApplication app(argc, argv);
     if (const auto exit =
             BenchCommandLine::check(app.arguments(), "bench_lint_gui [FILE.db | postgresql://…]", 1))

@@ -181,8 +181,7 @@ void type(ReceiptViewer &viewer, QTableView &view, QLineEdit *edit, const QStrin
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenWithoutDisplay();
     QApplication app(argc, argv);
     const char *usage = "bench_receipt_viewer [--receipts N] [--cache DIR] [FILE.db | postgresql://…]";
     if (const auto exit = BenchCommandLine::check(app.arguments(), usage, 1,

@@ -179,8 +179,7 @@ constexpr const char *kUsage = "bench_remote_latency [ROWS]";
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenWithoutDisplay();
     EventCostApplication app(argc, argv);
     int exitCode = 0;
     const std::optional<int> counted = BenchCommandLine::rowsOnly(app.arguments(), 891, kUsage, exitCode);

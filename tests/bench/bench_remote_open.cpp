@@ -28,8 +28,7 @@ const QByteArray kOwnerKey = QByteArrayLiteral("bench-remote-owner-key-19d0c3b7e
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    paintOffscreenWithoutDisplay();
     QApplication app(argc, argv);
     if (const auto exit = BenchCommandLine::check(app.arguments(), "bench_remote_open [FILE.db]", 1))
         return *exit;

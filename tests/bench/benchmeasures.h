@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QtGlobal>
 
 #include <cstdio>
 
@@ -35,4 +36,12 @@ inline double peakRssMiB()
 inline void printFigure(const char *name, double value)
 {
     std::printf("figure %s %.6g\n", name, value);
+}
+
+// Before QApplication: a widget benchmark run where no display is (a shell over ssh, CI)
+// paints offscreen rather than aborting in the xcb plugin.
+inline void paintOffscreenWithoutDisplay()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
 }
