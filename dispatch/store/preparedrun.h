@@ -12,9 +12,7 @@ class PreparedRun final
 public:
     PreparedRun(std::shared_ptr<QSqlQuery> query, bool ok) : m_query(std::move(query)), m_ok(ok) {}
     ~PreparedRun();
-    Q_DISABLE_COPY(PreparedRun)
-    PreparedRun(PreparedRun &&) noexcept = default;
-    PreparedRun &operator=(PreparedRun &&) = delete;
+    Q_DISABLE_COPY_MOVE(PreparedRun)
 
     bool ok() const { return m_ok; }
     QSqlError lastError() const { return m_query->lastError(); }

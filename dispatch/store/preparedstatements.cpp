@@ -5,6 +5,10 @@
 PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &values)
 {
     std::shared_ptr<QSqlQuery> &kept = m_kept[sql];
+    // A run of the same text still alive keeps its own rows: this one gets a statement of
+    // its own, not kept.
+    if (kept && kept.use_count() > 1)
+        return runOnce(sql, values);
     if (!kept) {
         auto query = std::make_shared<QSqlQuery>(m_db);
         if (!query->prepare(sql)) {
@@ -18,8 +22,21 @@ PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &valu
         query->bindValue(int(i), values[i]);
     if (query->exec())
         return PreparedRun(std::move(query), true);
-    m_kept.remove(sql);
+    // A constraint refusing the values is no fault of the statement. Dropping it inside
+    // PostgreSQL's aborted transaction would also fail to DEALLOCATE it.
+    if (!SqlDialect::of(m_db).isUniqueViolation(query->lastError()))
+        m_kept.remove(sql);
     return PreparedRun(std::move(query), false);
+}
+
+PreparedRun PreparedStatements::runOnce(const QString &sql, const QVariantList &values)
+{
+    auto query = std::make_shared<QSqlQuery>(m_db);
+    bool ok = query->prepare(sql);
+    for (qsizetype i = 0; ok && i < values.size(); ++i)
+        query->bindValue(int(i), values[i]);
+    ok = ok && query->exec();
+    return PreparedRun(std::move(query), ok);
 }
 
 PreparedRun PreparedStatements::control(const QString &sql)

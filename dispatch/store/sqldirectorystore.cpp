@@ -149,6 +149,12 @@ StoreResult<Row> SqlDirectoryStore::row(const QString &key) const
 {
     static const QString select =
         QStringLiteral("SELECT %1 FROM directory WHERE key = ?").arg(QtSqlRowScan::columns());
+    // The kept statements belong to the store's own connection, which QtSql ties to the
+    // thread that opened it: no other thread may share them.
+    if (QThread::currentThread() != m_ownerThread)
+        return StoreError::make(Kind::Io, QStringLiteral("cannot read %1: a row is read on the thread that "
+                                                         "opened the directory")
+                                              .arg(key));
     PreparedRun read = statements().run(select, {key});
     if (!read.ok())
         return sqlError(QStringLiteral("cannot read %1").arg(key), read.lastError());

@@ -41,6 +41,8 @@ public:
 
     StoreError scanSummaryViews(const std::function<void(const RowSummaryView &)> &sink,
                                 int firstByKey = 0) const override;
+    // On the thread that opened the store only: the read runs a statement kept prepared on
+    // its own connection.
     StoreResult<Row> row(const QString &key) const override;
     StoreResult<QList<Row>> allRows() const override;
     StoreError scanRows(const RowBatchSink &sink, int batchRows = kScanBatchRows,

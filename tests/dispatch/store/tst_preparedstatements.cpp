@@ -30,6 +30,8 @@ private slots:
     void eachRunReadsWithItsOwnValues();
     void aRunFinishesItsStatementWhenItGoes();
     void aStatementThatFailedIsPreparedAfresh();
+    void aUniqueViolationKeepsItsStatement();
+    void aSecondRunBesideTheFirstGetsItsOwnStatement();
     void transactionControlRollsBackToItsSavepoint();
 
 private:
@@ -127,7 +129,8 @@ void TestPreparedStatements::aRunFinishesItsStatementWhenItGoes()
 }
 
 // PostgreSQL refuses a kept plan whose columns changed ("cached plan must not change result
-// type"); SQLite prepares such a statement again by itself. Either way the next run works.
+// type"); SQLite prepares such a statement again by itself, so there the drop is not what
+// is tested. Either way the next run works.
 void TestPreparedStatements::aStatementThatFailedIsPreparedAfresh()
 {
     const QString select = u"SELECT * FROM t WHERE k = ?"_s;
@@ -136,6 +139,7 @@ void TestPreparedStatements::aStatementThatFailedIsPreparedAfresh()
         QVERIFY(!missing.ok());
         QVERIFY(!missing.lastError().text().isEmpty());
     }
+    QCOMPARE(m_statements->keptCount(), 0);
     QVERIFY(m_statements->run(select, {u"a"_s}).ok());
     QCOMPARE(exec(u"DROP TABLE t"_s), QString());
     QCOMPARE(exec(u"CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER, w TEXT)"_s), QString());
@@ -149,6 +153,37 @@ void TestPreparedStatements::aStatementThatFailedIsPreparedAfresh()
     QVERIFY(read);
     QCOMPARE(exec(u"CREATE TABLE u (n INTEGER)"_s), QString());
     QVERIFY(m_statements->run(u"SELECT * FROM u"_s).ok());
+}
+
+// A duplicate key is the values' fault: the statement stays kept, and runs again.
+void TestPreparedStatements::aUniqueViolationKeepsItsStatement()
+{
+    const QString insert = u"INSERT INTO t (k, v) VALUES (?, ?)"_s;
+    QVERIFY(!m_statements->run(insert, {u"a"_s, 9}).ok());
+    QCOMPARE(m_statements->keptCount(), 1);
+    const PreparedRun fresh = m_statements->run(insert, {u"d"_s, 4});
+    QVERIFY2(fresh.ok(), qPrintable(fresh.lastError().text()));
+    QCOMPARE(m_statements->keptCount(), 1);
+    QCOMPARE(count(u"t"_s), 4);
+}
+
+// Two runs of one text at once (a read inside a read) each keep their own rows.
+void TestPreparedStatements::aSecondRunBesideTheFirstGetsItsOwnStatement()
+{
+    const QString select = u"SELECT k FROM t WHERE v >= ? ORDER BY k"_s;
+    PreparedRun outer = m_statements->run(select, {2});
+    QVERIFY(outer.ok());
+    QVERIFY(outer.query().next());
+    {
+        PreparedRun inner = m_statements->run(select, {1});
+        QVERIFY(inner.ok());
+        QVERIFY(&inner.query() != &outer.query());
+        QVERIFY(inner.query().next());
+        QCOMPARE(inner.query().value(0).toString(), u"a"_s);
+    }
+    QCOMPARE(outer.query().value(0).toString(), u"b"_s);
+    QVERIFY(outer.query().next());
+    QCOMPARE(outer.query().value(0).toString(), u"c"_s);
 }
 
 void TestPreparedStatements::transactionControlRollsBackToItsSavepoint()
