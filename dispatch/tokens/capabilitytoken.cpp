@@ -7,6 +7,9 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -27,11 +30,32 @@ std::optional<QDateTime> parseIso(const QString &text)
     return when.toUTC();
 }
 
+bool holdsControl(const QString &text)
+{
+    return std::any_of(text.cbegin(), text.cend(),
+                       [](QChar c) { return c.category() == QChar::Other_Control; });
+}
+
+// Over its cap, or with a control character: a newline in an audience could never pass an
+// HTTP header, and one in a label would rewrite the owner's terminal when listed.
+StoreError checkText(const QString &field, const QString &text)
+{
+    if (text.toUtf8().size() > CapabilityToken::kMaxNameBytes)
+        return invalid(u"%1: longer than %2 bytes"_s.arg(field).arg(CapabilityToken::kMaxNameBytes));
+    if (holdsControl(text))
+        return invalid(u"%1: holds a control character"_s.arg(field));
+    return StoreError::none();
+}
+
 StoreError checkEntries(const QString &field, const QStringList &entries)
 {
+    if (entries.size() > CapabilityToken::kMaxNames)
+        return invalid(u"%1: more than %2 names"_s.arg(field).arg(CapabilityToken::kMaxNames));
     for (const QString &entry : entries) {
         if (entry.isEmpty() || entry.trimmed() != entry || entry.contains(u','))
             return invalid(u"%1: '%2' is not a name (no commas, no surrounding spaces)"_s.arg(field, entry));
+        if (StoreError error = checkText(field, entry); error.isError())
+            return error;
     }
     return StoreError::none();
 }
@@ -83,6 +107,10 @@ StoreError CapabilityToken::validate() const
     static const QRegularExpression fingerprint(u"^[0-9a-f]{64}$"_s);
     if (audience.trimmed().isEmpty())
         return invalid(u"audience: required"_s);
+    for (const auto &[field, text] : {std::pair{u"audience"_s, audience}, std::pair{u"label"_s, label}}) {
+        if (StoreError error = checkText(field, text); error.isError())
+            return error;
+    }
     if (allowedKeys.isEmpty() && allowedCategories.isEmpty())
         return invalid(u"scope: at least one key or category"_s);
     if (StoreError error = checkEntries(u"allowed_keys"_s, allowedKeys); error.isError())
@@ -93,6 +121,8 @@ StoreError CapabilityToken::validate() const
         return invalid(u"risk_ceiling: must be low or high, not '%1'"_s.arg(riskCeiling));
     if (payloadCeiling && *payloadCeiling < 0)
         return invalid(u"payload_ceiling: must be 0 or more bytes"_s);
+    if (fixedBody && fixedBody->toUtf8().size() > kMaxFixedBodyBytes)
+        return invalid(u"fixed_body: longer than 1 MiB"_s);
     if (fixedBody && payloadCeiling && fixedBody->toUtf8().size() > *payloadCeiling)
         return invalid(u"fixed_body: longer than payload_ceiling; the token could never be used"_s);
     if (!pinnedContract.isEmpty() && !fingerprint.match(pinnedContract).hasMatch())

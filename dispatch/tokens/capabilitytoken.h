@@ -32,6 +32,12 @@ struct CapabilityToken
     QString revokedAt; // empty = not revoked
     QString createdAt;
 
+    // A token arrives from the REST API, MCP and the command line: each text and list is
+    // capped as a row's fields are (V004), and the audience travels in an HTTP header.
+    static constexpr qsizetype kMaxNameBytes = 256; // audience, label, each key or category
+    static constexpr qsizetype kMaxNames = 1000; // keys, and categories
+    static constexpr qsizetype kMaxFixedBodyBytes = 1024 * 1024;
+
     static QString newId();
 
     // The rules a token must meet to be stored; Invalid names the field that breaks one.

@@ -121,6 +121,30 @@ void TestCapabilityToken::fromJsonRefuses_data()
     QTest::addRow("pinned not a fingerprint")
         << spec({{u"pinned_contract"_s, u"abc"_s}})
         << u"pinned_contract: must be a contract fingerprint (64 lowercase hex)"_s;
+    const QString longName(CapabilityToken::kMaxNameBytes + 1, u'a');
+    QTest::addRow("an audience over its cap")
+        << spec({{u"audience"_s, longName}}) << u"audience: longer than 256 bytes"_s;
+    QTest::addRow("an audience at its cap in UTF-8 bytes, over it")
+        << spec({{u"audience"_s, QString(CapabilityToken::kMaxNameBytes / 2, u'\u00e9') + u"x"_s}})
+        << u"audience: longer than 256 bytes"_s;
+    QTest::addRow("an audience holding a newline")
+        << spec({{u"audience"_s, u"bot\r\nX-Owner: 1"_s}}) << u"audience: holds a control character"_s;
+    QTest::addRow("a label over its cap")
+        << spec({{u"label"_s, longName}}) << u"label: longer than 256 bytes"_s;
+    QTest::addRow("a label holding an escape")
+        << spec({{u"label"_s, u"\u001b[2J"_s}}) << u"label: holds a control character"_s;
+    QTest::addRow("a key over its cap")
+        << spec({{u"allowed_keys"_s, QJsonArray{longName}}}) << u"allowed_keys: longer than 256 bytes"_s;
+    QJsonArray manyKeys;
+    for (int i = 0; i <= CapabilityToken::kMaxNames; ++i)
+        manyKeys.append(u"K%1"_s.arg(i));
+    QTest::addRow("too many keys") << spec({{u"allowed_keys"_s, manyKeys}})
+                                   << u"allowed_keys: more than 1000 names"_s;
+    QTest::addRow("a category holding a tab") << spec({{u"allowed_categories"_s, QJsonArray{u"a\tb"_s}}})
+                                              << u"allowed_categories: holds a control character"_s;
+    QTest::addRow("a fixed body over 1 MiB")
+        << spec({{u"fixed_body"_s, QString(CapabilityToken::kMaxFixedBodyBytes + 1, u'b')}})
+        << u"fixed_body: longer than 1 MiB"_s;
     QTest::addRow("owner gate as text")
         << spec({{u"owner_gate"_s, u"yes"_s}}) << u"owner_gate: must be true or false"_s;
 }
