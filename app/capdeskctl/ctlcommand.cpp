@@ -9,14 +9,10 @@ QString CtlCommand::synopsis() const
     QStringList parts;
     if (!arguments.isEmpty())
         parts.append(arguments);
-    // The options the arguments already name, required ("--audience"), optional
-    // ("[--verify]") or one of a choice ("(--keys"), are not listed again.
-    QStringList named;
-    for (const QString &word : arguments.split(u' '))
-        named.append(QString(word).remove(u'(').remove(u')').remove(u'[').remove(u']'));
+    const QStringList named = arguments.split(u' ');
     for (const QCommandLineOption &option : options) {
         const QString flag = u"--"_s + option.names().constFirst();
-        if (named.contains(flag))
+        if (named.contains(flag) || named.contains(u'[' + flag) || named.contains(u'[' + flag + u']'))
             continue;
         parts.append(option.valueName().isEmpty() ? u"[%1]"_s.arg(flag)
                                                   : u"[%1 %2]"_s.arg(flag, option.valueName()));

@@ -443,6 +443,11 @@ int CtlCommands::invoke()
     // A token is presented for an audience: without one the call could only be refused.
     if (m_args.has(u"--token"_s) && !m_args.has(u"--audience"_s))
         return CtlOutput::usage(u"invoke --token T needs --audience A"_s);
+    // Without a token the call is the owner's, and these would be silently ignored.
+    for (const QString &option : {u"--audience"_s, u"--owner-present"_s}) {
+        if (m_args.has(option) && !m_args.has(u"--token"_s))
+            return CtlOutput::usage(u"%1 applies to a call with --token T"_s.arg(option));
+    }
     if (m_connection)
         return CtlServerCommands(m_args, m_connection).invoke();
     QString limitsError;
@@ -649,7 +654,12 @@ int CtlCommands::tokenList()
 
 int CtlCommands::tokenRevoke()
 {
-    return expectPositional(2) ? tokenCommand(&CtlTokenCommands::revoke) : m_exit;
+    if (!expectPositional(2))
+        return m_exit;
+    // A value pasted here must not be printed back: it is the secret itself.
+    if (m_args.positional.at(1).startsWith(u"cdt_"_s))
+        return CtlOutput::usage(u"token revoke takes the token's id (tok_… in token list), not its value"_s);
+    return tokenCommand(&CtlTokenCommands::revoke);
 }
 
 int CtlCommands::help()

@@ -28,8 +28,8 @@ int fail(const StoreError &error, int exitCode = -1);
 // show what is wrong, not a synopsis.
 constexpr int UsageWithSynopsis = 0x100 | Usage;
 
-// "capdeskctl: MESSAGE" on stderr, beside JSON already printed that says it too, so a
-// person at a terminal sees why with stdout piped away.
+// "capdeskctl: MESSAGE" on stderr: with the JSON on stdout piped away, a person at a
+// terminal still sees why.
 void note(const QString &message);
 // The message on stderr (none when empty); returns UsageWithSynopsis.
 int usage(const QString &message = {});

@@ -60,8 +60,12 @@ int CtlServerCommands::invoke()
                                CtlOutput::Findings);
     // The server's answer is the response object of SPEC §11: print it as it came.
     CtlOutput::printJson(answer);
-    if (response.status != 200)
+    // A refusal says it ran nothing; a deadline passed (504) may have sent something already.
+    if (answer.value(u"ran"_s) == QJsonValue(false))
         CtlOutput::note(u"refused, nothing ran: "_s + answer.value(u"error"_s).toString());
+    else if (response.status != 200)
+        CtlOutput::note(
+            u"the server answered %1: %2"_s.arg(response.status).arg(answer.value(u"error"_s).toString()));
     if (response.status == 404)
         return CtlOutput::NotFound;
     if (response.status != 200)

@@ -9,8 +9,6 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <cstdio>
-
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -86,7 +84,7 @@ int CtlTokenCommands::refuseUnknownNames(const CapabilityToken &spec) const
                     {u"reason"_s, u"unknown_scope"_s},
                     {u"unknown_keys"_s, QJsonArray::fromStringList(unknown.keys)},
                     {u"unknown_categories"_s, QJsonArray::fromStringList(unknown.categories)}});
-    std::fprintf(stderr, "capdeskctl: %s\n", qUtf8Printable(message));
+    CtlOutput::note(message);
     return CtlOutput::NotFound;
 }
 

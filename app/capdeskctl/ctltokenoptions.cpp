@@ -2,6 +2,8 @@
 
 #include "dispatch/tokens/capabilitytoken.h"
 
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 namespace CtlTokenOptions {
@@ -17,14 +19,18 @@ QString audienceMistake(const CtlArguments &args)
     return {};
 }
 
-// A token reaches nothing without keys or categories; --pin names its one key.
+// A token reaches nothing without keys or categories; --pin names its one key, and a
+// pinned token reaches that key alone.
 QString scopeMistake(const CtlArguments &args)
 {
-    for (const QString &option : {u"--keys"_s, u"--categories"_s, u"--pin"_s}) {
-        if (!CapabilityToken::splitList(args.value(option)).isEmpty())
-            return {};
-    }
-    return u"token create needs --keys K,…, --categories C,… or --pin KEY"_s;
+    const QStringList keys = CapabilityToken::splitList(args.value(u"--keys"_s));
+    const QStringList categories = CapabilityToken::splitList(args.value(u"--categories"_s));
+    const QString pin = args.value(u"--pin"_s).trimmed();
+    if (!pin.isEmpty() && (!categories.isEmpty() || (!keys.isEmpty() && keys != QStringList{pin})))
+        return u"--pin %1 reaches %1 alone; leave out --keys and --categories"_s.arg(pin);
+    if (keys.isEmpty() && categories.isEmpty() && pin.isEmpty())
+        return u"token create needs --keys K,…, --categories C,… or --pin KEY"_s;
+    return {};
 }
 
 QString riskMistake(const CtlArguments &args)
@@ -44,7 +50,8 @@ QString payloadMistake(const CtlArguments &args)
     const qint64 bytes = text.toLongLong(&number);
     if (number && bytes >= 0)
         return {};
-    return u"--payload-ceiling takes a number of bytes, 0 or more, not '%1'"_s.arg(text);
+    return u"--payload-ceiling takes a whole number of bytes from 0 to %1, not '%2'"_s.arg(
+        QString::number(std::numeric_limits<qint64>::max()), text);
 }
 
 QString expiryMistake(const CtlArguments &args, const QDateTime &nowUtc)
@@ -53,10 +60,16 @@ QString expiryMistake(const CtlArguments &args, const QDateTime &nowUtc)
         return {};
     const QString text = args.value(u"--expires"_s);
     const StoreResult<QString> resolved = CapabilityToken::resolveExpiry(text, nowUtc);
-    if (!resolved.ok() || resolved.value().isEmpty())
+    if (!resolved.ok())
         return u"--expires takes an ISO-8601 time or a count like 90m, 12h, 30d or 2w, not '%1'"_s.arg(text);
-    if (QDateTime::fromString(resolved.value(), Qt::ISODateWithMs) <= nowUtc)
-        return u"--expires %1 has already passed"_s.arg(resolved.value());
+    if (text.trimmed().isEmpty())
+        return u"--expires needs a value"_s;
+    const QDateTime when = QDateTime::fromString(resolved.value(), Qt::ISODateWithMs);
+    // A count too large for a date (999999w) resolves to no time at all.
+    if (!when.isValid() || when.date().year() > 9999)
+        return u"--expires %1 is too far ahead (the latest is the year 9999)"_s.arg(text);
+    if (when <= nowUtc)
+        return u"--expires %1 has already passed (%2)"_s.arg(text, resolved.value());
     return {};
 }
 

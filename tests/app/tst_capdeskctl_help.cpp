@@ -288,18 +288,41 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
     QTest::addRow("a risk ceiling neither low nor high")
         << tokenForNow + QStringList{u"--risk-ceiling"_s, u"medium"_s}
         << u"--risk-ceiling takes low or high, not 'medium'"_s;
+    QTest::addRow("a pin beside a category")
+        << tokenForCi + QStringList{u"--pin"_s, u"NOW"_s, u"--categories"_s, u"time"_s}
+        << u"--pin NOW reaches NOW alone; leave out --keys and --categories"_s;
+    QTest::addRow("a pin beside another key")
+        << tokenForNow + QStringList{u"--pin"_s, u"ECHO"_s}
+        << u"--pin ECHO reaches ECHO alone; leave out --keys and --categories"_s;
+    const QString bytes =
+        u"--payload-ceiling takes a whole number of bytes from 0 to 9223372036854775807, not "_s;
     QTest::addRow("a payload ceiling below 0")
-        << tokenForNow + QStringList{u"--payload-ceiling=-5"_s}
-        << u"--payload-ceiling takes a number of bytes, 0 or more, not '-5'"_s;
+        << tokenForNow + QStringList{u"--payload-ceiling=-5"_s} << bytes + u"'-5'"_s;
+    QTest::addRow("a payload ceiling past 64 bits")
+        << tokenForNow + QStringList{u"--payload-ceiling"_s, u"9223372036854775808"_s}
+        << bytes + u"'9223372036854775808'"_s;
     QTest::addRow("a payload ceiling that is no number")
-        << tokenForNow + QStringList{u"--payload-ceiling"_s, u"12k"_s}
-        << u"--payload-ceiling takes a number of bytes, 0 or more, not '12k'"_s;
+        << tokenForNow + QStringList{u"--payload-ceiling"_s, u"12k"_s} << bytes + u"'12k'"_s;
     QTest::addRow("an expiry that is neither a time nor a count")
         << tokenForNow + QStringList{u"--expires"_s, u"3x"_s}
         << u"--expires takes an ISO-8601 time or a count like 90m, 12h, 30d or 2w, not '3x'"_s;
     QTest::addRow("an expiry already passed")
         << tokenForNow + QStringList{u"--expires"_s, u"2020-01-01T00:00:00Z"_s}
-        << u"--expires 2020-01-01T00:00:00.000Z has already passed"_s;
+        << u"--expires 2020-01-01T00:00:00Z has already passed (2020-01-01T00:00:00.000Z)"_s;
+    QTest::addRow("an expiry of no time at all")
+        << tokenForNow + QStringList{u"--expires"_s, u"0d"_s} << u"--expires 0d has already passed ("_s;
+    QTest::addRow("an expiry past the year 9999")
+        << tokenForNow + QStringList{u"--expires"_s, u"999999w"_s}
+        << u"--expires 999999w is too far ahead (the latest is the year 9999)"_s;
+    QTest::addRow("a token's value given to revoke")
+        << QStringList{u"token"_s, u"revoke"_s, u"cdt_secretvalue"_s}
+        << u"token revoke takes the token's id (tok_… in token list), not its value"_s;
+    QTest::addRow("an audience without a token")
+        << QStringList{u"invoke"_s, u"NOW"_s, u"--audience"_s, u"bot"_s}
+        << u"--audience applies to a call with --token T"_s;
+    QTest::addRow("owner presence without a token")
+        << QStringList{u"invoke"_s, u"NOW"_s, u"--owner-present"_s}
+        << u"--owner-present applies to a call with --token T"_s;
     QTest::addRow("invoke with a token and no audience")
         << QStringList{u"invoke"_s, u"NOW"_s, u"--token"_s, u"T"_s}
         << u"invoke --token T needs --audience A"_s;
@@ -319,6 +342,7 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake()
     const Run run = ctl(arguments + QStringList{u"--db"_s, db()});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+    QVERIFY(!run.out.contains("cdt_") && !run.err.contains("cdt_"));
     QVERIFY(!QFileInfo::exists(db()));
 }
 

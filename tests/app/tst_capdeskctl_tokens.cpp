@@ -115,8 +115,8 @@ void TestCapdeskctlTokens::unknownNamesAreRefusedUnlessAllowed_data()
         << QStringList{u"--keys"_s, u"NOPE"_s, u"--risk-ceiling"_s, u"medium"_s} << 2
         << u"--risk-ceiling takes low or high, not 'medium'"_s << none << none;
     QTest::addRow("an invalid token is said before unknown names")
-        << QStringList{u"--keys"_s, u"NOPE"_s, u"--categories"_s, u"time"_s, u"--pin"_s, u"NOW"_s} << 4
-        << u"pinned_contract: a pinned token reaches only NOW"_s << none << none;
+        << QStringList{u"--keys"_s, u"NOPE"_s, u"--fixed-body"_s, u"abc"_s, u"--payload-ceiling"_s, u"2"_s}
+        << 4 << u"fixed_body: longer than payload_ceiling"_s << none << none;
     QTest::addRow("the flag takes no value")
         << QStringList{u"--keys"_s, u"NOPE"_s, u"--allow-unknown=yes"_s} << 2 << QString() << none << none;
 }
