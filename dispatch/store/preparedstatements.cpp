@@ -2,6 +2,17 @@
 
 #include "dispatch/store/sqldialect.h"
 
+namespace {
+
+bool bindAndExec(QSqlQuery &query, const QVariantList &values)
+{
+    for (qsizetype i = 0; i < values.size(); ++i)
+        query.bindValue(int(i), values[i]);
+    return query.exec();
+}
+
+} // namespace
+
 PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &values)
 {
     std::shared_ptr<QSqlQuery> &kept = m_kept[sql];
@@ -18,9 +29,7 @@ PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &valu
         kept = query;
     }
     std::shared_ptr<QSqlQuery> query = kept;
-    for (qsizetype i = 0; i < values.size(); ++i)
-        query->bindValue(int(i), values[i]);
-    if (query->exec())
+    if (bindAndExec(*query, values))
         return PreparedRun(std::move(query), true);
     // A constraint refusing the values is no fault of the statement. Dropping it inside
     // PostgreSQL's aborted transaction would also fail to DEALLOCATE it.
@@ -32,10 +41,7 @@ PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &valu
 PreparedRun PreparedStatements::runOnce(const QString &sql, const QVariantList &values)
 {
     auto query = std::make_shared<QSqlQuery>(m_db);
-    bool ok = query->prepare(sql);
-    for (qsizetype i = 0; ok && i < values.size(); ++i)
-        query->bindValue(int(i), values[i]);
-    ok = ok && query->exec();
+    const bool ok = query->prepare(sql) && bindAndExec(*query, values);
     return PreparedRun(std::move(query), ok);
 }
 
