@@ -15,6 +15,11 @@ bool bindAndExec(QSqlQuery &query, const QVariantList &values)
 
 PreparedRun PreparedStatements::run(const QString &sql, const QVariantList &values)
 {
+    // Qt 6.4's SQLite driver sizes a statement's row before sqlite3_step, which prepares the
+    // statement again after a schema change: a `*` that now names one more column makes
+    // the driver write past the row. Named columns cannot grow, so only those are kept.
+    if (sql.contains(u'*'))
+        return runOnce(sql, values);
     std::shared_ptr<QSqlQuery> &kept = m_kept[sql];
     // A run of the same text still alive keeps its own rows: this one gets a statement of
     // its own, not kept.

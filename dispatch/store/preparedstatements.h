@@ -23,7 +23,8 @@ public:
     // Runs `sql` with every one of its placeholders bound from `values`, in order. A
     // statement that fails (other than on a UNIQUE constraint) is prepared afresh on its
     // next run, so a schema another process migrated meanwhile costs one error, not every
-    // later one. While a run of `sql` is alive, another gets a statement of its own.
+    // later one. While a run of `sql` is alive, another gets a statement of its own. A text
+    // with a `*` in it is prepared for each run, never kept.
     PreparedRun run(const QString &sql, const QVariantList &values = {});
     // SAVEPOINT, RELEASE or ROLLBACK TO: kept where the dialect can prepare one, else run as
     // it is each time.

@@ -30,6 +30,7 @@ private slots:
     void eachRunReadsWithItsOwnValues();
     void aRunFinishesItsStatementWhenItGoes();
     void aStatementThatFailedIsPreparedAfresh();
+    void aStarIsNeverKept();
     void aUniqueViolationKeepsItsStatement();
     void aSecondRunBesideTheFirstGetsItsOwnStatement();
     void transactionControlRollsBackToItsSavepoint();
@@ -128,31 +129,51 @@ void TestPreparedStatements::aRunFinishesItsStatementWhenItGoes()
     QCOMPARE(exec(u"DROP TABLE t"_s), QString());
 }
 
-// PostgreSQL refuses a kept plan whose columns changed ("cached plan must not change result
-// type"); SQLite prepares such a statement again by itself, so there the drop is not what
-// is tested. Either way the next run works.
+// PostgreSQL refuses a kept plan whose result types changed ("cached plan must not change
+// result type"); SQLite prepares such a statement again by itself, so there the drop is not
+// what is tested. Either way the next run works.
 void TestPreparedStatements::aStatementThatFailedIsPreparedAfresh()
 {
-    const QString select = u"SELECT * FROM t WHERE k = ?"_s;
+    const QString select = u"SELECT k, v FROM t WHERE k = ?"_s;
     {
-        PreparedRun missing = m_statements->run(u"SELECT * FROM u"_s);
+        PreparedRun missing = m_statements->run(u"SELECT n FROM u"_s);
         QVERIFY(!missing.ok());
         QVERIFY(!missing.lastError().text().isEmpty());
     }
     QCOMPARE(m_statements->keptCount(), 0);
     QVERIFY(m_statements->run(select, {u"a"_s}).ok());
     QCOMPARE(exec(u"DROP TABLE t"_s), QString());
-    QCOMPARE(exec(u"CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER, w TEXT)"_s), QString());
-    QCOMPARE(exec(u"INSERT INTO t (k, v, w) VALUES ('a', 1, 'x')"_s), QString());
+    QCOMPARE(exec(u"CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)"_s), QString());
+    QCOMPARE(exec(u"INSERT INTO t (k, v) VALUES ('a', 'x')"_s), QString());
     bool read = false;
     for (int attempt = 0; attempt < 2 && !read; ++attempt) {
         PreparedRun run = m_statements->run(select, {u"a"_s});
-        read = run.ok() && run.query().next() && run.query().record().count() == 3
-               && run.query().value(2).toString() == u"x"_s;
+        read = run.ok() && run.query().next() && run.query().value(1).toString() == u"x"_s;
     }
     QVERIFY(read);
     QCOMPARE(exec(u"CREATE TABLE u (n INTEGER)"_s), QString());
-    QVERIFY(m_statements->run(u"SELECT * FROM u"_s).ok());
+    QVERIFY(m_statements->run(u"SELECT n FROM u"_s).ok());
+}
+
+// A `*` grows with the table. Kept, SQLite's automatic prepare after the ALTER would give the
+// statement a column Qt's driver has no room for (a heap overflow under AddressSanitizer);
+// run afresh, each run reads every column there is.
+void TestPreparedStatements::aStarIsNeverKept()
+{
+    const QString select = u"SELECT * FROM t WHERE k = ?"_s;
+    {
+        PreparedRun before = m_statements->run(select, {u"a"_s});
+        QVERIFY(before.ok() && before.query().next());
+        QCOMPARE(before.query().record().count(), 2);
+    }
+    QCOMPARE(m_statements->keptCount(), 0);
+    QCOMPARE(exec(u"ALTER TABLE t ADD COLUMN w TEXT DEFAULT 'x'"_s), QString());
+    PreparedRun after = m_statements->run(select, {u"a"_s});
+    QVERIFY2(after.ok(), qPrintable(after.lastError().text()));
+    QVERIFY(after.query().next());
+    QCOMPARE(after.query().record().count(), 3);
+    QCOMPARE(after.query().value(2).toString(), u"x"_s);
+    QCOMPARE(m_statements->keptCount(), 0);
 }
 
 // A duplicate key is the values' fault: the statement stays kept, and runs again.
