@@ -266,7 +266,8 @@ const QList<QCommandLineOption> &CtlCommandTable::commonOptions()
         valued(u"db"_s, u"FILE|URL"_s,
                u"the directory file, or postgresql://USER@HOST:PORT/DB (default: the file the GUI opens)"_s),
         valued(u"signing-key"_s, u"FILE"_s,
-               u"the receipt-signing key's PEM file (mode 0600); servers on one directory share it"_s),
+               u"the receipt-signing key's PEM file (mode 0600), made only for a directory without a "
+               "key; servers on one directory share it"_s),
         valued(u"server"_s, u"URL"_s,
                u"work on a server's directory (owner key from CAPDESK_TERMINAL_KEY)"_s),
         valued(u"ca-file"_s, u"FILE"_s,

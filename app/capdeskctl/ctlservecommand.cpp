@@ -189,6 +189,12 @@ int CtlServeCommand::run()
         return CtlOutput::fail(opened.error());
     const std::shared_ptr<SqlDirectoryStore> store = opened.value();
     const auto ledger = CtlLedger::open(store, m_args);
+    // A named key file is checked before the port opens: a path that holds no key of this
+    // directory would otherwise fail every dispatch, each with its own error.
+    if (m_args.has(QStringLiteral("--signing-key"))) {
+        if (const StoreResult<SigningKey> signing = ledger->signingKey(); !signing.ok())
+            return CtlOutput::fail(signing.error());
+    }
     QSettings settings;
     StandardDispatcher dispatcher(store, ledger, AgentEndpoints::fromSettings(settings), *limits);
 

@@ -22,7 +22,8 @@ DirectoryLedger::DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store, KeyPl
       m_vault(m_store->database(),
               signingKeyFile.isEmpty() ? DefaultLocations::signingKeyFile(m_store->location())
                                        : signingKeyFile,
-              placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr),
+              placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr,
+              signingKeyFile.isEmpty() ? SigningKeyVault::KeyFile::Default : SigningKeyVault::KeyFile::Named),
       m_receipts(m_store->database()), m_summaries(std::make_shared<ReceiptSummaryReader>(m_store)),
       m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs),
       m_groupCommit([this](const QList<Receipt> &batch) { return receiptWriter().write(batch); })

@@ -38,7 +38,8 @@ public:
     enum class KeyPlacement { KeychainOrFile, FileOnly };
 
     // `signingKeyFile`: where the key's private half is, or goes when no keychain holds it;
-    // empty for DefaultLocations::signingKeyFile() of the store.
+    // empty for DefaultLocations::signingKeyFile() of the store. A file named here is made
+    // only for a directory without a key (SigningKeyVault::KeyFile::Named).
     explicit DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store,
                              KeyPlacement placement = KeyPlacement::KeychainOrFile,
                              qint64 unknownTokenIntervalMs = CapabilityGateRefusalCounter::kDefaultIntervalMs,
@@ -94,6 +95,8 @@ public:
     StoreError sealPreChain();
     // The signing key, unlocked (or created) first.
     StoreResult<SigningKey> signingKey();
+    // Whether the key is unlocked already, so that signing waits on nothing.
+    bool holdsSigningKey() const { return m_key.has_value(); }
     // The signing key if this machine holds one for the directory; never makes one.
     StoreResult<std::optional<SigningKey>> heldSigningKey();
 

@@ -209,11 +209,25 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
               *budget, !request.budget};
     call.timer.start();
     cancelAtDeadline(call);
-    const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
-    if (!auth) {
-        start(std::move(call));
+    if (call.context.shape || m_ledger->holdsSigningKey()) {
+        lookUpSecretThenStart(std::move(call));
         return handle;
     }
+    // A call is run only once its receipt can be signed: a key that cannot be had (a named
+    // key file that holds nothing, a keychain that refuses) would leave its effects unreceipted.
+    m_ledger->unlockAsync(&m_lookups, [this, call = std::move(call)](const StoreError &locked) mutable {
+        if (locked.isError())
+            return refuseUnsigned(std::move(call), locked);
+        lookUpSecretThenStart(std::move(call));
+    });
+    return handle;
+}
+
+void LocalDispatcher::lookUpSecretThenStart(Call call)
+{
+    const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
+    if (!auth)
+        return start(std::move(call));
     // The row's secret is looked up first, so that no runner waits on the keychain here.
     m_secrets->lookupAsync(
         auth->name, &m_lookups,
@@ -222,7 +236,17 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
             call.context.secrets = call.secret.get();
             start(std::move(call));
         });
-    return handle;
+}
+
+void LocalDispatcher::refuseUnsigned(Call call, const StoreError &locked)
+{
+    InvocationOutcome outcome = std::move(call.outcome);
+    outcome.ran = false;
+    outcome.invocationId.clear();
+    outcome.refusal = locked.message;
+    outcome.refusalStatus = 500;
+    if (call.handle)
+        call.handle->finish(std::move(outcome));
 }
 
 std::optional<std::shared_ptr<CallBudget>> LocalDispatcher::budgetFor(const InvocationRequest &request,

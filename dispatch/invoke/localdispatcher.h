@@ -2,6 +2,7 @@
 
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/core/dispatchlimits.h"
+#include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/runners/runner.h"
@@ -64,7 +65,11 @@ private:
     // The refusal reason and HTTP status when the request's token may not make this call.
     std::optional<std::pair<QString, int>> gate(const InvocationRequest &request, const Row &row,
                                                 QString *actor);
+    // The row's secret, when its auth names one, looked up without waiting; then start().
+    void lookUpSecretThenStart(Call call);
     void start(Call call);
+    // Finishes a call that never started because its receipt could not be signed.
+    static void refuseUnsigned(Call call, const StoreError &locked);
     // The call tree's budget for `request`, or the refusal of its inherited header.
     std::optional<std::shared_ptr<CallBudget>> budgetFor(const InvocationRequest &request,
                                                          QString *error) const;

@@ -45,8 +45,9 @@ struct SigningKeyVault::Search
     Missing missing;
 };
 
-SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain)
-    : m_db(db), m_keyFilePath(keyFilePath), m_keychain(keychain)
+SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
+                                 KeyFile keyFile)
+    : m_db(db), m_keyFilePath(keyFilePath), m_keychain(keychain), m_keyFile(keyFile)
 {}
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
@@ -98,8 +99,13 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
     if (index == search->known.size()) {
         // A valid file whose row is missing was written by a run that stopped before the
         // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
-        if (!search->fileKey)
-            return search->missing == Missing::Create ? createKey(search) : finish(search, std::nullopt, {});
+        if (!search->fileKey) {
+            if (search->missing == Missing::Report)
+                return finish(search, std::nullopt, {});
+            if (m_keyFile == KeyFile::Named && !search->known.isEmpty())
+                return finish(search, std::nullopt, namedFileMissing(search->known.constFirst()));
+            return createKey(search);
+        }
         if (search->missing == Missing::Report)
             return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
         QString error;
@@ -126,6 +132,15 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
             }
         });
     });
+}
+
+QString SigningKeyVault::namedFileMissing(const PublicKey &signer) const
+{
+    return QStringLiteral("no key file at %1, and this directory's receipts are already signed with key %2: "
+                          "name the file that holds key %2 (a copy from where it was made), or leave out "
+                          "--signing-key if this machine signed with it before. A named file gets a new key "
+                          "only for a directory that has none")
+        .arg(m_keyFilePath, signer.keyId());
 }
 
 void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)

@@ -33,10 +33,18 @@ public:
 
     using Unlocking = std::function<void(const std::optional<Unlocked> &key, const QString &error)>;
 
-    // `keychain` may be null: the key then lives in `keyFilePath`.
-    SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain);
+    // Default: the file is where Capdesk looks by itself, and a key is made there when none
+    // can be found. Named: someone typed the path (`--signing-key`), and a path that holds
+    // nothing is more likely a slip than a wish for a second key, once the directory has one.
+    enum class KeyFile { Default, Named };
 
-    // The newest key whose private half can be found, or a new pair when none can. Blocks
+    // `keychain` may be null: the key then lives in `keyFilePath`.
+    SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
+                    KeyFile keyFile = KeyFile::Default);
+
+    // The newest key whose private half can be found, or a new pair when none can; with a
+    // Named key file that holds nothing, a new pair only while the directory has no key
+    // (a second key would sign apart from the first, and `log --verify` trusts one). Blocks
     // while the keychain answers (for the CLI). Errors name the place that failed and never
     // contain key material.
     std::optional<Unlocked> unlock(QString *error);
@@ -85,7 +93,10 @@ private:
     std::optional<Unlocked> adoptKeyFile(const SigningKey &key, QString *error);
     bool insertPublicKey(const PublicKey &key, QString *error);
 
+    QString namedFileMissing(const PublicKey &signer) const;
+
     QSqlDatabase m_db;
     QString m_keyFilePath;
     KeychainStore *m_keychain;
+    KeyFile m_keyFile;
 };

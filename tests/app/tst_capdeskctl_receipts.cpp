@@ -43,6 +43,7 @@ class TestCapdeskctlReceipts : public QObject
 private slots:
     void init();
     void receiptsConfirmAndVerifyOffline();
+    void aNamedKeyFileHoldingNothingIsRefusedOnceTheDirectorySigns();
     void logRecordsMutationsAndVerifies();
     void logVerifyNamesTamperingAndChecksAnAnchor();
     void logVerifyNamesAWipeBehindAnAnchor();
@@ -120,6 +121,43 @@ void TestCapdeskctlReceipts::receiptsConfirmAndVerifyOffline()
     const Run tampered = ctl({u"verify-receipt"_s, responseFile, u"--public-key"_s, keyFile});
     QCOMPARE(tampered.exitCode, 1);
     QCOMPARE(tampered.json().value(u"signature"_s).toString(), u"invalid"_s);
+}
+
+// `--signing-key typo.pem` once signed with a second key made there, and `log --verify`
+// failed from then on; now the slip is named, and nothing is made or signed.
+void TestCapdeskctlReceipts::aNamedKeyFileHoldingNothingIsRefusedOnceTheDirectorySigns()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString good = m_dir->filePath(u"good.pem"_s);
+    const QString typo = m_dir->filePath(u"typo.pem"_s);
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, good}).exitCode, 0);
+    QVERIFY(QFile::exists(good));
+    const auto receiptCount = [this] {
+        return ctl({u"receipts"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray().size();
+    };
+    const qsizetype receiptsBefore = receiptCount();
+
+    const Run invoked = ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, typo});
+    QCOMPARE(invoked.exitCode, 4);
+    QCOMPARE(invoked.json().value(u"ran"_s), QJsonValue(false));
+    QVERIFY2(
+        invoked.err.contains("refused, nothing ran: cannot sign receipts: no key file at " + typo.toUtf8()),
+        invoked.err.constData());
+    QVERIFY2(invoked.err.contains("already signed with key"), invoked.err.constData());
+    QVERIFY(!QFile::exists(typo));
+    QCOMPARE(receiptCount(), receiptsBefore);
+
+    // A server checks its key file before it listens.
+    const ProcessRun::Result served = ctlWithKey(
+        {u"serve"_s, u"--db"_s, db(), u"--signing-key"_s, typo, u"--listen"_s, u"127.0.0.1:0"_s}, kServedKey);
+    QCOMPARE(served.exitCode, 1);
+    QVERIFY2(served.err.contains("no key file at " + typo.toUtf8()), served.err.constData());
+    QVERIFY(served.finished);
+    QVERIFY(!QFile::exists(typo));
+
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, good});
+    QCOMPARE(verified.exitCode, 0);
+    QCOMPARE(verified.json().value(u"intact"_s).toBool(), true);
 }
 
 void TestCapdeskctlReceipts::logRecordsMutationsAndVerifies()

@@ -70,6 +70,7 @@ private slots:
     void aTokenRefusalRunsNothingAndIsLogged();
     void aTokenHoldersCallIsTheirs();
     void aRowsKeychainSecretIsLookedUpWithoutWaiting();
+    void aCallWhoseReceiptCannotBeSignedIsNotMade();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -353,6 +354,46 @@ void TestLocalDispatcher::aRowsKeychainSecretIsLookedUpWithoutWaiting()
     QCOMPARE(authorization, QStringLiteral("Bearer kc-token"));
     QVERIFY2(outcome.receipt, qPrintable(outcome.receiptError));
     QVERIFY(pause.waitUntilResumed(5000));
+}
+
+// The directory signs with a key already; a ledger pointed at a key file that holds nothing
+// cannot sign, and the upstream must not hear of a call that would go unreceipted.
+void TestLocalDispatcher::aCallWhoseReceiptCannotBeSignedIsNotMade()
+{
+    QVERIFY(m_ledger->signingKey().ok());
+    const QString missing = m_dir->filePath(QStringLiteral("typo.pem"));
+    const auto cannotSign =
+        std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly,
+                                          CapabilityGateRefusalCounter::kDefaultIntervalMs, missing);
+    QHttpServer upstream;
+    int requests = 0;
+    upstream.route(QStringLiteral("/effect"), [&requests] {
+        ++requests;
+        return QHttpServerResponse(QByteArrayLiteral("text/plain"), QByteArrayLiteral("done"));
+    });
+    const quint16 port = upstream.listen(QHostAddress::LocalHost, 0);
+    QVERIFY(port != 0);
+    HttpClient client;
+    LocalDispatcher dispatcher(m_store, nullptr, cannotSign);
+    dispatcher.setRunner(QStringLiteral("http"), std::make_unique<HttpRunner>(client));
+    Row row = fnRow(QStringLiteral("EFFECT"), QStringLiteral("POST http://127.0.0.1:%1/effect").arg(port));
+    row.type = QStringLiteral("http");
+
+    const InvocationOutcome outcome = await(dispatcher.invoke({row.key, QStringLiteral("x"), false, row}));
+    QVERIFY(!outcome.ran);
+    QVERIFY(outcome.invocationId.isEmpty());
+    QCOMPARE(outcome.refusalStatus, 500);
+    QVERIFY2(outcome.refusal.startsWith(QStringLiteral("cannot sign receipts: no key file at ") + missing),
+             qPrintable(outcome.refusal));
+    QVERIFY(!outcome.receipt);
+    QCOMPARE(requests, 0);
+    QVERIFY(!QFile::exists(missing));
+
+    // The shape of the call sends nothing and writes no receipt: it needs no key.
+    InvocationRequest shape{row.key, QStringLiteral("x"), true, row};
+    const InvocationOutcome shaped = await(dispatcher.invoke(shape));
+    QVERIFY2(shaped.refusal.isEmpty(), qPrintable(shaped.refusal));
+    QCOMPARE(requests, 0);
 }
 
 QTEST_GUILESS_MAIN(TestLocalDispatcher)

@@ -42,6 +42,8 @@ void writeFile(const QString &path, const QByteArray &bytes, int mode)
 
 } // namespace
 
+Q_DECLARE_METATYPE(SigningKeyVault::KeyFile)
+
 // SigningKeyVault (SPEC §6): the private half in the keychain, else in a 0600 file beside
 // the directory; public halves in signing_keys. The keychain case needs a Secret Service
 // (packaging/capdesk test runs one); without it only that case is skipped.
@@ -59,6 +61,8 @@ private slots:
     void corruptFileRefusedAndKept();
     void orphanFileAdopted();
     void newestReachableKeyWins();
+    void namedFileGetsANewKeyOnlyWithoutOne_data();
+    void namedFileGetsANewKeyOnlyWithoutOne();
     void keychainHoldsTheKey();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds();
@@ -259,6 +263,55 @@ void TestSigningKeyVault::newestReachableKeyWins()
     QVERIFY2(unlocked, qPrintable(error));
     QCOMPARE(unlocked->key.publicKey().keyId(), older.publicKey().keyId());
     QCOMPARE(rowCount(), 2);
+}
+
+void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne_data()
+{
+    QTest::addColumn<bool>("directoryHasAKey");
+    QTest::addColumn<bool>("fileHoldsIt");
+    QTest::addColumn<SigningKeyVault::KeyFile>("keyFile");
+    QTest::addColumn<bool>("unlocks");
+    QTest::newRow("named, a directory without a key: made there")
+        << false << false << SigningKeyVault::KeyFile::Named << true;
+    QTest::newRow("named, the file holds the directory's key")
+        << true << true << SigningKeyVault::KeyFile::Named << true;
+    // `--signing-key typo.pem`: a second key would sign apart from the first.
+    QTest::newRow("named, nothing there but the directory has a key")
+        << true << false << SigningKeyVault::KeyFile::Named << false;
+    // Capdesk's own place, its key lost: a new key is how the directory signs again.
+    QTest::newRow("default, nothing there but the directory has a key")
+        << true << false << SigningKeyVault::KeyFile::Default << true;
+}
+
+void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne()
+{
+    QFETCH(bool, directoryHasAKey);
+    QFETCH(bool, fileHoldsIt);
+    QFETCH(SigningKeyVault::KeyFile, keyFile);
+    QFETCH(bool, unlocks);
+    const SigningKey existing = SigningKey::generate();
+    if (directoryHasAKey)
+        insertRow(existing.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    const QString path = m_dir->filePath(u"named.pem"_s);
+    if (fileHoldsIt)
+        writeFile(path, existing.privatePem(), 0600);
+    const int rowsBefore = rowCount();
+
+    SigningKeyVault keys(m_store->database(), path, nullptr, keyFile);
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> unlocked = keys.unlock(&error);
+    QCOMPARE(bool(unlocked), unlocks);
+    if (unlocks) {
+        QVERIFY(QFile::exists(path));
+        if (directoryHasAKey)
+            QCOMPARE(unlocked->key.publicKey().keyId() == existing.publicKey().keyId(), fileHoldsIt);
+        return;
+    }
+    QVERIFY2(error.contains(u"no key file at "_s + path), qPrintable(error));
+    QVERIFY2(error.contains(existing.publicKey().keyId()), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(rowCount(), rowsBefore);
+    QVERIFY(QDir(m_dir->path()).entryList({u"named.pem*"_s}, QDir::Files | QDir::Hidden).isEmpty());
 }
 
 void TestSigningKeyVault::keychainHoldsTheKey()

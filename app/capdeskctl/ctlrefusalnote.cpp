@@ -1,0 +1,50 @@
+#include "app/capdeskctl/ctlrefusalnote.h"
+
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace CtlRefusalNote {
+
+namespace {
+
+QString meaning(const QString &reason)
+{
+    if (reason == u"unknown_token"_s)
+        return u"no token of this directory has that value: mistyped, or made for another directory"_s;
+    if (reason == u"revoked"_s)
+        return u"the token was revoked; its owner can make a new one with token create"_s;
+    if (reason == u"expired"_s)
+        return u"the token has expired; its owner can make a new one with token create"_s;
+    if (reason == u"audience_mismatch"_s)
+        return u"--audience is not the audience the token was made for"_s;
+    if (reason == u"owner_gate"_s)
+        return u"the token calls only with its owner present: add --owner-present when they are"_s;
+    if (reason == u"fixed_body"_s)
+        return u"the token allows one body only, and this call's body is another"_s;
+    if (reason == u"risk_ceiling:low<row:high"_s)
+        return u"the row is sensitive and the token's risk ceiling is low; a token made with "
+               "--risk-ceiling high may call it"_s;
+    if (reason.startsWith(u"scope:"_s))
+        return u"%1 is outside the token's scope: neither its keys nor its categories include it"_s.arg(
+            reason.mid(6));
+    if (reason.startsWith(u"contract_changed:"_s))
+        return u"the row changed since the token was pinned to it; once the change is reviewed, a token "
+               "made with --pin again may call it"_s;
+    static const QRegularExpression payload(u"^payload_ceiling:(\\d+)>(\\d+)$"_s);
+    if (const QRegularExpressionMatch over = payload.match(reason); over.hasMatch())
+        return u"the body is %1 bytes, over the token's ceiling of %2"_s.arg(over.captured(1),
+                                                                             over.captured(2));
+    return {};
+}
+
+} // namespace
+
+QString forReason(const QString &reason)
+{
+    const QString line = u"refused, nothing ran: "_s + reason;
+    const QString why = meaning(reason);
+    return why.isEmpty() ? line : line + u" ("_s + why + u')';
+}
+
+} // namespace CtlRefusalNote
