@@ -13,6 +13,7 @@
 #include "app/capdeskctl/ctlmcpcommand.h"
 #include "app/capdeskctl/ctlmigratecommand.h"
 #include "app/capdeskctl/ctloutput.h"
+#include "app/capdeskctl/ctlrefusalnote.h"
 #include "app/capdeskctl/ctlservecommand.h"
 #include "app/capdeskctl/ctlservercommands.h"
 #include "app/capdeskctl/ctltokencommands.h"
@@ -477,7 +478,7 @@ int CtlCommands::invoke()
 
     CtlOutput::printJson(outcome.toResponse());
     if (!outcome.refusal.isEmpty()) {
-        CtlOutput::note(u"refused, nothing ran: "_s + outcome.refusal);
+        CtlOutput::note(CtlRefusalNote::forReason(outcome.refusal));
         return outcome.refusalStatus == 404 ? CtlOutput::NotFound : CtlOutput::Refused;
     }
     return outcome.result.isFailure() || (!outcome.shape && !outcome.receipt) ? CtlOutput::Findings : Ok;

@@ -1,6 +1,7 @@
 #include "app/capdeskctl/ctlservercommands.h"
 
 #include "app/capdeskctl/ctloutput.h"
+#include "app/capdeskctl/ctlrefusalnote.h"
 #include "dispatch/runners/tlstrust.h"
 #include "remote/remoteconfirmation.h"
 #include "remote/remotedispatcher.h"
@@ -62,7 +63,7 @@ int CtlServerCommands::invoke()
     CtlOutput::printJson(answer);
     // A refusal says it ran nothing; a deadline passed (504) may have sent something already.
     if (answer.value(u"ran"_s) == QJsonValue(false))
-        CtlOutput::note(u"refused, nothing ran: "_s + answer.value(u"error"_s).toString());
+        CtlOutput::note(CtlRefusalNote::forReason(answer.value(u"error"_s).toString()));
     else if (response.status != 200)
         CtlOutput::note(
             u"the server answered %1: %2"_s.arg(response.status).arg(answer.value(u"error"_s).toString()));
