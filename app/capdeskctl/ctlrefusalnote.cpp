@@ -1,5 +1,6 @@
 #include "app/capdeskctl/ctlrefusalnote.h"
 
+#include <QHash>
 #include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
@@ -10,21 +11,20 @@ namespace {
 
 QString meaning(const QString &reason)
 {
-    if (reason == u"unknown_token"_s)
-        return u"no token of this directory has that value: mistyped, or made for another directory"_s;
-    if (reason == u"revoked"_s)
-        return u"the token was revoked; its owner can make a new one with token create"_s;
-    if (reason == u"expired"_s)
-        return u"the token has expired; its owner can make a new one with token create"_s;
-    if (reason == u"audience_mismatch"_s)
-        return u"--audience is not the audience the token was made for"_s;
-    if (reason == u"owner_gate"_s)
-        return u"the token calls only with its owner present: add --owner-present when they are"_s;
-    if (reason == u"fixed_body"_s)
-        return u"the token allows one body only, and this call's body is another"_s;
-    if (reason == u"risk_ceiling:low<row:high"_s)
-        return u"the row is sensitive and the token's risk ceiling is low; a token made with "
-               "--risk-ceiling high may call it"_s;
+    static const QHash<QString, QString> whole{
+        {u"unknown_token"_s,
+         u"no token of this directory matched that value: mistyped, or made for another directory"_s},
+        {u"revoked"_s, u"the token was revoked; its owner can make a new one with token create"_s},
+        {u"expired"_s, u"the token has expired; its owner can make a new one with token create"_s},
+        {u"audience_mismatch"_s, u"--audience is not the audience the token was made for"_s},
+        {u"owner_gate"_s,
+         u"the token calls only with its owner present: add --owner-present when they are"_s},
+        {u"fixed_body"_s, u"the token allows one body only, and this call's body is another"_s},
+        {u"risk_ceiling:low<row:high"_s, u"the row is sensitive and the token's risk ceiling is low; a token "
+                                         "made with --risk-ceiling high may call it"_s},
+    };
+    if (const auto known = whole.constFind(reason); known != whole.cend())
+        return *known;
     if (reason.startsWith(u"scope:"_s))
         return u"%1 is outside the token's scope: neither its keys nor its categories include it"_s.arg(
             reason.mid(6));
@@ -43,7 +43,8 @@ QString meaning(const QString &reason)
 QString forReason(const QString &reason)
 {
     const QString line = u"refused, nothing ran: "_s + reason;
-    const QString why = meaning(reason);
+    // The code alone: a refusal the event log could not record has that said after it.
+    const QString why = meaning(reason.section(u' ', 0, 0));
     return why.isEmpty() ? line : line + u" ("_s + why + u')';
 }
 

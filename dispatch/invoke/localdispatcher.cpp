@@ -199,7 +199,6 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
         receipt.parent = request.parentInvocationId.isEmpty() ? QString() : request.parentInvocationId;
         receipt.actor = actor;
         receipt.runner = outcome.runner;
-        receipt.startedAt = IsoTime::nowUtc();
         receipt.inputFingerprint = Receipt::sha256Hex(request.body);
         receipt.contractFingerprint = ContractFingerprint::of(row.value());
     }
@@ -207,17 +206,21 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
     track(handle);
     Call call{runner,  std::move(context), std::move(outcome), std::move(receipt), handle, {}, {},
               *budget, !request.budget};
-    call.timer.start();
     cancelAtDeadline(call);
     if (call.context.shape || m_ledger->holdsSigningKey()) {
         lookUpSecretThenStart(std::move(call));
         return handle;
     }
     // A call is run only once its receipt can be signed: a key that cannot be had (a named
-    // key file that holds nothing, a keychain that refuses) would leave its effects unreceipted.
+    // key file that holds nothing, a damaged key file) would leave its effects unreceipted.
     m_ledger->unlockAsync(&m_lookups, [this, call = std::move(call)](const StoreError &locked) mutable {
         if (locked.isError())
-            return refuseUnsigned(std::move(call), locked);
+            return refuseUnstarted(std::move(call), locked.message, 500);
+        if (call.context.cancelled->load())
+            return refuseUnstarted(std::move(call),
+                                   u"stopped before it started (cancelled, or its deadline passed) while its "
+                                   "receipt key was unlocked"_s,
+                                   504);
         lookUpSecretThenStart(std::move(call));
     });
     return handle;
@@ -225,6 +228,11 @@ InvocationHandle *LocalDispatcher::invoke(const InvocationRequest &request)
 
 void LocalDispatcher::lookUpSecretThenStart(Call call)
 {
+    // The call's time starts once its receipt can be signed: a keychain's first answer is
+    // not part of it.
+    if (!call.context.shape)
+        call.receipt.startedAt = IsoTime::nowUtc();
+    call.timer.start();
     const std::optional<AuthSpec> auth = m_secrets ? AuthSpec::parse(call.context.row.auth) : std::nullopt;
     if (!auth)
         return start(std::move(call));
@@ -238,13 +246,13 @@ void LocalDispatcher::lookUpSecretThenStart(Call call)
         });
 }
 
-void LocalDispatcher::refuseUnsigned(Call call, const StoreError &locked)
+void LocalDispatcher::refuseUnstarted(Call call, const QString &reason, int status)
 {
     InvocationOutcome outcome = std::move(call.outcome);
     outcome.ran = false;
     outcome.invocationId.clear();
-    outcome.refusal = locked.message;
-    outcome.refusalStatus = 500;
+    outcome.refusal = reason;
+    outcome.refusalStatus = status;
     if (call.handle)
         call.handle->finish(std::move(outcome));
 }

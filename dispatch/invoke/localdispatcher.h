@@ -2,7 +2,6 @@
 
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/core/dispatchlimits.h"
-#include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/runners/runner.h"
@@ -68,8 +67,9 @@ private:
     // The row's secret, when its auth names one, looked up without waiting; then start().
     void lookUpSecretThenStart(Call call);
     void start(Call call);
-    // Finishes a call that never started because its receipt could not be signed.
-    static void refuseUnsigned(Call call, const StoreError &locked);
+    // Finishes a call that never started: its receipt could not be signed, or it was
+    // stopped while the key was unlocked.
+    static void refuseUnstarted(Call call, const QString &reason, int status);
     // The call tree's budget for `request`, or the refusal of its inherited header.
     std::optional<std::shared_ptr<CallBudget>> budgetFor(const InvocationRequest &request,
                                                          QString *error) const;

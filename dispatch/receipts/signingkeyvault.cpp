@@ -103,11 +103,15 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
             if (search->missing == Missing::Report)
                 return finish(search, std::nullopt, {});
             if (m_keyFile == KeyFile::Named && !search->known.isEmpty())
-                return finish(search, std::nullopt, namedFileMissing(search->known.constFirst()));
+                return finish(search, std::nullopt, namedFileRefused(QString(), search->known.constFirst()));
             return createKey(search);
         }
         if (search->missing == Missing::Report)
             return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
+        // The file of another directory, named by mistake, would be taken on as a second key.
+        if (m_keyFile == KeyFile::Named && !search->known.isEmpty())
+            return finish(search, std::nullopt,
+                          namedFileRefused(search->fileKeyId, search->known.constFirst()));
         QString error;
         const std::optional<Unlocked> adopted = adoptKeyFile(*search->fileKey, &error);
         return finish(search, adopted, error);
@@ -134,13 +138,16 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
     });
 }
 
-QString SigningKeyVault::namedFileMissing(const PublicKey &signer) const
+QString SigningKeyVault::namedFileRefused(const QString &heldKeyId, const PublicKey &signer) const
 {
-    return QStringLiteral("no key file at %1, and this directory's receipts are already signed with key %2: "
-                          "name the file that holds key %2 (a copy from where it was made), or leave out "
-                          "--signing-key if this machine signed with it before. A named file gets a new key "
-                          "only for a directory that has none")
-        .arg(m_keyFilePath, signer.keyId());
+    const QString what =
+        heldKeyId.isEmpty()
+            ? QStringLiteral("no key file at %1").arg(m_keyFilePath)
+            : QStringLiteral("%1 holds key %2, not one of this directory's").arg(m_keyFilePath, heldKeyId);
+    return QStringLiteral("%1: its receipts are already signed with key %2. Name the file that holds key %2 "
+                          "(a copy of the file it was made in); a named file's key is made or taken on only "
+                          "by a directory that has none")
+        .arg(what, signer.keyId());
 }
 
 void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)
@@ -236,8 +243,12 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
     if (!*key)
         return refuse(
             QStringLiteral("The receipt-signing key file %1 cannot be used (%2). It was left untouched: "
-                           "restore it from a backup, or move it aside so that Capdesk makes a new key.")
-                .arg(m_keyFilePath, why));
+                           "restore it from a backup%3.")
+                .arg(m_keyFilePath, why,
+                     m_keyFile == KeyFile::Default
+                         ? QStringLiteral(", or move it aside so that Capdesk makes "
+                                          "a new key")
+                         : QString()));
     return Lookup::Found;
 }
 

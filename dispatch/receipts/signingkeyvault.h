@@ -42,9 +42,10 @@ public:
     SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
                     KeyFile keyFile = KeyFile::Default);
 
-    // The newest key whose private half can be found, or a new pair when none can; with a
-    // Named key file that holds nothing, a new pair only while the directory has no key
-    // (a second key would sign apart from the first, and `log --verify` trusts one). Blocks
+    // The newest key whose private half can be found, or a new pair when none can. A Named
+    // key file's new pair, or a key in it that the directory does not list, only while the
+    // directory has no key: a second key would sign apart from the first, and `log --verify`
+    // trusts one. Blocks
     // while the keychain answers (for the CLI). Errors name the place that failed and never
     // contain key material.
     std::optional<Unlocked> unlock(QString *error);
@@ -93,7 +94,9 @@ private:
     std::optional<Unlocked> adoptKeyFile(const SigningKey &key, QString *error);
     bool insertPublicKey(const PublicKey &key, QString *error);
 
-    QString namedFileMissing(const PublicKey &signer) const;
+    // Why a Named file cannot serve a directory that signs with `signer`: it holds nothing
+    // (`heldKeyId` empty), or another directory's key.
+    QString namedFileRefused(const QString &heldKeyId, const PublicKey &signer) const;
 
     QSqlDatabase m_db;
     QString m_keyFilePath;

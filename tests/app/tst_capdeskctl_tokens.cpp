@@ -1,4 +1,5 @@
 #include "tests/app/ctltestsupport.h"
+#include "tests/support/rawsql.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -90,34 +91,44 @@ void TestCapdeskctlTokens::aRefusalSaysWhatWouldLetTheCallThrough_data()
     QTest::addColumn<QString>("body");
     QTest::addColumn<QString>("audience");
     QTest::addColumn<QByteArray>("patch"); // fields JSON for the key after the token is made
+    QTest::addColumn<QString>("sql"); // run on the file before the call
     QTest::addColumn<QString>("reason");
     QTest::addColumn<QString>("meaning");
     const QString echo = u"ECHO"_s;
     QTest::newRow("a key outside the scope")
         << QStringList{u"--keys"_s, echo} << u"NOW"_s << QString() << u"planner"_s << QByteArray()
-        << u"scope:NOW"_s
+        << QString() << u"scope:NOW"_s
         << u"NOW is outside the token's scope: neither its keys nor its categories include it"_s;
     QTest::newRow("another audience")
-        << QStringList{u"--keys"_s, echo} << echo << u"hi"_s << u"someone"_s << QByteArray()
+        << QStringList{u"--keys"_s, echo} << echo << u"hi"_s << u"someone"_s << QByteArray() << QString()
         << u"audience_mismatch"_s << u"--audience is not the audience the token was made for"_s;
     QTest::newRow("the owner gate") << QStringList{u"--keys"_s, echo, u"--owner-gate"_s} << echo << u"hi"_s
-                                    << u"planner"_s << QByteArray() << u"owner_gate"_s
+                                    << u"planner"_s << QByteArray() << QString() << u"owner_gate"_s
                                     << u"add --owner-present when they are"_s;
     QTest::newRow("a sensitive row") << QStringList{u"--keys"_s, u"DIR_DELETE"_s} << u"DIR_DELETE"_s << u"x"_s
-                                     << u"planner"_s << QByteArray() << u"risk_ceiling:low<row:high"_s
+                                     << u"planner"_s << QByteArray() << QString()
+                                     << u"risk_ceiling:low<row:high"_s
                                      << u"a token made with --risk-ceiling high may call it"_s;
     QTest::newRow("another body") << QStringList{u"--keys"_s, echo, u"--fixed-body"_s, u"a"_s} << echo
-                                  << u"b"_s << u"planner"_s << QByteArray() << u"fixed_body"_s
+                                  << u"b"_s << u"planner"_s << QByteArray() << QString() << u"fixed_body"_s
                                   << u"the token allows one body only, and this call's body is another"_s;
     QTest::newRow("a body over the ceiling")
         << QStringList{u"--keys"_s, echo, u"--payload-ceiling"_s, u"2"_s} << echo << u"hello"_s
-        << u"planner"_s << QByteArray() << u"payload_ceiling:5>2"_s
+        << u"planner"_s << QByteArray() << QString() << u"payload_ceiling:5>2"_s
         << u"the body is 5 bytes, over the token's ceiling of 2"_s;
-    QTest::newRow("a pinned row changed") << QStringList{u"--pin"_s, echo} << echo << u"hi"_s << u"planner"_s
-                                          << QByteArray(R"({"target": "upper"})") << u"contract_changed:"_s
-                                          << u"the row changed since the token was pinned to it"_s;
+    QTest::newRow("a pinned row changed")
+        << QStringList{u"--pin"_s, echo} << echo << u"hi"_s << u"planner"_s
+        << QByteArray(R"({"target": "upper"})") << QString() << u"contract_changed:"_s
+        << u"the row changed since the token was pinned to it"_s;
     QTest::newRow("no such token") << QStringList() << echo << u"hi"_s << u"planner"_s << QByteArray()
-                                   << u"unknown_token"_s << u"no token of this directory has that value"_s;
+                                   << QString() << u"unknown_token"_s
+                                   << u"no token of this directory matched that value"_s;
+    // The reason then carries "(and the refusal could not be logged: …)": the code still reads.
+    QTest::newRow("a refusal the log could not record")
+        << QStringList{u"--keys"_s, echo} << u"NOW"_s << QString() << u"planner"_s << QByteArray()
+        << u"CREATE TRIGGER no_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'no room'); END"_s
+        << u"scope:NOW (and the refusal could not be logged"_s
+        << u"(NOW is outside the token's scope: neither its keys nor its categories include it)"_s;
 }
 
 // stdout keeps SPEC §7's literal reason for scripts; stderr also says what it means.
@@ -128,6 +139,7 @@ void TestCapdeskctlTokens::aRefusalSaysWhatWouldLetTheCallThrough()
     QFETCH(QString, body);
     QFETCH(QString, audience);
     QFETCH(QByteArray, patch);
+    QFETCH(QString, sql);
     QFETCH(QString, reason);
     QFETCH(QString, meaning);
     QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
@@ -140,6 +152,8 @@ void TestCapdeskctlTokens::aRefusalSaysWhatWouldLetTheCallThrough()
     }
     if (!patch.isEmpty())
         QCOMPARE(ctl({u"patch"_s, key, u"--db"_s, db()}, patch).exitCode, 0);
+    if (!sql.isEmpty())
+        QCOMPARE(RawSql::exec(db(), {sql}), QString());
     const Run refused =
         ctl({u"invoke"_s, key, body, u"--token"_s, value, u"--audience"_s, audience, u"--db"_s, db()});
     QCOMPARE(refused.exitCode, 4);

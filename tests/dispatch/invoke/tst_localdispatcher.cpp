@@ -71,6 +71,7 @@ private slots:
     void aTokenHoldersCallIsTheirs();
     void aRowsKeychainSecretIsLookedUpWithoutWaiting();
     void aCallWhoseReceiptCannotBeSignedIsNotMade();
+    void aCallCancelledWhileItsKeyIsUnlockedNeverStarts();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -394,6 +395,24 @@ void TestLocalDispatcher::aCallWhoseReceiptCannotBeSignedIsNotMade()
     const InvocationOutcome shaped = await(dispatcher.invoke(shape));
     QVERIFY2(shaped.refusal.isEmpty(), qPrintable(shaped.refusal));
     QCOMPARE(requests, 0);
+}
+
+// The ledger's first call waits for its key; cancelled meanwhile, it is not started late.
+void TestLocalDispatcher::aCallCancelledWhileItsKeyIsUnlockedNeverStarts()
+{
+    QVERIFY(!m_ledger->holdsSigningKey());
+    InvocationHandle *handle =
+        m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}});
+    QVERIFY(!handle->isFinished());
+    handle->cancel();
+    const InvocationOutcome outcome = await(handle);
+    QVERIFY(!outcome.ran);
+    QVERIFY(outcome.invocationId.isEmpty());
+    QVERIFY2(outcome.refusal.startsWith(QStringLiteral("stopped before it started")),
+             qPrintable(outcome.refusal));
+    QVERIFY(!outcome.receipt);
+    QVERIFY(m_ledger->holdsSigningKey());
+    QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestLocalDispatcher)

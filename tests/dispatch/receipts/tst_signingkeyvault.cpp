@@ -268,50 +268,61 @@ void TestSigningKeyVault::newestReachableKeyWins()
 void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne_data()
 {
     QTest::addColumn<bool>("directoryHasAKey");
-    QTest::addColumn<bool>("fileHoldsIt");
+    QTest::addColumn<QString>("fileHolds"); // "nothing", "its key" or "another key"
     QTest::addColumn<SigningKeyVault::KeyFile>("keyFile");
     QTest::addColumn<bool>("unlocks");
+    using KeyFile = SigningKeyVault::KeyFile;
     QTest::newRow("named, a directory without a key: made there")
-        << false << false << SigningKeyVault::KeyFile::Named << true;
+        << false << u"nothing"_s << KeyFile::Named << true;
+    QTest::newRow("named, a directory without a key: the file's taken on")
+        << false << u"another key"_s << KeyFile::Named << true;
     QTest::newRow("named, the file holds the directory's key")
-        << true << true << SigningKeyVault::KeyFile::Named << true;
+        << true << u"its key"_s << KeyFile::Named << true;
     // `--signing-key typo.pem`: a second key would sign apart from the first.
     QTest::newRow("named, nothing there but the directory has a key")
-        << true << false << SigningKeyVault::KeyFile::Named << false;
+        << true << u"nothing"_s << KeyFile::Named << false;
+    // Another directory's key file, named by mistake.
+    QTest::newRow("named, another key there and the directory has one")
+        << true << u"another key"_s << KeyFile::Named << false;
     // Capdesk's own place, its key lost: a new key is how the directory signs again.
     QTest::newRow("default, nothing there but the directory has a key")
-        << true << false << SigningKeyVault::KeyFile::Default << true;
+        << true << u"nothing"_s << KeyFile::Default << true;
 }
 
 void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne()
 {
     QFETCH(bool, directoryHasAKey);
-    QFETCH(bool, fileHoldsIt);
+    QFETCH(QString, fileHolds);
     QFETCH(SigningKeyVault::KeyFile, keyFile);
     QFETCH(bool, unlocks);
     const SigningKey existing = SigningKey::generate();
+    const SigningKey other = SigningKey::generate();
     if (directoryHasAKey)
         insertRow(existing.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
     const QString path = m_dir->filePath(u"named.pem"_s);
-    if (fileHoldsIt)
-        writeFile(path, existing.privatePem(), 0600);
+    if (fileHolds != u"nothing"_s)
+        writeFile(path, (fileHolds == u"its key"_s ? existing : other).privatePem(), 0600);
+    const QByteArray fileBefore = contentsOf(path);
     const int rowsBefore = rowCount();
 
     SigningKeyVault keys(m_store->database(), path, nullptr, keyFile);
     QString error;
     const std::optional<SigningKeyVault::Unlocked> unlocked = keys.unlock(&error);
-    QCOMPARE(bool(unlocked), unlocks);
+    QVERIFY2(bool(unlocked) == unlocks, qPrintable(error));
     if (unlocks) {
         QVERIFY(QFile::exists(path));
-        if (directoryHasAKey)
-            QCOMPARE(unlocked->key.publicKey().keyId() == existing.publicKey().keyId(), fileHoldsIt);
+        if (fileHolds != u"nothing"_s)
+            QCOMPARE(contentsOf(path), fileBefore);
         return;
     }
-    QVERIFY2(error.contains(u"no key file at "_s + path), qPrintable(error));
-    QVERIFY2(error.contains(existing.publicKey().keyId()), qPrintable(error));
-    QVERIFY(!QFile::exists(path));
+    const QString held = fileHolds == u"nothing"_s ? u"no key file at "_s + path
+                                                   : path + u" holds key "_s + other.publicKey().keyId();
+    QVERIFY2(error.startsWith(held), qPrintable(error));
+    QVERIFY2(error.contains(u"already signed with key "_s + existing.publicKey().keyId()), qPrintable(error));
+    QCOMPARE(contentsOf(path), fileBefore);
     QCOMPARE(rowCount(), rowsBefore);
-    QVERIFY(QDir(m_dir->path()).entryList({u"named.pem*"_s}, QDir::Files | QDir::Hidden).isEmpty());
+    QCOMPARE(QDir(m_dir->path()).entryList({u"named.pem*"_s}, QDir::Files | QDir::Hidden).size(),
+             fileHolds == u"nothing"_s ? 0 : 1);
 }
 
 void TestSigningKeyVault::keychainHoldsTheKey()
