@@ -144,9 +144,10 @@ QString SigningKeyVault::namedFileRefused(const QString &heldKeyId, const Public
         heldKeyId.isEmpty()
             ? QStringLiteral("no key file at %1").arg(m_keyFilePath)
             : QStringLiteral("%1 holds key %2, not one of this directory's").arg(m_keyFilePath, heldKeyId);
-    return QStringLiteral("%1: its receipts are already signed with key %2. Name the file that holds key %2 "
-                          "(a copy of the file it was made in); a named file's key is made or taken on only "
-                          "by a directory that has none")
+    return QStringLiteral(
+               "%1; this directory already signs with key %2. Pass --signing-key the file that "
+               "holds that key (a copy of the file it was made in): a new key file is made only for "
+               "a directory that has no key yet. Nothing was created")
         .arg(what, signer.keyId());
 }
 

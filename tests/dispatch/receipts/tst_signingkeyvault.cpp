@@ -318,7 +318,7 @@ void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne()
     const QString held = fileHolds == u"nothing"_s ? u"no key file at "_s + path
                                                    : path + u" holds key "_s + other.publicKey().keyId();
     QVERIFY2(error.startsWith(held), qPrintable(error));
-    QVERIFY2(error.contains(u"already signed with key "_s + existing.publicKey().keyId()), qPrintable(error));
+    QVERIFY2(error.contains(u"already signs with key "_s + existing.publicKey().keyId()), qPrintable(error));
     QCOMPARE(contentsOf(path), fileBefore);
     QCOMPARE(rowCount(), rowsBefore);
     QCOMPARE(QDir(m_dir->path()).entryList({u"named.pem*"_s}, QDir::Files | QDir::Hidden).size(),
