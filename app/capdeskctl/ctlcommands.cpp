@@ -444,6 +444,10 @@ int CtlCommands::invoke()
     // A token is presented for an audience: without one the call could only be refused.
     if (m_args.has(u"--token"_s) && !m_args.has(u"--audience"_s))
         return CtlOutput::usage(u"invoke --token T needs --audience A"_s);
+    // An id is what `token list` shows; the value was shown once, at creation.
+    if (const QString token = m_args.value(u"--token"_s); token.startsWith(u"tok_"_s))
+        return CtlOutput::usage(
+            u"%1 is a token's id; --token takes the token's value, shown once when it was made"_s.arg(token));
     // Without a token the call is the owner's, and these would be silently ignored.
     for (const QString &option : {u"--audience"_s, u"--owner-present"_s}) {
         if (m_args.has(option) && !m_args.has(u"--token"_s))

@@ -16,10 +16,13 @@ QString meaning(const QString &reason)
          u"no token of this directory matched that value: mistyped, or made for another directory"_s},
         {u"revoked"_s, u"the token was revoked; its owner can make a new one with token create"_s},
         {u"expired"_s, u"the token has expired; its owner can make a new one with token create"_s},
-        {u"audience_mismatch"_s, u"--audience is not the audience the token was made for"_s},
+        {u"audience_mismatch"_s,
+         u"--audience is not the audience the token was made for (token list shows it)"_s},
         {u"owner_gate"_s,
          u"the token calls only with its owner present: add --owner-present when they are"_s},
-        {u"fixed_body"_s, u"the token allows one body only, and this call's body is another"_s},
+        {u"fixed_body"_s,
+         u"the token allows one body only, and this call's body is another (compared byte for byte: spacing "
+         "counts)"_s},
         {u"risk_ceiling:low<row:high"_s, u"the row is sensitive and the token's risk ceiling is low; a token "
                                          "made with --risk-ceiling high may call it"_s},
     };

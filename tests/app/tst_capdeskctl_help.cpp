@@ -326,6 +326,9 @@ void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
     QTest::addRow("invoke with a token and no audience")
         << QStringList{u"invoke"_s, u"NOW"_s, u"--token"_s, u"T"_s}
         << u"invoke --token T needs --audience A"_s;
+    QTest::addRow("invoke --token with a token's id")
+        << QStringList{u"invoke"_s, u"NOW"_s, u"--token"_s, u"tok_jjgiut35"_s, u"--audience"_s, u"ci"_s}
+        << u"tok_jjgiut35 is a token's id; --token takes the token's value, shown once when it was made"_s;
     QTest::addRow("token revoke without its id")
         << QStringList{u"token"_s, u"revoke"_s} << u"token revoke needs ID"_s;
     QTest::addRow("token list given an argument")
