@@ -6,7 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 // CanonicalJson over every document Qt reads from the input: the canonical bytes are
 // strict JSON, read back to the same value (numbers
@@ -22,6 +24,19 @@ QJsonValue root(const QJsonDocument &document)
 bool sameNumber(double a, double b)
 {
     return a == b || (std::isnan(a) && std::isnan(b));
+}
+
+// An object's entries, walked rather than looked up by key (Qt 6.4's QJsonObject::value()
+// misses some keys, see CanonicalJson::write), then sorted: Qt's own order can differ
+// between two objects with the same keys read from differently ordered text.
+QList<std::pair<QString, QJsonValue>> entriesByKey(const QJsonObject &object)
+{
+    QList<std::pair<QString, QJsonValue>> entries;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        entries.append({it.key(), it.value()});
+    std::sort(entries.begin(), entries.end(),
+              [](const auto &left, const auto &right) { return left.first < right.first; });
+    return entries;
 }
 
 // What the canonical form promises to keep: structure, strings as their UTF-8 bytes
@@ -47,14 +62,12 @@ bool sameValue(const QJsonValue &a, const QJsonValue &b)
         return true;
     }
     case QJsonValue::Object: {
-        // Walked side by side, not looked up by key: Qt 6.4's QJsonObject::value() misses
-        // some keys (see CanonicalJson::write). Both hold the same keys in Qt's own order.
-        const QJsonObject left = a.toObject();
-        const QJsonObject right = b.toObject();
+        const QList<std::pair<QString, QJsonValue>> left = entriesByKey(a.toObject());
+        const QList<std::pair<QString, QJsonValue>> right = entriesByKey(b.toObject());
         if (left.size() != right.size())
             return false;
-        for (auto l = left.begin(), r = right.begin(); l != left.end(); ++l, ++r) {
-            if (l.key() != r.key() || !sameValue(l.value(), r.value()))
+        for (qsizetype i = 0; i < left.size(); ++i) {
+            if (left[i].first != right[i].first || !sameValue(left[i].second, right[i].second))
                 return false;
         }
         return true;
