@@ -10,14 +10,13 @@
 // 2. Parser throughput over typical flows (the article's BLOOIO_FINISH with its doc
 //    lines, a chain with bindings, a fan-out).
 #include "dispatch/call/invocationhandle.h"
-#include "dispatch/call/invocationids.h"
-#include "dispatch/core/isotime.h"
 #include "dispatch/flows/flowparser.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/standarddispatcher.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "tests/bench/benchcommandline.h"
 #include "tests/bench/benchmeasures.h"
+#include "tests/support/ownerreceipt.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -101,17 +100,7 @@ std::vector<double> timeReceipts(DirectoryLedger &ledger, int count)
 {
     std::vector<double> ms;
     for (int i = 0; i < count; ++i) {
-        Receipt receipt;
-        receipt.invocationId = InvocationIds::newInvocationId();
-        receipt.trace = InvocationIds::newTrace();
-        receipt.key = u"SHOUT"_s;
-        receipt.actor = u"owner:local"_s;
-        receipt.runner = u"fn"_s;
-        receipt.startedAt = IsoTime::nowUtc();
-        receipt.status = Receipt::statusFor(true);
-        receipt.material = true;
-        receipt.inputFingerprint = receipt.outputFingerprint = receipt.contractFingerprint =
-            Receipt::sha256Hex(u"x"_s);
+        const Receipt receipt = OwnerReceipt::fresh(u"SHOUT"_s, u"x"_s);
         QElapsedTimer timer;
         timer.start();
         if (!ledger.issue(receipt).ok())

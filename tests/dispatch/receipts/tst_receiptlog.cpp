@@ -1,9 +1,8 @@
-#include "dispatch/call/invocationids.h"
-#include "dispatch/core/isotime.h"
 #include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/store/sqldirectorystore.h"
+#include "tests/support/ownerreceipt.h"
 #include "tests/support/storebackend.h"
 
 #include <QTest>
@@ -29,26 +28,6 @@ private:
     StoreBackend m_backend;
 };
 
-namespace {
-
-Receipt receipt(const QString &key)
-{
-    Receipt receipt;
-    receipt.invocationId = InvocationIds::newInvocationId();
-    receipt.trace = InvocationIds::newTrace();
-    receipt.key = key;
-    receipt.actor = u"owner:local"_s;
-    receipt.runner = u"fn"_s;
-    receipt.startedAt = IsoTime::nowUtc();
-    receipt.status = Receipt::statusFor(true);
-    receipt.material = true;
-    receipt.inputFingerprint = receipt.outputFingerprint = receipt.contractFingerprint =
-        Receipt::sha256Hex(key);
-    return receipt;
-}
-
-} // namespace
-
 void TestReceiptLog::initTestCase()
 {
     qInfo("engine: %s", qPrintable(m_backend.name()));
@@ -62,10 +41,11 @@ void TestReceiptLog::aReceiptThatCannotBeWrittenFailsAlone()
     const SigningKey key = SigningKey::generate();
     ReceiptLog log(opened.value()->database());
 
-    const Receipt first = receipt(u"FIRST"_s);
-    Receipt again = receipt(u"AGAIN"_s);
+    const Receipt first = OwnerReceipt::fresh(u"FIRST"_s, u"FIRST"_s);
+    Receipt again = OwnerReceipt::fresh(u"AGAIN"_s, u"AGAIN"_s);
     again.invocationId = first.invocationId;
-    const QList<StoreError> errors = log.appendBatch({first, again, receipt(u"AFTER"_s)}, key);
+    const QList<StoreError> errors =
+        log.appendBatch({first, again, OwnerReceipt::fresh(u"AFTER"_s, u"AFTER"_s)}, key);
     QCOMPARE(errors.size(), 3);
     QVERIFY2(!errors[0].isError(), qPrintable(errors[0].message));
     QVERIFY(errors[1].isError());
@@ -73,7 +53,7 @@ void TestReceiptLog::aReceiptThatCannotBeWrittenFailsAlone()
     QVERIFY2(!errors[2].isError(), qPrintable(errors[2].message));
     // Twice more, so the kept statements serve batches after the failed one.
     for (const QString &next : {u"NEXT"_s, u"LAST"_s}) {
-        const QList<StoreError> written = log.appendBatch({receipt(next)}, key);
+        const QList<StoreError> written = log.appendBatch({OwnerReceipt::fresh(next, next)}, key);
         QVERIFY2(!written.constFirst().isError(), qPrintable(written.constFirst().message));
     }
 
