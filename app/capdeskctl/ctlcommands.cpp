@@ -512,6 +512,13 @@ int CtlCommands::publicKey()
     return CtlKeyCommands(m_args, ledger()).publicKey();
 }
 
+int CtlCommands::signingKeyNew()
+{
+    if (!expectPositional(1) || !openStore())
+        return m_exit;
+    return CtlKeyCommands(m_args, ledger()).startNew();
+}
+
 int CtlCommands::log()
 {
     if (!openStore())

@@ -43,6 +43,7 @@ public:
     int confirm();
     int verifyReceipt();
     int publicKey();
+    int signingKeyNew();
     int log();
     int migrate();
     int restore();

@@ -201,6 +201,14 @@ QList<CtlCommand> buildCommands()
               Server::LocalOnly),
         entry(u"public-key"_s, {}, u"the receipt-signing public key (PEM)"_s, &CtlCommands::publicKey,
               {valued(u"out"_s, u"FILE"_s, u"write the key to FILE instead of stdout"_s)}, Server::LocalOnly),
+        withDetails(
+            entry(u"signing-key new"_s, {}, u"sign receipts with a new key from now on"_s,
+                  &CtlCommands::signingKeyNew, {}, Server::LocalOnly),
+            {u"For a directory whose key is lost (a copy on a new machine) or should sign no more."_s,
+             u"The new key signs the public halves of every key the directory lists, so log"_s,
+             u"--verify with it trusts the older receipts; the key held here, if any, signs the"_s,
+             u"same, so a holder of the old key trusts the new one. It goes where a first key"_s,
+             u"would (the keychain, or the key file); a key file holding the old key is replaced."_s}),
         withDetails(entry(u"log"_s, u"[--key K] | log --verify [--anchor FILE] | log --anchor"_s,
                           u"the hash-chained event log, its check, or a signed anchor of its end"_s,
                           &CtlCommands::log,
@@ -268,7 +276,7 @@ const QList<QCommandLineOption> &CtlCommandTable::commonOptions()
                u"the directory file, or postgresql://USER@HOST:PORT/DB (default: the file the GUI opens)"_s),
         valued(u"signing-key"_s, u"FILE"_s,
                u"the receipt-signing key's PEM file (mode 0600), made only for a directory without a "
-               "key; servers on one directory share it"_s),
+               "key or by signing-key new; servers on one directory share it"_s),
         valued(u"server"_s, u"URL"_s,
                u"work on a server's directory (owner key from CAPDESK_TERMINAL_KEY)"_s),
         valued(u"ca-file"_s, u"FILE"_s,

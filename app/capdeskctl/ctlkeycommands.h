@@ -17,6 +17,9 @@ public:
     // private half is reachable) as PEM, to stdout or to --out FILE, making the key pair
     // first if the directory has none.
     int publicKey();
+    // `signing-key new`: a new key signs from now on (DirectoryLedger::startNewSigningKey);
+    // prints its id, the keys it follows, and whether the key held here vouched for it.
+    int startNew();
 
 private:
     CtlArguments m_args;

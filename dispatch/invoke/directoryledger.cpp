@@ -71,6 +71,11 @@ StoreError DirectoryLedger::cannotSign(const QString &why)
     return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + why);
 }
 
+StoreError DirectoryLedger::noNewKey(const QString &why)
+{
+    return StoreError::make(StoreError::Kind::Io, u"no new signing key was made: "_s + why);
+}
+
 void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
 {
     m_waitingForKey.append(std::move(then));
@@ -165,6 +170,37 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
     if (const StoreError locked = unlock(); locked.isError())
         return locked;
     return m_key->key;
+}
+
+StoreResult<PublicKey> DirectoryLedger::startNewSigningKey()
+{
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> made = m_vault.startNewKey(&error);
+    if (!made)
+        return noNewKey(error);
+    return takeNewKey(*made);
+}
+
+void DirectoryLedger::startNewSigningKeyAsync(QObject *context,
+                                              std::function<void(const StoreResult<PublicKey> &)> done)
+{
+    m_vault.startNewKeyAsync(
+        &m_steps, [this, context = QPointer<QObject>(context), done = std::move(done)](
+                      const std::optional<SigningKeyVault::Unlocked> &made, const QString &error) {
+            const StoreResult<PublicKey> outcome =
+                made ? StoreResult<PublicKey>(takeNewKey(*made)) : StoreResult<PublicKey>(noNewKey(error));
+            if (context)
+                done(outcome);
+        });
+}
+
+PublicKey DirectoryLedger::takeNewKey(const SigningKeyVault::Unlocked &key)
+{
+    m_groupCommit.flush();
+    // The writer signs its chain heads with the key it was made with.
+    m_writer.reset();
+    m_key = key;
+    return key.key.publicKey();
 }
 
 StoreResult<std::optional<SigningKey>> DirectoryLedger::heldSigningKey()

@@ -97,6 +97,13 @@ public:
     StoreResult<SigningKey> signingKey();
     // Whether the key is unlocked already, so that signing waits on nothing.
     bool holdsSigningKey() const { return m_key.has_value(); }
+    // A new signing key from now on, listed with the keys it follows
+    // (SigningKeyVault::startNewKey); receipts already queued are written first, with the
+    // key they were signed with.
+    StoreResult<PublicKey> startNewSigningKey();
+    // The same without blocking this thread; `done` runs later in `context`'s event loop,
+    // and not at all once `context` is destroyed.
+    void startNewSigningKeyAsync(QObject *context, std::function<void(const StoreResult<PublicKey> &)> done);
     // The signing key if this machine holds one for the directory; never makes one.
     StoreResult<std::optional<SigningKey>> heldSigningKey();
 
@@ -117,6 +124,8 @@ public:
 
 private:
     StoreError unlock();
+    // Signs with `key` from now on.
+    PublicKey takeNewKey(const SigningKeyVault::Unlocked &key);
     // The group commit's writer, made with the key (unlocked) at the first batch.
     ReceiptWriter &receiptWriter();
     // The pre-chain receipts sealed once, then `receipt` signed; the key is unlocked.
@@ -130,6 +139,7 @@ private:
     void whenUnlocked(std::function<void(const StoreError &)> then);
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
+    static StoreError noNewKey(const QString &why);
     // One CAPABILITY_REFUSED event in its own transaction: a stored token's refusal, or the
     // summary of the unknown ones.
     StoreError writeRefusal(const QString &key, const QString &actor, const QJsonObject &detail);

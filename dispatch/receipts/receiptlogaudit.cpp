@@ -6,6 +6,7 @@
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptsegmentseal.h"
+#include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/store/sqldialect.h"
 
 #include <QHash>
@@ -42,7 +43,9 @@ public:
     StoreResult<ReceiptLogAudit::Report> run(const ReceiptLogAnchor *anchor)
     {
         const StoreError error = [&] {
-            StoreError step = checkEvents();
+            StoreError step = readKeys();
+            if (!step.isError())
+                step = checkEvents();
             if (!step.isError())
                 step = readHeads();
             if (!step.isError())
@@ -64,6 +67,49 @@ public:
 
 private:
     void find(const QString &code, const QString &message) { m_report.add({code, message}); }
+
+    // The keys the directory lists, and, trusted beside the given ones, those their signed
+    // successions link to them (SigningKeySuccession).
+    StoreError readKeys()
+    {
+        QSqlQuery query(m_db);
+        query.setForwardOnly(true);
+        if (!query.exec(u"SELECT key_id, public_key_pem, succession FROM signing_keys"_s))
+            return sqlError(u"cannot read the receipt-signing keys"_s, query.lastError());
+        QList<SigningKeySuccession> successions;
+        while (query.next()) {
+            if (std::optional<PublicKey> key =
+                    PublicKey::fromPem(query.value(1).toString().toLatin1(), nullptr))
+                m_listed.append(*key);
+            if (std::optional<SigningKeySuccession> succession =
+                    SigningKeySuccession::fromText(query.value(2).toString(), query.value(0).toString()))
+                successions.append(std::move(*succession));
+        }
+        if (!m_keys.isEmpty())
+            m_keys = SigningKeySuccession::widen(m_keys, successions);
+        return StoreError::none();
+    }
+
+    // Why a head no trusted key signed is not believed: a key the directory lists that no
+    // succession links to the trusted ones, or no listed key at all.
+    void headNotTrusted(const ReceiptChainHead &head)
+    {
+        for (const PublicKey &key : std::as_const(m_listed)) {
+            if (head.verifiedBy({key})) {
+                find(
+                    u"receipt_chain_other_key"_s,
+                    u"the head of receipt chain %1 (#%2) is signed by key %3, which the directory lists but "
+                    "no signed succession links to the key held here (%4): check it with the key file of %3"_s
+                        .arg(head.writer)
+                        .arg(head.seq)
+                        .arg(key.keyId(), m_keys.constFirst().keyId()));
+                return;
+            }
+        }
+        find(u"receipt_chain_head_forged"_s,
+             u"the head of receipt chain %1 (#%2) is not signed by the directory's key"_s.arg(head.writer)
+                 .arg(head.seq));
+    }
 
     StoreResult<std::optional<QString>> eventHash(qint64 seq) const
     {
@@ -135,10 +181,7 @@ private:
                      m_heads.size()));
         for (const ReceiptChainHead &head : std::as_const(m_heads)) {
             if (!m_keys.isEmpty() && !head.verifiedBy(m_keys))
-                find(u"receipt_chain_head_forged"_s,
-                     u"the head of receipt chain %1 (#%2) is not signed by the directory's key"_s
-                         .arg(head.writer)
-                         .arg(head.seq));
+                headNotTrusted(head);
             if (StoreError error = checkAttestation(head); error.isError())
                 return error;
         }
@@ -516,7 +559,9 @@ private:
     }
 
     QSqlDatabase m_db;
-    const QList<PublicKey> &m_keys;
+    // The keys given, widened by readKeys().
+    QList<PublicKey> m_keys;
+    QList<PublicKey> m_listed;
     ReceiptLogAudit::Report m_report;
     QHash<QString, ReceiptChainHead> m_heads;
     // Where each writer's archived stretches end: its chain goes on from there.

@@ -27,6 +27,8 @@ struct ReceiptLogAnchor;
 //   receipt_chain_broken        a link that does not follow the one before it
 //   receipt_unchained           a receipt written after the chains began with no link
 //   receipt_chain_head_forged   a head whose signature no trusted key verifies
+//   receipt_chain_other_key     a head signed by a key the directory lists that no signed
+//                               succession links to the trusted keys
 //   receipt_chain_head_mismatch a chain that goes past its signed head, or ends elsewhere
 //   receipt_chain_head_missing  links with no head
 //   receipt_chain_missing       a writer the event log names whose chain is gone
@@ -78,7 +80,8 @@ public:
 
     static constexpr qsizetype kMaxFindings = 100;
 
-    // `trustedKeys` verify the chain heads; `anchor` may be null.
+    // `trustedKeys`, and the keys the directory's signed successions link them to
+    // (SigningKeySuccession), verify the chain heads; `anchor` may be null.
     static StoreResult<Report> run(const QSqlDatabase &db, const QList<PublicKey> &trustedKeys,
                                    const ReceiptLogAnchor *anchor = nullptr);
 };

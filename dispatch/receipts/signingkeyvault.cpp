@@ -1,6 +1,7 @@
 #include "dispatch/receipts/signingkeyvault.h"
 
 #include "dispatch/core/isotime.h"
+#include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/secrets/keychainsteps.h"
 #include "dispatch/store/sqldialect.h"
 
@@ -43,6 +44,10 @@ struct SigningKeyVault::Search
     QString fileKeyId;
     std::optional<bool> keychainAvailable;
     Missing missing;
+    // Set for startNewKey(): the statement the new key's row carries, and whether the key
+    // file held the key it succeeds (and is replaced) or nothing.
+    std::optional<SigningKeySuccession> succession = {};
+    bool replacesFile = false;
 };
 
 SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
@@ -97,21 +102,21 @@ void SigningKeyVault::search(KeychainSteps steps, Unlocking done, Missing missin
 void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
 {
     if (index == search->known.size()) {
+        if (search->missing == Missing::Report)
+            return finish(search,
+                          search->fileKey ? std::optional<Unlocked>(
+                              Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath})
+                                          : std::nullopt,
+                          {});
+        // A second key would sign apart from the first and read as forgery to whoever holds
+        // the first: once the directory has a key, only startNewKey() adds one.
+        if (!search->known.isEmpty())
+            return finish(search, std::nullopt,
+                          notThisDirectorysKey(search->fileKeyId, search->known.constFirst()));
         // A valid file whose row is missing was written by a run that stopped before the
         // insert (or by a concurrent one): it is this directory's key, not a reason for a new one.
-        if (!search->fileKey) {
-            if (search->missing == Missing::Report)
-                return finish(search, std::nullopt, {});
-            if (m_keyFile == KeyFile::Named && !search->known.isEmpty())
-                return finish(search, std::nullopt, namedFileRefused(QString(), search->known.constFirst()));
+        if (!search->fileKey)
             return createKey(search);
-        }
-        if (search->missing == Missing::Report)
-            return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
-        // The file of another directory, named by mistake, would be taken on as a second key.
-        if (m_keyFile == KeyFile::Named && !search->known.isEmpty())
-            return finish(search, std::nullopt,
-                          namedFileRefused(search->fileKeyId, search->known.constFirst()));
         QString error;
         const std::optional<Unlocked> adopted = adoptKeyFile(*search->fileKey, &error);
         return finish(search, adopted, error);
@@ -138,17 +143,35 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
     });
 }
 
-QString SigningKeyVault::namedFileRefused(const QString &heldKeyId, const PublicKey &signer) const
+QString SigningKeyVault::notThisDirectorysKey(const QString &heldKeyId, const PublicKey &signer) const
 {
-    const QString what =
-        heldKeyId.isEmpty()
-            ? QStringLiteral("no key file at %1").arg(m_keyFilePath)
-            : QStringLiteral("%1 holds key %2, not one of this directory's").arg(m_keyFilePath, heldKeyId);
+    const QString signerId = signer.keyId();
+    if (!heldKeyId.isEmpty())
+        return QStringLiteral(
+                   "%1 holds key %2, not one of this directory's, which signs with key %3: Capdesk neither "
+                   "signs with it nor replaces it. Name the file that holds key %3, or move %1 aside and "
+                   "start a new key (%4). Nothing was created")
+            .arg(m_keyFilePath, heldKeyId, signerId, newKeyCommand());
+    if (m_keyFile == KeyFile::Named)
+        return QStringLiteral(
+                   "no key file at %1; this directory already signs with key %2. Pass --signing-key the "
+                   "file that holds that key (a copy of the file it was made in), or start a new key in "
+                   "%1 (%3). Nothing was created")
+            .arg(m_keyFilePath, signerId, newKeyCommand());
     return QStringLiteral(
-               "%1; this directory already signs with key %2. Pass --signing-key the file that "
-               "holds that key (a copy of the file it was made in): a new key file is made only for "
-               "a directory that has no key yet. Nothing was created")
-        .arg(what, signer.keyId());
+               "this directory signs with key %1, and this machine does not hold it (looked in %2%3). "
+               "Put back the key file from where the directory came from, or start a new key (%4); "
+               "receipts signed with key %1 still verify. Nothing was created")
+        .arg(signerId, m_keychain ? QStringLiteral("the keychain and ") : QString(), m_keyFilePath,
+             newKeyCommand());
+}
+
+QString SigningKeyVault::newKeyCommand() const
+{
+    return m_keyFile == KeyFile::Named
+               ? QStringLiteral("capdeskctl signing-key new --signing-key %1").arg(m_keyFilePath)
+               : QStringLiteral(
+                   "capdeskctl signing-key new, or File \u2192 Start a New Receipt Key in Capdesk");
 }
 
 void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)
@@ -246,10 +269,7 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
             QStringLiteral("The receipt-signing key file %1 cannot be used (%2). It was left untouched: "
                            "restore it from a backup%3.")
                 .arg(m_keyFilePath, why,
-                     m_keyFile == KeyFile::Default
-                         ? QStringLiteral(", or move it aside so that Capdesk makes "
-                                          "a new key")
-                         : QString()));
+                     QStringLiteral(", or move it aside and start a new key (%1)").arg(newKeyCommand())));
     return Lookup::Found;
 }
 
@@ -276,6 +296,14 @@ void SigningKeyVault::createKey(const SearchPtr &search)
     if (key.isNull())
         return finish(search, std::nullopt,
                       QStringLiteral("OpenSSL could not generate a receipt-signing key"));
+    storeKey(search, key);
+}
+
+void SigningKeyVault::storeKey(const SearchPtr &search, const SigningKey &key)
+{
+    // A typed path is where the key is wanted, whatever else could hold it.
+    if (m_keyFile == KeyFile::Named)
+        return placeInFile(search, key);
     withKeychain(search, [this, search, key](bool available) {
         if (!available)
             return placeInFile(search, key);
@@ -288,7 +316,7 @@ void SigningKeyVault::createKey(const SearchPtr &search)
                               if (!stored.ok)
                                   return placeInFile(search, key);
                               QString error;
-                              if (insertPublicKey(publicKey, &error))
+                              if (insertPublicKey(publicKey, search->succession, &error))
                                   return finish(search,
                                                 Unlocked{key, Unlocked::Storage::Keychain,
                                                          keychainLocation(publicKey.keyId())},
@@ -301,9 +329,62 @@ void SigningKeyVault::createKey(const SearchPtr &search)
     });
 }
 
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::startNewKey(QString *error)
+{
+    std::optional<Unlocked> made;
+    QString why;
+    startNewKey(KeychainSteps::blocking(), [&](const std::optional<Unlocked> &key, const QString &reason) {
+        made = key;
+        why = reason;
+    });
+    if (!made && error)
+        *error = why;
+    return made;
+}
+
+void SigningKeyVault::startNewKeyAsync(QObject *context, Unlocking done)
+{
+    startNewKey(KeychainSteps::onContext(context), std::move(done));
+}
+
+void SigningKeyVault::startNewKey(KeychainSteps steps, Unlocking done)
+{
+    search(
+        steps,
+        [this, steps, done = std::move(done)](const std::optional<Unlocked> &held, const QString &error) {
+            if (!error.isEmpty())
+                return done(std::nullopt, error);
+            QString why;
+            const std::optional<QList<PublicKey>> known = readPublicKeys(&why);
+            if (!known)
+                return done(std::nullopt, why);
+            // The first key follows nothing: it is made as any first call makes it.
+            if (known->isEmpty())
+                return search(steps, done);
+            const QString heldId = held ? held->key.publicKey().keyId() : QString();
+            const bool listed = std::any_of(known->begin(), known->end(), [&heldId](const PublicKey &key) {
+                return key.keyId() == heldId;
+            });
+            if (held && !listed)
+                return done(std::nullopt, notThisDirectorysKey(heldId, known->constFirst()));
+            const SigningKey next = SigningKey::generate();
+            if (next.isNull())
+                return done(std::nullopt, QStringLiteral("OpenSSL could not generate a receipt-signing key"));
+            const auto succeeding =
+                std::make_shared<Search>(Search{steps, done, *known, {}, {}, {}, Missing::Create});
+            succeeding->succession =
+                SigningKeySuccession::make(next, *known, held ? &held->key : nullptr, IsoTime::nowUtc());
+            succeeding->replacesFile = held && held->storage == Unlocked::Storage::File;
+            storeKey(succeeding, next);
+        },
+        Missing::Report);
+}
+
 void SigningKeyVault::placeInFile(const SearchPtr &search, const SigningKey &key)
 {
     QString error;
+    if (search->succession)
+        return finish(search, replaceKeyFile(key, *search, &error), error);
     if (writeKeyFile(key.privatePem(), &error)) {
         const std::optional<Unlocked> adopted = adoptKeyFile(key, &error);
         return finish(search, adopted, error);
@@ -318,10 +399,25 @@ void SigningKeyVault::placeInFile(const SearchPtr &search, const SigningKey &key
 
 bool SigningKeyVault::writeKeyFile(const QByteArray &pem, QString *error) const
 {
+    // Hard-linked into place, which (unlike rename, or QFile::rename's copy fallback) never
+    // replaces an existing key.
+    const QString temporaryPath = writeTemporaryKeyFile(pem, error);
+    if (temporaryPath.isEmpty())
+        return false;
+    const bool placed =
+        ::link(QFile::encodeName(temporaryPath).constData(), QFile::encodeName(m_keyFilePath).constData())
+        == 0;
+    const QString why = QString::fromLocal8Bit(std::strerror(errno));
+    QFile::remove(temporaryPath);
+    if (!placed && error)
+        *error = QStringLiteral("Cannot write the receipt-signing key file %1: %2").arg(m_keyFilePath, why);
+    return placed;
+}
+
+QString SigningKeyVault::writeTemporaryKeyFile(const QByteArray &pem, QString *error) const
+{
     // Written whole under a private name first, so the key file is never seen half
-    // written; created 0600 so not one byte is ever readable by others; then hard-linked
-    // into place, which (unlike rename, or QFile::rename's copy fallback) never replaces
-    // an existing key.
+    // written; created 0600 so not one byte is ever readable by others.
     // A PostgreSQL directory's default key folder may not exist yet; owner-only, like the key.
     const QString folder = QFileInfo(m_keyFilePath).absolutePath();
     if (!QFileInfo::exists(folder) && QDir().mkpath(folder))
@@ -331,41 +427,68 @@ bool SigningKeyVault::writeKeyFile(const QByteArray &pem, QString *error) const
         m_keyFilePath
         + QStringLiteral(".new-%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
     QFile temporary(temporaryPath);
-    bool placed = temporary.open(QIODevice::WriteOnly | QIODevice::NewOnly,
-                                 QFileDevice::ReadOwner | QFileDevice::WriteOwner)
-                  && temporary.write(pem) == pem.size() && temporary.flush()
-                  && ::fsync(temporary.handle()) == 0;
-    QString why = temporary.errorString();
+    const bool written = temporary.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                                        QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+                         && temporary.write(pem) == pem.size() && temporary.flush()
+                         && ::fsync(temporary.handle()) == 0;
+    const QString why = temporary.errorString();
     temporary.close();
-    if (placed
-        && ::link(QFile::encodeName(temporaryPath).constData(), QFile::encodeName(m_keyFilePath).constData())
-               != 0) {
-        placed = false;
-        why = QString::fromLocal8Bit(std::strerror(errno));
-    }
+    if (written)
+        return temporaryPath;
     QFile::remove(temporaryPath);
-    if (!placed && error)
+    if (error)
         *error = QStringLiteral("Cannot write the receipt-signing key file %1: %2").arg(m_keyFilePath, why);
-    return placed;
+    return QString();
+}
+
+std::optional<SigningKeyVault::Unlocked> SigningKeyVault::replaceKeyFile(const SigningKey &key,
+                                                                         const Search &search, QString *error)
+{
+    const QString temporaryPath = writeTemporaryKeyFile(key.privatePem(), error);
+    if (temporaryPath.isEmpty())
+        return std::nullopt;
+    // Listed first: a new key that is on disk but not listed would be refused as a stranger.
+    if (!insertPublicKey(key.publicKey(), search.succession, error)) {
+        QFile::remove(temporaryPath);
+        return std::nullopt;
+    }
+    // rename() replaces the key it succeeds in one step; link() never replaces a file that
+    // appeared meanwhile.
+    const QByteArray from = QFile::encodeName(temporaryPath);
+    const QByteArray to = QFile::encodeName(m_keyFilePath);
+    const bool placed = search.replacesFile ? ::rename(from.constData(), to.constData()) == 0
+                                            : ::link(from.constData(), to.constData()) == 0;
+    const QString why = QString::fromLocal8Bit(std::strerror(errno));
+    QFile::remove(temporaryPath);
+    if (!placed) {
+        if (error)
+            *error = QStringLiteral("the new key %1 is listed, but its file %2 could not be written (%3); "
+                                    "receipts are still signed with the key before it")
+                         .arg(key.publicKey().keyId(), m_keyFilePath, why);
+        return std::nullopt;
+    }
+    return Unlocked{key, Unlocked::Storage::File, m_keyFilePath};
 }
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::adoptKeyFile(const SigningKey &key, QString *error)
 {
-    if (!insertPublicKey(key.publicKey(), error))
+    if (!insertPublicKey(key.publicKey(), std::nullopt, error))
         return std::nullopt;
     return Unlocked{key, Unlocked::Storage::File, m_keyFilePath};
 }
 
-bool SigningKeyVault::insertPublicKey(const PublicKey &key, QString *error)
+bool SigningKeyVault::insertPublicKey(const PublicKey &key,
+                                      const std::optional<SigningKeySuccession> &succession, QString *error)
 {
     QSqlQuery query(m_db);
     // A concurrent process that found the same key file may have inserted it first.
-    query.prepare(
-        QStringLiteral("INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT DO NOTHING"));
+    query.prepare(QStringLiteral("INSERT INTO signing_keys (key_id, public_key_pem, created_at, succession) "
+                                 "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"));
     query.addBindValue(key.keyId());
     query.addBindValue(QString::fromLatin1(key.pem()));
     query.addBindValue(IsoTime::nowUtc());
+    query.addBindValue(succession ? QVariant(succession->toText())
+                                  : QVariant(QMetaType::fromType<QString>()));
     if (query.exec())
         return true;
     if (error)

@@ -14,6 +14,7 @@
 
 class KeychainSteps;
 class QObject;
+class SigningKeySuccession;
 
 // Where a directory's receipt-signing key lives (SPEC §6). The public halves are rows of
 // signing_keys in the directory file, so every receipt stays verifiable from the file
@@ -42,12 +43,11 @@ public:
     SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
                     KeyFile keyFile = KeyFile::Default);
 
-    // The newest key whose private half can be found, or a new pair when none can. A Named
-    // key file's new pair, or a key in it that the directory does not list, only while the
-    // directory has no key: a second key would sign apart from the first, and `log --verify`
-    // trusts one. Blocks
-    // while the keychain answers (for the CLI). Errors name the place that failed and never
-    // contain key material.
+    // The newest key whose private half can be found; a new pair, or a key file's key the
+    // directory does not list, only while the directory has no key: a second key would sign
+    // apart from the first, and `log --verify` trusts the key held here and the keys its
+    // successions link it to. Blocks while the keychain answers (for the CLI). Errors name
+    // the place that failed and never contain key material.
     std::optional<Unlocked> unlock(QString *error);
     // The same search, but it never makes a key nor writes anything: none, with `error`
     // empty, when no key is held here. For checks (`log --verify`), which a new key could
@@ -57,6 +57,14 @@ public:
     // asynchronously and `done` runs later in `context`'s event loop. `context` lives on
     // the database's thread and is destroyed no later than the vault.
     void unlockAsync(QObject *context, Unlocking done);
+    // A new pair that signs from now on (`signing-key new`), listed with its
+    // SigningKeySuccession: signed by the new key over every key listed so far, and by the
+    // key held here too, when one is. For a directory whose key is lost, or one that should
+    // no longer sign. The new key goes where unlock() makes one; a key file holding the key
+    // it succeeds is replaced, any other file is refused. Blocks like unlock().
+    std::optional<Unlocked> startNewKey(QString *error);
+    // The same without blocking this thread, as unlockAsync().
+    void startNewKeyAsync(QObject *context, Unlocking done);
     // Every key receipts may have been signed with, newest first.
     QList<PublicKey> publicKeys() const;
 
@@ -80,7 +88,10 @@ private:
     std::optional<Unlocked> searchBlocking(Missing missing, QString *error);
     void search(KeychainSteps steps, Unlocking done, Missing missing = Missing::Create);
     void tryKey(const SearchPtr &search, qsizetype index);
+    void startNewKey(KeychainSteps steps, Unlocking done);
     void createKey(const SearchPtr &search);
+    // Into the keychain when one answers, else the key file; a Named file always.
+    void storeKey(const SearchPtr &search, const SigningKey &key);
     void placeInFile(const SearchPtr &search, const SigningKey &key);
     // Asks once per search whether a Secret Service answers: the answer can take seconds.
     void withKeychain(const SearchPtr &search, std::function<void(bool available)> then);
@@ -91,12 +102,19 @@ private:
     static Lookup checkKeychainEntry(const QString &keyId, const KeychainStore::Read &entry,
                                      std::optional<SigningKey> *key, QString *error);
     bool writeKeyFile(const QByteArray &pem, QString *error) const;
+    // The path of a private, synced copy of `pem` beside the key file; empty on failure.
+    QString writeTemporaryKeyFile(const QByteArray &pem, QString *error) const;
+    // A succession's key: listed first, then placed as the key file.
+    std::optional<Unlocked> replaceKeyFile(const SigningKey &key, const Search &search, QString *error);
     std::optional<Unlocked> adoptKeyFile(const SigningKey &key, QString *error);
-    bool insertPublicKey(const PublicKey &key, QString *error);
+    bool insertPublicKey(const PublicKey &key, const std::optional<SigningKeySuccession> &succession,
+                         QString *error);
 
-    // Why a Named file cannot serve a directory that signs with `signer`: it holds nothing
-    // (`heldKeyId` empty), or another directory's key.
-    QString namedFileRefused(const QString &heldKeyId, const PublicKey &signer) const;
+    // Why no key here can sign for a directory that signs with `signer`: nothing is held
+    // (`heldKeyId` empty), or the key file holds another directory's key.
+    QString notThisDirectorysKey(const QString &heldKeyId, const PublicKey &signer) const;
+    // What starts a new key, in words for the message above.
+    QString newKeyCommand() const;
 
     QSqlDatabase m_db;
     QString m_keyFilePath;

@@ -52,13 +52,33 @@ namespace {
 
 // Every command of capdeskctl's table, as README.md lists them; helpNamesEveryCommand
 // also checks that the usage lists no other.
-const QStringList kCommands{
-    u"init"_s,      u"import"_s,         u"export"_s,     u"get"_s,          u"put"_s,
-    u"patch"_s,     u"delete"_s,         u"invoke"_s,     u"flow-plan"_s,    u"lint"_s,
-    u"contract"_s,  u"mcp-tools"_s,      u"mcp"_s,        u"serve"_s,        u"receipts"_s,
-    u"confirm"_s,   u"verify-receipt"_s, u"public-key"_s, u"log"_s,          u"migrate"_s,
-    u"restore"_s,   u"token create"_s,   u"token list"_s, u"token revoke"_s, u"help"_s,
-    u"completion"_s};
+const QStringList kCommands{u"init"_s,
+                            u"import"_s,
+                            u"export"_s,
+                            u"get"_s,
+                            u"put"_s,
+                            u"patch"_s,
+                            u"delete"_s,
+                            u"invoke"_s,
+                            u"flow-plan"_s,
+                            u"lint"_s,
+                            u"contract"_s,
+                            u"mcp-tools"_s,
+                            u"mcp"_s,
+                            u"serve"_s,
+                            u"receipts"_s,
+                            u"confirm"_s,
+                            u"verify-receipt"_s,
+                            u"public-key"_s,
+                            u"signing-key new"_s,
+                            u"log"_s,
+                            u"migrate"_s,
+                            u"restore"_s,
+                            u"token create"_s,
+                            u"token list"_s,
+                            u"token revoke"_s,
+                            u"help"_s,
+                            u"completion"_s};
 
 } // namespace
 
@@ -207,7 +227,7 @@ void TestCapdeskctlHelp::helpNamesEveryCommand()
     QVERIFY2(usage.out.contains("\n  " + command.toUtf8() + ' ')
                  || usage.out.contains("\n  " + command.toUtf8() + '\n'),
              usage.out.constData());
-    static const QRegularExpression entry(u"^  ([a-z-]+(?: (?:create|list|revoke))?)(?: |$)"_s,
+    static const QRegularExpression entry(u"^  ([a-z-]+(?: (?:create|list|revoke|new))?)(?: |$)"_s,
                                           QRegularExpression::MultilineOption);
     const QString list = QString::fromUtf8(usage.out).section(u"\nOnly init"_s, 0, 0);
     for (auto match = entry.globalMatch(list); match.hasNext();) {

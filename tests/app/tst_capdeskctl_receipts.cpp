@@ -44,6 +44,7 @@ private slots:
     void init();
     void receiptsConfirmAndVerifyOffline();
     void aNamedKeyFileHoldingNothingIsRefusedOnceTheDirectorySigns();
+    void aNewSigningKeyTakesOverFromALostOne();
     void logRecordsMutationsAndVerifies();
     void logVerifyNamesTamperingAndChecksAnAnchor();
     void logVerifyNamesAWipeBehindAnAnchor();
@@ -158,6 +159,84 @@ void TestCapdeskctlReceipts::aNamedKeyFileHoldingNothingIsRefusedOnceTheDirector
     const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, good});
     QCOMPARE(verified.exitCode, 0);
     QCOMPARE(verified.json().value(u"intact"_s).toBool(), true);
+}
+
+// `signing-key new`: a directory whose key is not here signs again, and every key that
+// signed it stays verifiable from the newest.
+void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString first = m_dir->filePath(u"first.pem"_s);
+    const QString here = m_dir->filePath(u"here.pem"_s); // on a machine without first.pem
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, first}).exitCode, 0);
+    const QString firstId = ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"first.pub"_s), u"--db"_s,
+                                 db(), u"--signing-key"_s, first})
+                                .json()
+                                .value(u"key_id"_s)
+                                .toString();
+    QVERIFY(!firstId.isEmpty());
+
+    const Run refused = ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    QCOMPARE(refused.exitCode, 4);
+    QVERIFY2(refused.err.contains("capdeskctl signing-key new --signing-key " + here.toUtf8()),
+             refused.err.constData());
+
+    const Run started = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    QCOMPARE(started.exitCode, 0);
+    const QString secondId = started.json().value(u"key_id"_s).toString();
+    QVERIFY(!secondId.isEmpty() && secondId != firstId);
+    QCOMPARE(started.json().value(u"follows"_s).toArray(), QJsonArray{firstId});
+    QCOMPARE(started.json().value(u"vouched_by"_s), QJsonValue(QJsonValue::Null));
+    QVERIFY2(started.err.contains("no key held here could sign for it"), started.err.constData());
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, here}).exitCode, 0);
+
+    // The new key vouches for the old; the old one, lost when the new was made, could not.
+    const Run fromHere = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    QCOMPARE(fromHere.exitCode, 0);
+    const Run fromFirst = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, first});
+    QCOMPARE(fromFirst.exitCode, 1);
+    QVERIFY2(fromFirst.out.contains("receipt_chain_other_key") && !fromFirst.out.contains("forged"),
+             fromFirst.out.constData());
+
+    // A key file that holds the key it succeeds is replaced, and that key signs for the new.
+    const Run rotated = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, first});
+    QCOMPARE(rotated.exitCode, 0);
+    const QString thirdId = rotated.json().value(u"key_id"_s).toString();
+    QCOMPARE(rotated.json().value(u"vouched_by"_s).toString(), firstId);
+    QCOMPARE(rotated.json().value(u"follows"_s).toArray().size(), 2);
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, first}).exitCode, 0);
+    QCOMPARE(ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"third.pub"_s), u"--db"_s, db(),
+                  u"--signing-key"_s, first})
+                 .json()
+                 .value(u"key_id"_s)
+                 .toString(),
+             thirdId);
+    const Run fromThird = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, first});
+    QCOMPARE(fromThird.exitCode, 0);
+    QCOMPARE(fromThird.json().value(u"intact"_s).toBool(), true);
+    // Every receipt still confirms, whichever key signed it.
+    const QJsonArray receipts = ctl({u"receipts"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray();
+    QCOMPARE(receipts.size(), 3);
+    for (const QJsonValue &receipt : receipts) {
+        const Run confirmed = ctl({u"confirm"_s, receipt.toObject().value(u"invocation_id"_s).toString(),
+                                   u"--db"_s, db(), u"--signing-key"_s, first});
+        QCOMPARE(confirmed.exitCode, 0);
+    }
+    // Not a file of another directory's key.
+    const QString stranger = m_dir->filePath(u"stranger.db"_s);
+    const QString strangerKey = m_dir->filePath(u"stranger.pem"_s);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, stranger}).exitCode, 0);
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, stranger, u"--signing-key"_s, strangerKey}).exitCode, 0);
+    const QByteArray strangerBefore = [&] {
+        QFile file(strangerKey);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }();
+    const Run foreign = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, strangerKey});
+    QCOMPARE(foreign.exitCode, 1);
+    QVERIFY2(foreign.err.contains("not one of this directory's"), foreign.err.constData());
+    QFile after(strangerKey);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), strangerBefore);
 }
 
 void TestCapdeskctlReceipts::logRecordsMutationsAndVerifies()

@@ -286,6 +286,8 @@ void TestCapdeskctlServer::localCommandsRefuseAServer_data()
     QTest::addRow("verify-receipt") << QStringList{u"verify-receipt"_s, u"r.json"_s}
                                     << local(u"verify-receipt"_s);
     QTest::addRow("public-key") << QStringList{u"public-key"_s} << local(u"public-key"_s);
+    QTest::addRow("signing-key new") << QStringList{u"signing-key"_s, u"new"_s}
+                                     << local(u"signing-key new"_s);
     QTest::addRow("log") << QStringList{u"log"_s, u"--verify"_s} << local(u"log"_s);
     QTest::addRow("token create") << QStringList{u"token"_s, u"create"_s, u"--audience"_s, u"A"_s}
                                   << local(u"token create"_s);

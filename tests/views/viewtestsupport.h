@@ -35,6 +35,8 @@ public:
     QString publicKeyExportPath;
     QString lintReportPath;
     bool revokeTokenAnswer = false;
+    bool newSigningKeyAnswer = false;
+    QStringList newSigningKeyQuestions;
     QStringList revokeTokenQuestions;
     bool worldEffectsAnswer = false;
     bool worldEffectsStopAsking = false;
@@ -88,6 +90,11 @@ public:
     {
         revokeTokenQuestions.append(id);
         return revokeTokenAnswer;
+    }
+    bool confirmNewSigningKey(const QString &heldKeyId) override
+    {
+        newSigningKeyQuestions.append(heldKeyId);
+        return newSigningKeyAnswer;
     }
     bool confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking) override
     {

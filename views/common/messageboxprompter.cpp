@@ -101,6 +101,24 @@ bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &la
            == QMessageBox::Yes;
 }
 
+bool MessageBoxPrompter::confirmNewSigningKey(const QString &heldKeyId)
+{
+    const QString vouch =
+        heldKeyId.isEmpty()
+            ? tr("This machine holds none of the directory's keys, so none can sign for the new one: "
+                 "whoever holds an older key will read the new receipts as another key's.")
+            : tr("Key %1, held here, signs for the new key, so whoever holds either key trusts the "
+                 "receipts of both. A key file holding %1 is replaced.")
+                  .arg(heldKeyId);
+    return QMessageBox::question(
+               m_parent, tr("Start a New Receipt Key"),
+               tr("Sign receipts with a new key from now on? The new key signs for every "
+                  "key the directory lists, so receipts signed before stay verifiable.\n\n%1")
+                   .arg(vouch),
+               QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+           == QMessageBox::Yes;
+}
+
 bool MessageBoxPrompter::confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking)
 {
     QMessageBox box(QMessageBox::Warning, tr("Run %1 for Real?").arg(key),

@@ -18,17 +18,23 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
     : QObject(parent), m_session(session), m_prompter(prompter), m_dialogParent(dialogParent),
       m_tokens(
           new QAction(QIcon::fromTheme(QStringLiteral("security-high")), tr("Capability &Tokens…"), this)),
-      m_exportKey(new QAction(tr("Export Receipt &Public Key…"), this))
+      m_exportKey(new QAction(tr("Export Receipt &Public Key…"), this)),
+      m_newKey(new QAction(tr("Start a New Receipt &Key…"), this))
 {
     m_tokens->setObjectName(QStringLiteral("tokensAction"));
     m_tokens->setStatusTip(tr("Scoped tokens that let others call chosen rows, and their revocation"));
     m_exportKey->setObjectName(QStringLiteral("exportPublicKeyAction"));
     m_exportKey->setStatusTip(tr("Save the key anyone can check this directory's receipts with"));
     connect(m_tokens, &QAction::triggered, this, &LedgerActions::openTokens);
+    m_newKey->setObjectName(QStringLiteral("newSigningKeyAction"));
+    m_newKey->setStatusTip(tr("Sign receipts with a new key from now on: for a directory whose key is lost "
+                              "or should sign no more"));
     connect(m_exportKey, &QAction::triggered, this, &LedgerActions::exportPublicKey);
+    connect(m_newKey, &QAction::triggered, this, &LedgerActions::startNewSigningKey);
     auto follow = [this] {
         m_tokens->setEnabled(m_session.tokens() != nullptr);
         m_exportKey->setEnabled(m_session.ledger() != nullptr);
+        m_newKey->setEnabled(m_session.ledger() != nullptr);
     };
     connect(&m_session, &DirectorySession::documentChanged, this, follow);
     connect(&m_session, &DirectorySession::documentChanged, this, &LedgerActions::checkSigningKey);
@@ -89,6 +95,41 @@ void LedgerActions::savePublicKey(DirectoryLedger &ledger)
         tr("Saved to %1. Anyone can check a receipt with it:\ncapdeskctl verify-receipt RECEIPT.json "
            "--public-key %2")
             .arg(path, QFileInfo(path).fileName()));
+}
+
+void LedgerActions::startNewSigningKey()
+{
+    const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
+    if (!ledger)
+        return;
+    // The key checkSigningKey() unlocked when the directory opened, if any: it signs for the
+    // new one. Not looked for again here, which would wait on the keychain.
+    QString heldId;
+    if (ledger->holdsSigningKey()) {
+        if (const StoreResult<std::optional<SigningKey>> held = ledger->heldSigningKey();
+            held.ok() && held.value())
+            heldId = held.value()->publicKey().keyId();
+    }
+    if (!m_prompter.confirmNewSigningKey(heldId))
+        return;
+    signWithNewKey(ledger);
+}
+
+void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger)
+{
+    ledger->startNewSigningKeyAsync(
+        this, [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreResult<PublicKey> &made) {
+            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+            if (!ledger || ledger != m_session.ledger())
+                return;
+            if (!made.ok()) {
+                m_prompter.showError(tr("Start a New Receipt Key"), made.error().message);
+                return;
+            }
+            m_prompter.showInfo(tr("Start a New Receipt Key"),
+                                tr("Receipts are signed with key %1 from now on.").arg(made.value().keyId()));
+            checkSigningKey();
+        });
 }
 
 void LedgerActions::checkSigningKey()

@@ -2,13 +2,16 @@
 
 #include <QObject>
 
+#include <memory>
+
 class DirectoryLedger;
 class DirectorySession;
 class Prompter;
 class QAction;
 class QWidget;
 
-// Tools → Capability tokens… and File → Export Receipt Public Key…, and the status bar's
+// Tools → Capability tokens…, File → Export Receipt Public Key… and File → Start a New
+// Receipt Key…, and the status bar's
 // word on where the open directory's receipt-signing key lives (keychain or file).
 class LedgerActions final : public QObject
 {
@@ -21,10 +24,14 @@ public:
 
     QAction *tokensAction() const { return m_tokens; }
     QAction *exportPublicKeyAction() const { return m_exportKey; }
+    QAction *newSigningKeyAction() const { return m_newKey; }
 
     void openTokens();
     // Unlocks the signing key without waiting for the keychain, then asks where to save.
     void exportPublicKey();
+    // Asks, then signs receipts with a new key from now on (DirectoryLedger::startNewSigningKey)
+    // without waiting for the keychain, and says which key it is.
+    void startNewSigningKey();
     // Emits signingKeyStatusChanged() for the open directory: at once while the key is
     // looked for, again once the keychain has answered.
     void checkSigningKey();
@@ -34,11 +41,13 @@ signals:
 
 private:
     void savePublicKey(DirectoryLedger &ledger);
+    void signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger);
 
     DirectorySession &m_session;
     Prompter &m_prompter;
     QWidget *m_dialogParent;
     QAction *m_tokens;
     QAction *m_exportKey;
+    QAction *m_newKey;
     bool m_keyPending = false; // the open directory has no signing key until its first call
 };

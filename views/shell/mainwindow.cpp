@@ -272,6 +272,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addActions({files->importAction(), files->exportAction()});
     file->addAction(m_ledgerActions->exportPublicKeyAction());
+    file->addAction(m_ledgerActions->newSigningKeyAction());
     file->addSeparator();
     file->addAction(files->quitAction());
 

@@ -52,6 +52,8 @@ private slots:
     void tamperingIsNamed_data();
     void tamperingIsNamed();
     void aHeadSignedByAnotherKeyIsForged();
+    void aNewKeyKeepsTheChainsTrusted_data();
+    void aNewKeyKeepsTheChainsTrusted();
     void anAnchorCatchesARollBack();
     void anAnchorCatchesAReplacedKey();
     void aTamperedAnchorIsInvalid();
@@ -260,11 +262,62 @@ void TestReceiptLogAudit::aHeadSignedByAnotherKeyIsForged()
                                              sqlText(forger.publicKey().pem()))});
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     open();
-    const QStringList codes = codesOf(audit());
-    QVERIFY2(codes == QStringList{u"receipt_chain_head_forged"_s}, qPrintable(codes.join(u", "_s)));
+    const ReceiptLogAudit::Report report = audit();
+    const QStringList codes = codesOf(report);
+    // Listed, so it may be a second key of the directory's; linked to the key held here
+    // by no signed succession, so it is not believed either way.
+    QVERIFY2(codes == QStringList{u"receipt_chain_other_key"_s}, qPrintable(codes.join(u", "_s)));
+    QVERIFY(report.findings.constFirst().message.contains(forger.publicKey().keyId()));
     // Why the check trusts the key it holds, not the file's list of public keys.
     const QList<PublicKey> listed = SigningKeyVault(m_store->database(), QString(), nullptr).publicKeys();
     QVERIFY(ReceiptLogAudit::run(m_store->database(), listed).value().intact());
+    // A key the directory does not even list.
+    const QString unlisted = RawSql::exec(path(), {u"DELETE FROM signing_keys WHERE key_id = %1"_s.arg(
+                                                      sqlText(forger.publicKey().keyId().toUtf8()))});
+    QVERIFY2(unlisted.isEmpty(), qPrintable(unlisted));
+    QCOMPARE(codesOf(audit()), QStringList{u"receipt_chain_head_forged"_s});
+}
+
+void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted_data()
+{
+    QTest::addColumn<bool>("keyLost");
+    QTest::addRow("the old key held when the new one is made") << false;
+    QTest::addRow("the old key lost") << true;
+}
+
+// `signing-key new`: the chains signed before stay verifiable with the new key; with the
+// old one, the new chains verify only if the old key signed for the new.
+void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted()
+{
+    QFETCH(bool, keyLost);
+    issueFromTwoWriters();
+    const PublicKey old = m_trusted.constFirst();
+    if (keyLost) {
+        close();
+        QVERIFY(QFile::remove(path() + u".signing-key"_s));
+        open();
+        QVERIFY(!m_ledger->signingKey().ok());
+    }
+    const StoreResult<PublicKey> next = m_ledger->startNewSigningKey();
+    QVERIFY2(next.ok(), qPrintable(next.error().message));
+    QVERIFY(next.value().keyId() != old.keyId());
+    issueFromTwoWriters();
+
+    m_trusted = {next.value()};
+    ReceiptLogAudit::Report report = audit();
+    QVERIFY2(report.intact(), qPrintable(codesOf(report).join(u", "_s)));
+    QCOMPARE(report.receipts, 12);
+
+    m_trusted = {old};
+    report = audit();
+    if (!keyLost) {
+        QVERIFY2(report.intact(), qPrintable(codesOf(report).join(u", "_s)));
+        return;
+    }
+    const QStringList codes = codesOf(report);
+    QVERIFY2(!codes.isEmpty() && codes.count(u"receipt_chain_other_key"_s) == codes.size(),
+             qPrintable(codes.join(u", "_s)));
+    QVERIFY(report.findings.constFirst().message.contains(next.value().keyId()));
 }
 
 void TestReceiptLogAudit::anAnchorCatchesARollBack()

@@ -1,3 +1,4 @@
+#include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/sqldirectorystore.h"
@@ -61,8 +62,10 @@ private slots:
     void corruptFileRefusedAndKept();
     void orphanFileAdopted();
     void newestReachableKeyWins();
-    void namedFileGetsANewKeyOnlyWithoutOne_data();
-    void namedFileGetsANewKeyOnlyWithoutOne();
+    void aKeyIsMadeOnlyForADirectoryWithout_data();
+    void aKeyIsMadeOnlyForADirectoryWithout();
+    void aNewKeySucceedsTheOneBefore_data();
+    void aNewKeySucceedsTheOneBefore();
     void keychainHoldsTheKey();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds();
@@ -265,7 +268,7 @@ void TestSigningKeyVault::newestReachableKeyWins()
     QCOMPARE(rowCount(), 2);
 }
 
-void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne_data()
+void TestSigningKeyVault::aKeyIsMadeOnlyForADirectoryWithout_data()
 {
     QTest::addColumn<bool>("directoryHasAKey");
     QTest::addColumn<QString>("fileHolds"); // "nothing", "its key" or "another key"
@@ -284,12 +287,18 @@ void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne_data()
     // Another directory's key file, named by mistake.
     QTest::newRow("named, another key there and the directory has one")
         << true << u"another key"_s << KeyFile::Named << false;
-    // Capdesk's own place, its key lost: a new key is how the directory signs again.
+    // Capdesk's own place, its key lost (a copy on a new machine, or one run with
+    // --signing-key and one without): a second key would sign apart from the first as
+    // well; startNewKey() is how such a directory signs again.
     QTest::newRow("default, nothing there but the directory has a key")
-        << true << u"nothing"_s << KeyFile::Default << true;
+        << true << u"nothing"_s << KeyFile::Default << false;
+    QTest::newRow("default, another key there and the directory has one")
+        << true << u"another key"_s << KeyFile::Default << false;
+    QTest::newRow("default, the file holds the directory's key")
+        << true << u"its key"_s << KeyFile::Default << true;
 }
 
-void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne()
+void TestSigningKeyVault::aKeyIsMadeOnlyForADirectoryWithout()
 {
     QFETCH(bool, directoryHasAKey);
     QFETCH(QString, fileHolds);
@@ -315,14 +324,107 @@ void TestSigningKeyVault::namedFileGetsANewKeyOnlyWithoutOne()
             QCOMPARE(contentsOf(path), fileBefore);
         return;
     }
-    const QString held = fileHolds == u"nothing"_s ? u"no key file at "_s + path
-                                                   : path + u" holds key "_s + other.publicKey().keyId();
+    const QString held = fileHolds != u"nothing"_s ? path + u" holds key "_s + other.publicKey().keyId()
+                         : keyFile == SigningKeyVault::KeyFile::Named
+                             ? u"no key file at "_s + path
+                             : u"this directory signs with key "_s + existing.publicKey().keyId();
     QVERIFY2(error.startsWith(held), qPrintable(error));
-    QVERIFY2(error.contains(u"already signs with key "_s + existing.publicKey().keyId()), qPrintable(error));
+    QVERIFY2(error.contains(u"signs with key "_s + existing.publicKey().keyId()), qPrintable(error));
+    QVERIFY2(error.contains(u"signing-key new"_s), qPrintable(error));
     QCOMPARE(contentsOf(path), fileBefore);
     QCOMPARE(rowCount(), rowsBefore);
     QCOMPARE(QDir(m_dir->path()).entryList({u"named.pem*"_s}, QDir::Files | QDir::Hidden).size(),
              fileHolds == u"nothing"_s ? 0 : 1);
+}
+
+void TestSigningKeyVault::aNewKeySucceedsTheOneBefore_data()
+{
+    QTest::addColumn<bool>("directoryHasAKey");
+    QTest::addColumn<QString>("fileHolds"); // "nothing", "its key" or "another key"
+    QTest::addColumn<SigningKeyVault::KeyFile>("keyFile");
+    QTest::addColumn<QString>("outcome"); // "vouched", "unvouched", "first" or "refused"
+    using KeyFile = SigningKeyVault::KeyFile;
+    QTest::newRow("the key file holds the key: replaced, and the old key signs for the new")
+        << true << u"its key"_s << KeyFile::Default << u"vouched"_s;
+    QTest::newRow("a named file holds the key: replaced the same")
+        << true << u"its key"_s << KeyFile::Named << u"vouched"_s;
+    QTest::newRow("the key is lost: a new one that follows it")
+        << true << u"nothing"_s << KeyFile::Default << u"unvouched"_s;
+    QTest::newRow("the key is lost, a file named: made there")
+        << true << u"nothing"_s << KeyFile::Named << u"unvouched"_s;
+    QTest::newRow("a directory without a key: its first")
+        << false << u"nothing"_s << KeyFile::Default << u"first"_s;
+    // Not this directory's key: not Capdesk's to destroy.
+    QTest::newRow("another directory's key in the file: refused")
+        << true << u"another key"_s << KeyFile::Named << u"refused"_s;
+}
+
+void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
+{
+    QFETCH(bool, directoryHasAKey);
+    QFETCH(QString, fileHolds);
+    QFETCH(SigningKeyVault::KeyFile, keyFile);
+    QFETCH(QString, outcome);
+    const SigningKey existing = SigningKey::generate();
+    const SigningKey other = SigningKey::generate();
+    if (directoryHasAKey)
+        insertRow(existing.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    const QString path = m_dir->filePath(u"named.pem"_s);
+    if (fileHolds != u"nothing"_s)
+        writeFile(path, (fileHolds == u"its key"_s ? existing : other).privatePem(), 0600);
+    const QByteArray fileBefore = contentsOf(path);
+    const int rowsBefore = rowCount();
+
+    SigningKeyVault keys(m_store->database(), path, nullptr, keyFile);
+    QString error;
+    const std::optional<SigningKeyVault::Unlocked> made = keys.startNewKey(&error);
+    if (outcome == u"refused"_s) {
+        QVERIFY(!made);
+        QVERIFY2(error.startsWith(path + u" holds key "_s + other.publicKey().keyId()), qPrintable(error));
+        QCOMPARE(contentsOf(path), fileBefore);
+        QCOMPARE(rowCount(), rowsBefore);
+        return;
+    }
+    QVERIFY2(made, qPrintable(error));
+    const PublicKey next = made->key.publicKey();
+    QCOMPARE(made->storage, Storage::File);
+    QCOMPARE(contentsOf(path), made->key.privatePem());
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(rowCount(), rowsBefore + 1);
+    QCOMPARE(keys.publicKeys().constFirst().keyId(), next.keyId());
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden).filter(u".new-"_s), QStringList());
+    // Every later run signs with the new key.
+    SigningKeyVault later(m_store->database(), path, nullptr, keyFile);
+    const std::optional<SigningKeyVault::Unlocked> unlocked = later.unlock(&error);
+    QVERIFY2(unlocked, qPrintable(error));
+    QCOMPARE(unlocked->key.publicKey().keyId(), next.keyId());
+
+    QSqlQuery query(m_store->database());
+    query.prepare(u"SELECT succession FROM signing_keys WHERE key_id = ?"_s);
+    query.addBindValue(next.keyId());
+    QVERIFY(query.exec() && query.next());
+    const std::optional<SigningKeySuccession> succession =
+        SigningKeySuccession::fromText(query.value(0).toString(), next.keyId());
+    if (outcome == u"first"_s) {
+        QVERIFY(query.value(0).isNull());
+        return;
+    }
+    QVERIFY(succession);
+    QCOMPARE(succession->follows().size(), 1);
+    QCOMPARE(succession->follows().constFirst().keyId(), existing.publicKey().keyId());
+    const auto ids = [](const QList<PublicKey> &keys) {
+        QStringList list;
+        for (const PublicKey &key : keys)
+            list.append(key.keyId());
+        return list;
+    };
+    // Whoever holds the new key trusts the old; whoever holds the old trusts the new only
+    // if the old key signed for it.
+    QCOMPARE(ids(SigningKeySuccession::widen({next}, {*succession})),
+             (QStringList{next.keyId(), existing.publicKey().keyId()}));
+    const bool vouched = outcome == u"vouched"_s;
+    QCOMPARE(succession->vouchedBy(), vouched ? existing.publicKey().keyId() : QString());
+    QCOMPARE(SigningKeySuccession::widen({existing.publicKey()}, {*succession}).size(), vouched ? 2 : 1);
 }
 
 void TestSigningKeyVault::keychainHoldsTheKey()
@@ -356,15 +458,32 @@ void TestSigningKeyVault::keychainHoldsTheKey()
     QCOMPARE(again->key.publicKey().keyId(), keyId);
     QCOMPARE(rowCount(), 1);
 
-    // Without the keychain that key is out of reach: a new pair is made, in the file, and
-    // the old public key stays listed so that old receipts still verify.
+    // Without the keychain that key is out of reach, and no second key is made by itself.
     SigningKeyVault withoutKeychain = vault();
-    const std::optional<SigningKeyVault::Unlocked> fallback = withoutKeychain.unlock(&error);
-    QVERIFY2(fallback, qPrintable(error));
-    QCOMPARE(fallback->storage, Storage::File);
-    QVERIFY(fallback->key.publicKey().keyId() != keyId);
+    QVERIFY(!withoutKeychain.unlock(&error));
+    QVERIFY2(error.contains(u"does not hold it"_s), qPrintable(error));
+    QVERIFY(!QFile::exists(keyFile()));
+    QCOMPARE(rowCount(), 1);
+
+    // A new key on purpose goes to the keychain too, and the key there signs for it.
+    const std::optional<SigningKeyVault::Unlocked> next = later.startNewKey(&error);
+    QVERIFY2(next, qPrintable(error));
+    const QString nextId = next->key.publicKey().keyId();
+    m_keychainEntries << u"receipt-signing-key:"_s + nextId;
+    QCOMPARE(next->storage, Storage::Keychain);
+    QVERIFY(nextId != keyId);
+    QVERIFY(!QFile::exists(keyFile()));
     QCOMPARE(rowCount(), 2);
-    QCOMPARE(withoutKeychain.publicKeys().size(), 2);
+    const std::optional<SigningKeyVault::Unlocked> signing = vault(&keychain).unlock(&error);
+    QVERIFY2(signing, qPrintable(error));
+    QCOMPARE(signing->key.publicKey().keyId(), nextId);
+    QSqlQuery query(m_store->database());
+    QVERIFY(query.exec(u"SELECT succession FROM signing_keys WHERE key_id = '%1'"_s.arg(nextId))
+            && query.next());
+    const std::optional<SigningKeySuccession> succession =
+        SigningKeySuccession::fromText(query.value(0).toString(), nextId);
+    QVERIFY(succession);
+    QCOMPARE(succession->vouchedBy(), keyId);
 }
 
 void TestSigningKeyVault::asynchronousUnlockFindsWhatTheBlockingOneFinds_data()

@@ -1,5 +1,7 @@
 #include "dispatch/directory/localdirectory.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/receipts/receiptlogaudit.h"
+#include "dispatch/store/sqldirectorystore.h"
 #include "models/callhistorymodel.h"
 #include "models/directorydocument.h"
 #include "models/directorytablemodel.h"
@@ -58,6 +60,7 @@ private slots:
     void undoSelectsTheRowItChanges();
     void downFromTheFilterMovesIntoTheRows();
     void theReceiptKeyStatusFollowsTheFirstCall();
+    void aNewReceiptKeySignsOnceAsked();
     void longMessagesAreKeptWhole();
     void aDebuggerReceiptLinkOpensTheReceiptsDock();
 
@@ -292,6 +295,51 @@ void TestRunActions::theReceiptKeyStatusFollowsTheFirstCall()
     // Where the key went depends on whether a keychain answers here; either is named.
     QTRY_VERIFY2(status->text() == u"Receipt key: keychain"_s || status->text() == u"Receipt key: file"_s,
                  qPrintable(status->text()));
+}
+
+// File → Start a New Receipt Key…: asked first, then the next receipts are signed with the
+// new key, which the key before signed for.
+void TestRunActions::aNewReceiptKeySignsOnceAsked()
+{
+    QVERIFY(m_sample->window->tableView()->selectKey(u"NOW"_s));
+    m_sample->window->runActions()->invoke();
+    QTRY_COMPARE(receiptsOf(u"NOW"_s).size(), 1);
+    DirectoryLedger &ledger = *m_sample->session->ledger();
+    QTRY_VERIFY(ledger.holdsSigningKey());
+    const QString firstId = ledger.signingKey().value().publicKey().keyId();
+    auto *action = m_sample->window->findChild<QAction *>(u"newSigningKeyAction"_s);
+    QVERIFY(action && action->isEnabled());
+
+    action->trigger();
+    QCOMPARE(m_sample->prompter->newSigningKeyQuestions, QStringList{firstId});
+    QCOMPARE(ledger.publicKeys().size(), 1);
+
+    m_sample->prompter->newSigningKeyAnswer = true;
+    action->trigger();
+    QTRY_COMPARE(m_sample->prompter->infos.size(), 1);
+    QCOMPARE(m_sample->prompter->errors, QStringList());
+    const QList<PublicKey> keys = ledger.publicKeys();
+    QCOMPARE(keys.size(), 2);
+    const QString newId = keys.constFirst().keyId();
+    QVERIFY(newId != firstId);
+    QVERIFY2(m_sample->prompter->infos.constFirst().contains(newId),
+             qPrintable(m_sample->prompter->infos.constFirst()));
+
+    m_sample->window->runActions()->invoke();
+    QTRY_COMPARE(receiptsOf(u"NOW"_s).size(), 2);
+    // One receipt signed by each key.
+    int byNewKey = 0;
+    for (const Receipt &receipt : receiptsOf(u"NOW"_s))
+        byNewKey += keys.constFirst().verify(receipt.signedBytes(),
+                                             QByteArray::fromBase64(receipt.signature.toLatin1()));
+    QCOMPARE(byNewKey, 1);
+    // Whoever holds the first key trusts the new one's chain.
+    const auto store = SqlDirectoryStore::open(m_sample->path);
+    QVERIFY(store.ok());
+    const StoreResult<ReceiptLogAudit::Report> audit =
+        ReceiptLogAudit::run(store.value()->database(), {keys.constLast()});
+    QVERIFY(audit.ok());
+    QVERIFY2(audit.value().intact(), qPrintable(audit.value().summary()));
 }
 
 // The status bar cuts a long message at the window's edge; View → Messages has it whole.
