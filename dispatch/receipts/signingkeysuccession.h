@@ -34,6 +34,7 @@ public:
 
     const PublicKey &key() const { return m_key; }
     const QList<PublicKey> &follows() const { return m_follows; }
+    const QString &madeAt() const { return m_madeAt; }
     // The previous key that signed this statement too; empty when none did.
     const QString &vouchedBy() const { return m_vouchedBy; }
 

@@ -127,7 +127,8 @@ void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledge
                 return;
             }
             m_prompter.showInfo(tr("Start a New Receipt Key"),
-                                tr("Receipts are signed with key %1 from now on.").arg(made.value().keyId()));
+                                tr("Receipts are signed with key %1 from now on. %2")
+                                    .arg(made.value().keyId(), ledger->keyStorage().value()));
             checkSigningKey();
         });
 }
