@@ -10,8 +10,6 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <algorithm>
-
 CtlKeyCommands::CtlKeyCommands(const CtlArguments &args, std::shared_ptr<DirectoryLedger> ledger)
     : m_args(args), m_ledger(std::move(ledger))
 {}
@@ -55,41 +53,48 @@ int CtlKeyCommands::publicKey()
 
 int CtlKeyCommands::startNew()
 {
-    // Only asked, never made: the vouch below is the key that signed until now.
-    const StoreResult<std::optional<SigningKey>> held = m_ledger->heldSigningKey();
-    const QList<PublicKey> before = m_ledger->publicKeys();
-    const QString heldId = held.ok() && held.value() ? held.value()->publicKey().keyId() : QString();
-    const bool vouched = std::any_of(before.begin(), before.end(),
-                                     [&heldId](const PublicKey &key) { return key.keyId() == heldId; });
-    const StoreResult<PublicKey> made = m_ledger->startNewSigningKey();
+    const QString follow = m_args.value(QStringLiteral("--follow"));
+    const StoreResult<SigningKeyVault::NewKey> made =
+        m_ledger->startNewSigningKey(follow.isEmpty() ? QStringList() : follow.split(QLatin1Char(',')));
     if (!made.ok())
         return CtlOutput::fail(made.error());
-    const StoreResult<QString> storage = m_ledger->keyStorage();
-    if (!storage.ok())
-        return CtlOutput::fail(storage.error());
-    QJsonArray follows;
-    for (const PublicKey &key : before)
-        follows.append(key.keyId());
-    const QString keyId = made.value().keyId();
-    CtlOutput::printJson(
-        QJsonObject{{QStringLiteral("ok"), true},
-                    {QStringLiteral("key_id"), keyId},
-                    {QStringLiteral("follows"), follows},
-                    {QStringLiteral("vouched_by"), vouched ? QJsonValue(heldId) : QJsonValue()},
-                    {QStringLiteral("storage"), storage.value()}});
-    if (before.isEmpty())
+    const SigningKeyVault::NewKey &key = made.value();
+    const auto ids = [](const QList<PublicKey> &keys) {
+        QStringList list;
+        for (const PublicKey &one : keys)
+            list.append(one.keyId());
+        return list;
+    };
+    const QString keyId = key.unlocked.key.publicKey().keyId();
+    CtlOutput::printJson(QJsonObject{
+        {QStringLiteral("ok"), true},
+        {QStringLiteral("key_id"), keyId},
+        {QStringLiteral("follows"), QJsonArray::fromStringList(ids(key.follows))},
+        {QStringLiteral("vouched_by"), key.vouchedBy.isEmpty() ? QJsonValue() : QJsonValue(key.vouchedBy)},
+        {QStringLiteral("left_out"), QJsonArray::fromStringList(ids(key.leftOut))},
+        {QStringLiteral("storage"), SigningKeyVault::storageDescription(key.unlocked)}});
+    if (key.follows.isEmpty() && key.leftOut.isEmpty()) {
         CtlOutput::note(QStringLiteral("receipts are signed with key %1, the directory's first").arg(keyId));
-    else if (vouched)
+        return CtlOutput::Ok;
+    }
+    CtlOutput::note(
+        key.vouchedBy.isEmpty()
+            ? QStringLiteral(
+                  "receipts are now signed with key %1, which follows %2; no key held here could sign "
+                  "for it, so a holder of an older key reads its receipts as another key's "
+                  "(receipt_chain_other_key)")
+                  .arg(keyId, ids(key.follows).join(QStringLiteral(", ")))
+            : QStringLiteral(
+                  "receipts are now signed with key %1, which follows %2; key %3, held here, signed for "
+                  "it, so a holder of either trusts the receipts of both")
+                  .arg(keyId, ids(key.follows).join(QStringLiteral(", ")), key.vouchedBy));
+    if (!follow.isEmpty() && !key.vouchedBy.isEmpty())
         CtlOutput::note(
-            QStringLiteral("receipts are now signed with key %1; key %2 signed for it, so a holder "
-                           "of either key trusts the receipts of both")
-                .arg(keyId, heldId));
-    else
+            QStringLiteral("--follow was not needed: the key held here chose what the new one follows"));
+    if (!key.leftOut.isEmpty())
         CtlOutput::note(
-            QStringLiteral("receipts are now signed with key %1, which vouches for the %2 listed "
-                           "before it; no key held here could sign for it, so a holder of an older "
-                           "key reads its receipts as another key's (receipt_chain_other_key)")
-                .arg(keyId)
-                .arg(before.size()));
+            QStringLiteral("left out %1: listed, but trusted by no key held here, so log --verify "
+                           "reports their receipts as receipt_chain_other_key")
+                .arg(ids(key.leftOut).join(QStringLiteral(", "))));
     return CtlOutput::Ok;
 }

@@ -23,7 +23,8 @@ DirectoryLedger::DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store, KeyPl
               signingKeyFile.isEmpty() ? DefaultLocations::signingKeyFile(m_store->location())
                                        : signingKeyFile,
               placement == KeyPlacement::KeychainOrFile ? &m_keychain : nullptr,
-              signingKeyFile.isEmpty() ? SigningKeyVault::KeyFile::Default : SigningKeyVault::KeyFile::Named),
+              signingKeyFile.isEmpty() ? SigningKeyVault::KeyFile::Default : SigningKeyVault::KeyFile::Named,
+              m_store->location()),
       m_receipts(m_store->database()), m_summaries(std::make_shared<ReceiptSummaryReader>(m_store)),
       m_tokens(m_store->database()), m_unknownTokens(unknownTokenIntervalMs),
       m_groupCommit([this](const QList<Receipt> &batch) { return receiptWriter().write(batch); })
@@ -172,35 +173,37 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
     return m_key->key;
 }
 
-StoreResult<PublicKey> DirectoryLedger::startNewSigningKey()
+StoreResult<SigningKeyVault::NewKey> DirectoryLedger::startNewSigningKey(const QStringList &follow)
 {
     QString error;
-    const std::optional<SigningKeyVault::Unlocked> made = m_vault.startNewKey(&error);
+    const std::optional<SigningKeyVault::NewKey> made = m_vault.startNewKey(follow, &error);
     if (!made)
         return noNewKey(error);
-    return takeNewKey(*made);
+    takeNewKey(made->unlocked);
+    return *made;
 }
 
-void DirectoryLedger::startNewSigningKeyAsync(QObject *context,
-                                              std::function<void(const StoreResult<PublicKey> &)> done)
+void DirectoryLedger::startNewSigningKeyAsync(
+    QObject *context, const QStringList &follow,
+    std::function<void(const StoreResult<SigningKeyVault::NewKey> &)> done)
 {
-    m_vault.startNewKeyAsync(
-        &m_steps, [this, context = QPointer<QObject>(context), done = std::move(done)](
-                      const std::optional<SigningKeyVault::Unlocked> &made, const QString &error) {
-            const StoreResult<PublicKey> outcome =
-                made ? StoreResult<PublicKey>(takeNewKey(*made)) : StoreResult<PublicKey>(noNewKey(error));
-            if (context)
-                done(outcome);
-        });
+    m_vault.startNewKeyAsync(&m_steps, follow,
+                             [this, context = QPointer<QObject>(context), done = std::move(done)](
+                                 const std::optional<SigningKeyVault::NewKey> &made, const QString &error) {
+                                 if (made)
+                                     takeNewKey(made->unlocked);
+                                 if (context)
+                                     done(made ? StoreResult<SigningKeyVault::NewKey>(*made)
+                                               : StoreResult<SigningKeyVault::NewKey>(noNewKey(error)));
+                             });
 }
 
-PublicKey DirectoryLedger::takeNewKey(const SigningKeyVault::Unlocked &key)
+void DirectoryLedger::takeNewKey(const SigningKeyVault::Unlocked &key)
 {
     m_groupCommit.flush();
     // The writer signs its chain heads with the key it was made with.
     m_writer.reset();
     m_key = key;
-    return key.key.publicKey();
 }
 
 StoreResult<std::optional<SigningKey>> DirectoryLedger::heldSigningKey()

@@ -98,12 +98,13 @@ public:
     // Whether the key is unlocked already, so that signing waits on nothing.
     bool holdsSigningKey() const { return m_key.has_value(); }
     // A new signing key from now on, listed with the keys it follows
-    // (SigningKeyVault::startNewKey); receipts already queued are written first, with the
-    // key they were signed with.
-    StoreResult<PublicKey> startNewSigningKey();
+    // (SigningKeyVault::startNewKey, which reads `follow` only when no key is held here);
+    // receipts already queued are written first, with the key they were signed with.
+    StoreResult<SigningKeyVault::NewKey> startNewSigningKey(const QStringList &follow = {});
     // The same without blocking this thread; `done` runs later in `context`'s event loop,
     // and not at all once `context` is destroyed.
-    void startNewSigningKeyAsync(QObject *context, std::function<void(const StoreResult<PublicKey> &)> done);
+    void startNewSigningKeyAsync(QObject *context, const QStringList &follow,
+                                 std::function<void(const StoreResult<SigningKeyVault::NewKey> &)> done);
     // The signing key if this machine holds one for the directory; never makes one.
     StoreResult<std::optional<SigningKey>> heldSigningKey();
 
@@ -125,7 +126,7 @@ public:
 private:
     StoreError unlock();
     // Signs with `key` from now on.
-    PublicKey takeNewKey(const SigningKeyVault::Unlocked &key);
+    void takeNewKey(const SigningKeyVault::Unlocked &key);
     // The group commit's writer, made with the key (unlocked) at the first batch.
     ReceiptWriter &receiptWriter();
     // The pre-chain receipts sealed once, then `receipt` signed; the key is unlocked.

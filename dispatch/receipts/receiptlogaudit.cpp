@@ -6,6 +6,7 @@
 #include "dispatch/receipts/receiptchainhead.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptsegmentseal.h"
+#include "dispatch/receipts/signingkeylist.h"
 #include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/store/sqldialect.h"
 
@@ -72,21 +73,12 @@ private:
     // successions link to them (SigningKeySuccession).
     StoreError readKeys()
     {
-        QSqlQuery query(m_db);
-        query.setForwardOnly(true);
-        if (!query.exec(u"SELECT key_id, public_key_pem, succession FROM signing_keys"_s))
-            return sqlError(u"cannot read the receipt-signing keys"_s, query.lastError());
-        QList<SigningKeySuccession> successions;
-        while (query.next()) {
-            if (std::optional<PublicKey> key =
-                    PublicKey::fromPem(query.value(1).toString().toLatin1(), nullptr))
-                m_listed.append(*key);
-            if (std::optional<SigningKeySuccession> succession =
-                    SigningKeySuccession::fromText(query.value(2).toString(), query.value(0).toString()))
-                successions.append(std::move(*succession));
-        }
+        StoreResult<SigningKeyList> listed = SigningKeyList::read(m_db);
+        if (!listed.ok())
+            return listed.error();
+        m_listed = listed.value().keys;
         if (!m_keys.isEmpty())
-            m_keys = SigningKeySuccession::widen(m_keys, successions);
+            m_keys = SigningKeySuccession::widen(m_keys, listed.value().successions);
         return StoreError::none();
     }
 
@@ -94,7 +86,11 @@ private:
     // succession links to the trusted ones, or no listed key at all.
     void headNotTrusted(const ReceiptChainHead &head)
     {
-        for (const PublicKey &key : std::as_const(m_listed)) {
+        // Each listed key costs a signature check per head, and a crafted file can hold many
+        // of both: past the findings kept, a head is only counted, as forged.
+        const QList<PublicKey> suspects =
+            m_report.findingCount < ReceiptLogAudit::kMaxFindings ? m_listed : QList<PublicKey>();
+        for (const PublicKey &key : suspects) {
             if (head.verifiedBy({key})) {
                 find(
                     u"receipt_chain_other_key"_s,

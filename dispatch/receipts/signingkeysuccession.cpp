@@ -110,45 +110,60 @@ bool SigningKeySuccession::signedByNext() const
     return signedWith(m_key, m_signature, signedBytes());
 }
 
-bool SigningKeySuccession::signedByPrevious() const
+bool SigningKeySuccession::signedBy(const PublicKey &previous) const
 {
-    const auto previous = std::find_if(m_follows.begin(), m_follows.end(),
-                                       [this](const PublicKey &key) { return key.keyId() == m_vouchedBy; });
-    return previous != m_follows.end() && signedWith(*previous, m_vouch, signedBytes());
+    const bool followed = std::any_of(m_follows.begin(), m_follows.end(), [&previous](const PublicKey &key) {
+        return key.pem() == previous.pem();
+    });
+    return followed && previous.keyId() == m_vouchedBy && signedWith(previous, m_vouch, signedBytes());
 }
 
 QList<PublicKey> SigningKeySuccession::widen(QList<PublicKey> trusted,
                                              const QList<SigningKeySuccession> &successions)
 {
-    QMultiHash<QString, const SigningKeySuccession *> byKey;
+    // Keys are told apart by their whole public half, not by the 64-bit id a key could be
+    // ground to share.
+    QMultiHash<QByteArray, const SigningKeySuccession *> byKey;
     QMultiHash<QString, const SigningKeySuccession *> byVoucher;
     for (const SigningKeySuccession &succession : successions) {
-        byKey.insert(succession.m_key.keyId(), &succession);
+        byKey.insert(succession.m_key.pem(), &succession);
         if (!succession.m_vouchedBy.isEmpty())
             byVoucher.insert(succession.m_vouchedBy, &succession);
     }
-    QSet<QString> ids;
+    QSet<QByteArray> seen;
     for (const PublicKey &key : std::as_const(trusted))
-        ids.insert(key.keyId());
+        seen.insert(key.pem());
     // Each key is trusted once and each succession looked at once per way, so a file
     // listing many keys costs a signature check or two per key.
     for (qsizetype next = 0; next < trusted.size(); ++next) {
-        const QString keyId = trusted.at(next).keyId();
+        const PublicKey key = trusted.at(next);
         QList<PublicKey> reached;
-        for (const SigningKeySuccession *succession : byKey.values(keyId)) {
+        for (const SigningKeySuccession *succession : byKey.values(key.pem())) {
             if (succession->signedByNext())
                 reached += succession->m_follows;
         }
-        for (const SigningKeySuccession *succession : byVoucher.values(keyId)) {
-            if (succession->signedByPrevious())
+        for (const SigningKeySuccession *succession : byVoucher.values(key.keyId())) {
+            if (succession->signedBy(key))
                 reached.append(succession->m_key);
         }
-        for (const PublicKey &key : std::as_const(reached)) {
-            if (!ids.contains(key.keyId())) {
-                ids.insert(key.keyId());
-                trusted.append(key);
+        for (const PublicKey &one : std::as_const(reached)) {
+            if (!seen.contains(one.pem())) {
+                seen.insert(one.pem());
+                trusted.append(one);
             }
         }
     }
     return trusted;
+}
+
+std::optional<PublicKey> SigningKeySuccession::successorOf(const PublicKey &key,
+                                                           const QList<SigningKeySuccession> &successions)
+{
+    for (const SigningKeySuccession &succession : successions) {
+        const bool follows = std::any_of(succession.m_follows.begin(), succession.m_follows.end(),
+                                         [&key](const PublicKey &one) { return one.pem() == key.pem(); });
+        if (follows && succession.m_key.pem() != key.pem() && succession.signedByNext())
+            return succession.m_key;
+    }
+    return std::nullopt;
 }

@@ -25,7 +25,8 @@ public:
     static constexpr qsizetype kMaxTextLength = 256 * 1024;
     static constexpr qsizetype kMaxFollowed = 1000;
 
-    // Signed by `next`; also by `previous` when one is given (it must be among `follows`).
+    // Signed by `next`; also by `previous` when one is given, which vouches only as one of
+    // `follows`.
     static SigningKeySuccession make(const SigningKey &next, const QList<PublicKey> &follows,
                                      const SigningKey *previous, const QString &madeAt);
     // None for text that is not a succession of the key `keyId`, or past the caps.
@@ -40,11 +41,15 @@ public:
 
     // `trusted` and every key a chain of valid successions links to it, either way.
     static QList<PublicKey> widen(QList<PublicKey> trusted, const QList<SigningKeySuccession> &successions);
+    // A key whose valid succession follows `key`: `key` signs no more.
+    static std::optional<PublicKey> successorOf(const PublicKey &key,
+                                                const QList<SigningKeySuccession> &successions);
 
 private:
     QByteArray signedBytes() const;
     bool signedByNext() const;
-    bool signedByPrevious() const;
+    // Whether `previous`, one of the keys followed, signed this statement too.
+    bool signedBy(const PublicKey &previous) const;
 
     PublicKey m_key;
     QList<PublicKey> m_follows;

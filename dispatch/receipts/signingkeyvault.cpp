@@ -1,6 +1,7 @@
 #include "dispatch/receipts/signingkeyvault.h"
 
 #include "dispatch/core/isotime.h"
+#include "dispatch/receipts/signingkeylist.h"
 #include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/secrets/keychainsteps.h"
 #include "dispatch/store/sqldialect.h"
@@ -40,19 +41,20 @@ struct SigningKeyVault::Search
     KeychainSteps steps;
     Unlocking done;
     QList<PublicKey> known;
+    QList<SigningKeySuccession> successions;
     std::optional<SigningKey> fileKey;
     QString fileKeyId;
     std::optional<bool> keychainAvailable;
     Missing missing;
     // Set for startNewKey(): the statement the new key's row carries, and whether the key
-    // file held the key it succeeds (and is replaced) or nothing.
+    // file held the key it succeeds (the new key then replaces it there) or nothing.
     std::optional<SigningKeySuccession> succession = {};
     bool replacesFile = false;
 };
 
 SigningKeyVault::SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
-                                 KeyFile keyFile)
-    : m_db(db), m_keyFilePath(keyFilePath), m_keychain(keychain), m_keyFile(keyFile)
+                                 KeyFile keyFile, const QString &directory)
+    : m_db(db), m_keyFilePath(keyFilePath), m_keychain(keychain), m_keyFile(keyFile), m_directory(directory)
 {}
 
 std::optional<SigningKeyVault::Unlocked> SigningKeyVault::unlock(QString *error)
@@ -89,12 +91,15 @@ void SigningKeyVault::unlockAsync(QObject *context, Unlocking done)
 
 void SigningKeyVault::search(KeychainSteps steps, Unlocking done, Missing missing)
 {
-    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}, missing});
+    const auto search = std::make_shared<Search>(Search{steps, std::move(done), {}, {}, {}, {}, {}, missing});
+    StoreResult<SigningKeyList> listed = SigningKeyList::read(m_db);
+    if (!listed.ok())
+        return finish(search, std::nullopt, listed.error().message);
     QString error;
-    const std::optional<QList<PublicKey>> known = readPublicKeys(&error);
-    if (!known || readKeyFile(&search->fileKey, &error) == Lookup::Refused)
+    if (readKeyFile(&search->fileKey, &error) == Lookup::Refused)
         return finish(search, std::nullopt, error);
-    search->known = *known;
+    search->known = listed.value().keys;
+    search->successions = listed.value().successions;
     search->fileKeyId = search->fileKey ? search->fileKey->publicKey().keyId() : QString();
     tryKey(search, 0);
 }
@@ -123,7 +128,7 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
     }
     const QString keyId = search->known.at(index).keyId();
     if (keyId == search->fileKeyId)
-        return finish(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath}, {});
+        return found(search, Unlocked{*search->fileKey, Unlocked::Storage::File, m_keyFilePath});
     withKeychain(search, [this, search, index, keyId](bool available) {
         if (!available)
             return tryKey(search, index + 1);
@@ -134,13 +139,29 @@ void SigningKeyVault::tryKey(const SearchPtr &search, qsizetype index)
             case Lookup::Refused:
                 return finish(search, std::nullopt, error);
             case Lookup::Found:
-                return finish(search, Unlocked{*key, Unlocked::Storage::Keychain, keychainLocation(keyId)},
-                              {});
+                return found(search, Unlocked{*key, Unlocked::Storage::Keychain, keychainLocation(keyId)});
             case Lookup::Absent:
                 return tryKey(search, index + 1);
             }
         });
     });
+}
+
+void SigningKeyVault::found(const SearchPtr &search, const Unlocked &unlocked)
+{
+    // A key another one succeeds signs no more: its receipts would chain apart from the
+    // successor's, which its holder (if the old key did not vouch) reads as another key's.
+    const std::optional<PublicKey> successor =
+        search->missing == Missing::Create
+            ? SigningKeySuccession::successorOf(unlocked.key.publicKey(), search->successions)
+            : std::nullopt;
+    if (!successor)
+        return finish(search, unlocked, {});
+    finish(
+        search, std::nullopt,
+        QStringLiteral("key %1 (%2) signs no more: key %3 succeeds it, and this machine does not hold "
+                       "key %3. Put its key file here, or start a new key (%4). Nothing was signed")
+            .arg(unlocked.key.publicKey().keyId(), unlocked.location, successor->keyId(), newKeyCommand()));
 }
 
 QString SigningKeyVault::notThisDirectorysKey(const QString &heldKeyId, const PublicKey &signer) const
@@ -168,10 +189,13 @@ QString SigningKeyVault::notThisDirectorysKey(const QString &heldKeyId, const Pu
 
 QString SigningKeyVault::newKeyCommand() const
 {
+    const QString directory = m_directory.isEmpty() ? QString() : QStringLiteral(" --db ") + m_directory;
     return m_keyFile == KeyFile::Named
-               ? QStringLiteral("capdeskctl signing-key new --signing-key %1").arg(m_keyFilePath)
+               ? QStringLiteral("capdeskctl signing-key new%1 --signing-key %2").arg(directory, m_keyFilePath)
                : QStringLiteral(
-                   "capdeskctl signing-key new, or File \u2192 Start a New Receipt Key in Capdesk");
+                     "capdeskctl signing-key new%1, or File \u2192 Start a New Receipt Key\u2026 in "
+                     "Capdesk")
+                     .arg(directory);
 }
 
 void SigningKeyVault::withKeychain(const SearchPtr &search, std::function<void(bool available)> then)
@@ -194,7 +218,8 @@ void SigningKeyVault::finish(const SearchPtr &search, const std::optional<Unlock
 
 QList<PublicKey> SigningKeyVault::publicKeys() const
 {
-    return readPublicKeys(nullptr).value_or(QList<PublicKey>());
+    const StoreResult<SigningKeyList> listed = SigningKeyList::read(m_db);
+    return listed.ok() ? listed.value().keys : QList<PublicKey>();
 }
 
 QString SigningKeyVault::storageDescription(const Unlocked &unlocked)
@@ -205,27 +230,6 @@ QString SigningKeyVault::storageDescription(const Unlocked &unlocked)
     return QStringLiteral("Receipts are signed with a key kept in the file %1, readable by your user only "
                           "(the keychain did not hold it: no Secret Service was reachable when it was made).")
         .arg(unlocked.location);
-}
-
-std::optional<QList<PublicKey>> SigningKeyVault::readPublicKeys(QString *error) const
-{
-    QSqlQuery query(m_db);
-    if (!query.exec(
-            QStringLiteral("SELECT public_key_pem FROM signing_keys ORDER BY created_at DESC, %1 DESC")
-                .arg(SqlDialect::of(m_db).insertionOrder))) {
-        if (error)
-            *error = QStringLiteral("cannot read the receipt-signing public keys: %1")
-                         .arg(query.lastError().text());
-        return std::nullopt;
-    }
-    QList<PublicKey> keys;
-    while (query.next()) {
-        // Only Capdesk writes this table; a row that does not parse verifies nothing and
-        // has no private half to find, so it is passed over rather than blocking signing.
-        if (std::optional<PublicKey> key = PublicKey::fromPem(query.value(0).toString().toLatin1(), nullptr))
-            keys.append(*key);
-    }
-    return keys;
 }
 
 std::optional<SigningKey> SigningKeyVault::keyInFile(QString *error) const
@@ -301,8 +305,9 @@ void SigningKeyVault::createKey(const SearchPtr &search)
 
 void SigningKeyVault::storeKey(const SearchPtr &search, const SigningKey &key)
 {
-    // A typed path is where the key is wanted, whatever else could hold it.
-    if (m_keyFile == KeyFile::Named)
+    // A typed path is where the key is wanted, whatever else could hold it; a key file
+    // holding the key it succeeds is replaced, so the old key is not left to sign.
+    if (m_keyFile == KeyFile::Named || search->replacesFile)
         return placeInFile(search, key);
     withKeychain(search, [this, search, key](bool available) {
         if (!available)
@@ -329,55 +334,121 @@ void SigningKeyVault::storeKey(const SearchPtr &search, const SigningKey &key)
     });
 }
 
-std::optional<SigningKeyVault::Unlocked> SigningKeyVault::startNewKey(QString *error)
+std::optional<SigningKeyVault::NewKey> SigningKeyVault::startNewKey(const QStringList &follow, QString *error)
 {
-    std::optional<Unlocked> made;
+    std::optional<NewKey> made;
     QString why;
-    startNewKey(KeychainSteps::blocking(), [&](const std::optional<Unlocked> &key, const QString &reason) {
-        made = key;
-        why = reason;
-    });
+    startNewKey(KeychainSteps::blocking(), follow,
+                [&](const std::optional<NewKey> &key, const QString &reason) {
+                    made = key;
+                    why = reason;
+                });
     if (!made && error)
         *error = why;
     return made;
 }
 
-void SigningKeyVault::startNewKeyAsync(QObject *context, Unlocking done)
+void SigningKeyVault::startNewKeyAsync(QObject *context, const QStringList &follow, Starting done)
 {
-    startNewKey(KeychainSteps::onContext(context), std::move(done));
+    startNewKey(KeychainSteps::onContext(context), follow, std::move(done));
 }
 
-void SigningKeyVault::startNewKey(KeychainSteps steps, Unlocking done)
+void SigningKeyVault::startNewKey(KeychainSteps steps, const QStringList &follow, Starting done)
 {
     search(
         steps,
-        [this, steps, done = std::move(done)](const std::optional<Unlocked> &held, const QString &error) {
+        [this, steps, follow, done = std::move(done)](const std::optional<Unlocked> &held,
+                                                      const QString &error) {
             if (!error.isEmpty())
                 return done(std::nullopt, error);
+            const StoreResult<SigningKeyList> listed = SigningKeyList::read(m_db);
+            if (!listed.ok())
+                return done(std::nullopt, listed.error().message);
             QString why;
-            const std::optional<QList<PublicKey>> known = readPublicKeys(&why);
-            if (!known)
+            const std::optional<NewKey> plan = planNewKey(listed.value(), held, follow, &why);
+            if (!plan)
                 return done(std::nullopt, why);
             // The first key follows nothing: it is made as any first call makes it.
-            if (known->isEmpty())
-                return search(steps, done);
-            const QString heldId = held ? held->key.publicKey().keyId() : QString();
-            const bool listed = std::any_of(known->begin(), known->end(), [&heldId](const PublicKey &key) {
-                return key.keyId() == heldId;
-            });
-            if (held && !listed)
-                return done(std::nullopt, notThisDirectorysKey(heldId, known->constFirst()));
+            if (listed.value().keys.isEmpty())
+                return search(
+                    steps, [done, plan](const std::optional<Unlocked> &made, const QString &reason) {
+                        done(made ? std::optional<NewKey>(NewKey{*made, {}, {}, {}}) : std::nullopt, reason);
+                    });
             const SigningKey next = SigningKey::generate();
             if (next.isNull())
                 return done(std::nullopt, QStringLiteral("OpenSSL could not generate a receipt-signing key"));
-            const auto succeeding =
-                std::make_shared<Search>(Search{steps, done, *known, {}, {}, {}, Missing::Create});
-            succeeding->succession =
-                SigningKeySuccession::make(next, *known, held ? &held->key : nullptr, IsoTime::nowUtc());
+            const Unlocking placed = [done, plan](const std::optional<Unlocked> &made,
+                                                  const QString &reason) {
+                done(made
+                         ? std::optional<NewKey>(NewKey{*made, plan->follows, plan->vouchedBy, plan->leftOut})
+                         : std::nullopt,
+                     reason);
+            };
+            const auto succeeding = std::make_shared<Search>(Search{
+                steps, placed, listed.value().keys, listed.value().successions, {}, {}, {}, Missing::Create});
+            succeeding->succession = SigningKeySuccession::make(
+                next, plan->follows, held ? &held->key : nullptr, IsoTime::nowUtc());
             succeeding->replacesFile = held && held->storage == Unlocked::Storage::File;
             storeKey(succeeding, next);
         },
         Missing::Report);
+}
+
+std::optional<SigningKeyVault::NewKey> SigningKeyVault::planNewKey(const SigningKeyList &listed,
+                                                                   const std::optional<Unlocked> &held,
+                                                                   const QStringList &follow,
+                                                                   QString *error) const
+{
+    NewKey plan;
+    if (listed.keys.isEmpty())
+        return plan;
+    if (held) {
+        const PublicKey heldKey = held->key.publicKey();
+        if (!listed.lists(heldKey)) {
+            *error = notThisDirectorysKey(heldKey.keyId(), listed.keys.constFirst());
+            return std::nullopt;
+        }
+        // What the key held here trusts already, and nothing the file alone lists: whoever
+        // can write the file can list a key of their own.
+        const QList<PublicKey> trusted = SigningKeySuccession::widen({heldKey}, listed.successions);
+        for (const PublicKey &key : listed.keys) {
+            const bool isTrusted = std::any_of(trusted.begin(), trusted.end(), [&key](const PublicKey &one) {
+                return one.pem() == key.pem();
+            });
+            (isTrusted ? plan.follows : plan.leftOut).append(key);
+        }
+        plan.vouchedBy = heldKey.keyId();
+        return plan;
+    }
+    // Without a key held here, only the owner can say which listed keys are theirs.
+    QStringList listedIds;
+    for (const PublicKey &key : listed.keys)
+        listedIds.append(key.keyId());
+    if (follow.isEmpty()) {
+        *error =
+            QStringLiteral("no key held here can vouch for the keys this directory lists (%1), so "
+                           "name those the new key follows: --follow ID,… (in Capdesk, confirm the list it "
+                           "shows). Check each against your own records of the directory's key: whoever can "
+                           "write the file can list a key of their own. Nothing was created")
+                .arg(listedIds.join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    for (const QString &id : follow) {
+        const qsizetype at = listedIds.indexOf(id);
+        if (at < 0) {
+            *error =
+                QStringLiteral("--follow names key %1, which this directory does not list (it lists %2). "
+                               "Nothing was created")
+                    .arg(id, listedIds.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        plan.follows.append(listed.keys.at(at));
+    }
+    for (const PublicKey &key : listed.keys) {
+        if (!follow.contains(key.keyId()))
+            plan.leftOut.append(key);
+    }
+    return plan;
 }
 
 void SigningKeyVault::placeInFile(const SearchPtr &search, const SigningKey &key)
@@ -462,8 +533,8 @@ std::optional<SigningKeyVault::Unlocked> SigningKeyVault::replaceKeyFile(const S
     QFile::remove(temporaryPath);
     if (!placed) {
         if (error)
-            *error = QStringLiteral("the new key %1 is listed, but its file %2 could not be written (%3); "
-                                    "receipts are still signed with the key before it")
+            *error = QStringLiteral("the new key %1 is listed, but its file %2 could not be written (%3), "
+                                    "so no key here signs as yet")
                          .arg(key.publicKey().keyId(), m_keyFilePath, why);
         return std::nullopt;
     }

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 class KeychainSteps;
 class QObject;
 class SigningKeySuccession;
+struct SigningKeyList;
 
 // Where a directory's receipt-signing key lives (SPEC §6). The public halves are rows of
 // signing_keys in the directory file, so every receipt stays verifiable from the file
@@ -28,26 +30,38 @@ public:
     struct Unlocked
     {
         SigningKey key;
-        enum class Storage { Keychain, File } storage;
+        enum class Storage { Keychain, File } storage = Storage::File;
         QString location; // "keychain entry receipt-signing-key:<id>" or the file path
     };
 
     using Unlocking = std::function<void(const std::optional<Unlocked> &key, const QString &error)>;
+
+    // A key made by startNewKey(), and what its succession says.
+    struct NewKey
+    {
+        Unlocked unlocked;
+        QList<PublicKey> follows; // the keys it vouches for
+        QString vouchedBy; // the id of the key held here that signed for it; empty when none was
+        QList<PublicKey> leftOut; // listed keys it does not follow: none trusted them
+    };
+    using Starting = std::function<void(const std::optional<NewKey> &key, const QString &error)>;
 
     // Default: the file is where Capdesk looks by itself, and a key is made there when none
     // can be found. Named: someone typed the path (`--signing-key`), and a path that holds
     // nothing is more likely a slip than a wish for a second key, once the directory has one.
     enum class KeyFile { Default, Named };
 
-    // `keychain` may be null: the key then lives in `keyFilePath`.
+    // `keychain` may be null: the key then lives in `keyFilePath`. `directory` names the
+    // directory in the commands messages suggest (`--db`), when known.
     SigningKeyVault(const QSqlDatabase &db, const QString &keyFilePath, KeychainStore *keychain,
-                    KeyFile keyFile = KeyFile::Default);
+                    KeyFile keyFile = KeyFile::Default, const QString &directory = QString());
 
     // The newest key whose private half can be found; a new pair, or a key file's key the
     // directory does not list, only while the directory has no key: a second key would sign
     // apart from the first, and `log --verify` trusts the key held here and the keys its
-    // successions link it to. Blocks while the keychain answers (for the CLI). Errors name
-    // the place that failed and never contain key material.
+    // successions link it to. A key that a listed succession follows signs no more. Blocks
+    // while the keychain answers (for the CLI). Errors name the place that failed and never
+    // contain key material.
     std::optional<Unlocked> unlock(QString *error);
     // The same search, but it never makes a key nor writes anything: none, with `error`
     // empty, when no key is held here. For checks (`log --verify`), which a new key could
@@ -58,13 +72,15 @@ public:
     // the database's thread and is destroyed no later than the vault.
     void unlockAsync(QObject *context, Unlocking done);
     // A new pair that signs from now on (`signing-key new`), listed with its
-    // SigningKeySuccession: signed by the new key over every key listed so far, and by the
-    // key held here too, when one is. For a directory whose key is lost, or one that should
-    // no longer sign. The new key goes where unlock() makes one; a key file holding the key
-    // it succeeds is replaced, any other file is refused. Blocks like unlock().
-    std::optional<Unlocked> startNewKey(QString *error);
+    // SigningKeySuccession, for a directory whose key is lost or should sign no more. With a
+    // key held here, the new key follows the keys that key trusts (itself, and those its
+    // successions link), and the held key signs for it; `follow` is not read. Without one,
+    // it follows the listed keys whose ids `follow` names, which must not be empty. The new
+    // key goes where the held key was (a key file holding it is replaced), else where
+    // unlock() makes one; a file holding anything else is refused. Blocks like unlock().
+    std::optional<NewKey> startNewKey(const QStringList &follow, QString *error);
     // The same without blocking this thread, as unlockAsync().
-    void startNewKeyAsync(QObject *context, Unlocking done);
+    void startNewKeyAsync(QObject *context, const QStringList &follow, Starting done);
     // Every key receipts may have been signed with, newest first.
     QList<PublicKey> publicKeys() const;
 
@@ -88,7 +104,13 @@ private:
     std::optional<Unlocked> searchBlocking(Missing missing, QString *error);
     void search(KeychainSteps steps, Unlocking done, Missing missing = Missing::Create);
     void tryKey(const SearchPtr &search, qsizetype index);
-    void startNewKey(KeychainSteps steps, Unlocking done);
+    void startNewKey(KeychainSteps steps, const QStringList &follow, Starting done);
+    // What the new key follows and who vouches, or why it cannot be made.
+    std::optional<NewKey> planNewKey(const SigningKeyList &listed, const std::optional<Unlocked> &held,
+                                     const QStringList &follow, QString *error) const;
+    // Answers with `unlocked`, unless a listed succession follows it while a key is wanted
+    // for signing.
+    void found(const SearchPtr &search, const Unlocked &unlocked);
     void createKey(const SearchPtr &search);
     // Into the keychain when one answers, else the key file; a Named file always.
     void storeKey(const SearchPtr &search, const SigningKey &key);
@@ -97,7 +119,6 @@ private:
     void withKeychain(const SearchPtr &search, std::function<void(bool available)> then);
     static void finish(const SearchPtr &search, const std::optional<Unlocked> &key, const QString &error);
 
-    std::optional<QList<PublicKey>> readPublicKeys(QString *error) const;
     Lookup readKeyFile(std::optional<SigningKey> *key, QString *error) const;
     static Lookup checkKeychainEntry(const QString &keyId, const KeychainStore::Read &entry,
                                      std::optional<SigningKey> *key, QString *error);
@@ -120,4 +141,5 @@ private:
     QString m_keyFilePath;
     KeychainStore *m_keychain;
     KeyFile m_keyFile;
+    QString m_directory;
 };

@@ -178,10 +178,18 @@ void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
 
     const Run refused = ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, here});
     QCOMPARE(refused.exitCode, 4);
-    QVERIFY2(refused.err.contains("capdeskctl signing-key new --signing-key " + here.toUtf8()),
+    QVERIFY2(refused.err.contains("capdeskctl signing-key new --db " + db().toUtf8() + " --signing-key "
+                                  + here.toUtf8()),
              refused.err.constData());
 
-    const Run started = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    // Without the key here, the owner names the key the new one vouches for.
+    const Run unnamed = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    QCOMPARE(unnamed.exitCode, 1);
+    QVERIFY2(unnamed.err.contains("--follow ID") && unnamed.err.contains(firstId.toUtf8()),
+             unnamed.err.constData());
+    QVERIFY(!QFile::exists(here));
+    const Run started =
+        ctl({u"signing-key"_s, u"new"_s, u"--follow"_s, firstId, u"--db"_s, db(), u"--signing-key"_s, here});
     QCOMPARE(started.exitCode, 0);
     const QString secondId = started.json().value(u"key_id"_s).toString();
     QVERIFY(!secondId.isEmpty() && secondId != firstId);
@@ -199,11 +207,15 @@ void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
              fromFirst.out.constData());
 
     // A key file that holds the key it succeeds is replaced, and that key signs for the new.
+    const QString firstCopy = m_dir->filePath(u"first-copy.pem"_s);
+    QVERIFY(QFile::copy(first, firstCopy));
     const Run rotated = ctl({u"signing-key"_s, u"new"_s, u"--db"_s, db(), u"--signing-key"_s, first});
     QCOMPARE(rotated.exitCode, 0);
     const QString thirdId = rotated.json().value(u"key_id"_s).toString();
     QCOMPARE(rotated.json().value(u"vouched_by"_s).toString(), firstId);
-    QCOMPARE(rotated.json().value(u"follows"_s).toArray().size(), 2);
+    // The first key trusts only itself: the second, unvouched, is left out.
+    QCOMPARE(rotated.json().value(u"follows"_s).toArray(), QJsonArray{firstId});
+    QCOMPARE(rotated.json().value(u"left_out"_s).toArray(), QJsonArray{secondId});
     QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, first}).exitCode, 0);
     QCOMPARE(ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"third.pub"_s), u"--db"_s, db(),
                   u"--signing-key"_s, first})
@@ -211,9 +223,20 @@ void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
                  .value(u"key_id"_s)
                  .toString(),
              thirdId);
+    // A copy of the replaced key signs no more.
+    const Run retired = ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, firstCopy});
+    QCOMPARE(retired.exitCode, 4);
+    QVERIFY2(retired.err.contains("signs no more: key " + thirdId.toUtf8() + " succeeds it"),
+             retired.err.constData());
     const Run fromThird = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, first});
-    QCOMPARE(fromThird.exitCode, 0);
-    QCOMPARE(fromThird.json().value(u"intact"_s).toBool(), true);
+    QCOMPARE(fromThird.exitCode, 1);
+    QVERIFY2(fromThird.out.contains("receipt_chain_other_key") && fromThird.out.contains(secondId.toUtf8()),
+             fromThird.out.constData());
+    // The second key's holder trusts the first (it follows it) and so the third, which the
+    // first signed for: every chain verifies from there.
+    const Run fromSecond = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, here});
+    QCOMPARE(fromSecond.exitCode, 0);
+    QCOMPARE(fromSecond.json().value(u"intact"_s).toBool(), true);
     // Every receipt still confirms, whichever key signed it.
     const QJsonArray receipts = ctl({u"receipts"_s, u"--db"_s, db()}).json().value(u"receipts"_s).toArray();
     QCOMPARE(receipts.size(), 3);

@@ -36,7 +36,7 @@ public:
     QString lintReportPath;
     bool revokeTokenAnswer = false;
     bool newSigningKeyAnswer = false;
-    QStringList newSigningKeyQuestions;
+    QList<QStringList> newSigningKeyQuestions; // the key held here, then the keys listed
     QStringList revokeTokenQuestions;
     bool worldEffectsAnswer = false;
     bool worldEffectsStopAsking = false;
@@ -91,9 +91,9 @@ public:
         revokeTokenQuestions.append(id);
         return revokeTokenAnswer;
     }
-    bool confirmNewSigningKey(const QString &heldKeyId) override
+    bool confirmNewSigningKey(const QString &heldKeyId, const QStringList &listedIds) override
     {
-        newSigningKeyQuestions.append(heldKeyId);
+        newSigningKeyQuestions.append(QStringList{heldKeyId} + listedIds);
         return newSigningKeyAnswer;
     }
     bool confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking) override

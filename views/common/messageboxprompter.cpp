@@ -101,21 +101,28 @@ bool MessageBoxPrompter::confirmRevokeToken(const QString &id, const QString &la
            == QMessageBox::Yes;
 }
 
-bool MessageBoxPrompter::confirmNewSigningKey(const QString &heldKeyId)
+bool MessageBoxPrompter::confirmNewSigningKey(const QString &heldKeyId, const QStringList &listedIds)
 {
-    const QString vouch =
-        heldKeyId.isEmpty()
-            ? tr("This machine holds none of the directory's keys, so none can sign for the new one: "
-                 "whoever holds an older key will read the new receipts as another key's.")
-            : tr("Key %1, held here, signs for the new key, so whoever holds either key trusts the "
-                 "receipts of both. A key file holding %1 is replaced.")
-                  .arg(heldKeyId);
-    return QMessageBox::question(
-               m_parent, tr("Start a New Receipt Key"),
-               tr("Sign receipts with a new key from now on? The new key signs for every "
-                  "key the directory lists, so receipts signed before stay verifiable.\n\n%1")
-                   .arg(vouch),
-               QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+    QString text;
+    if (listedIds.isEmpty())
+        text = tr("Make this directory's first receipt key now? Otherwise the first call makes it.");
+    else if (!heldKeyId.isEmpty())
+        text = tr("Sign receipts with a new key from now on?\n\nKey %1, held here, signs for the new key, "
+                  "and the "
+                  "new key vouches for the keys %1 trusts, so whoever holds either trusts the receipts of "
+                  "both. A "
+                  "key file holding %1 is replaced by the new key.")
+                   .arg(heldKeyId);
+    else
+        text =
+            tr("Sign receipts with a new key from now on?\n\nThis machine holds none of the directory's "
+               "keys. "
+               "The new key will vouch for the keys the directory lists:\n%1\nCheck them against your own "
+               "records: whoever can write the file can list a key of their own. Whoever holds an older key "
+               "will read the new receipts as another key's.")
+                .arg(listedIds.join(u"\n"_s));
+    return QMessageBox::question(m_parent, tr("Start a New Receipt Key"), text,
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
            == QMessageBox::Yes;
 }
 

@@ -21,7 +21,7 @@ public:
     bool askFillWithSamples() override;
     bool confirmImportNoncompliant(const QString &refusal) override;
     bool confirmRevokeToken(const QString &id, const QString &label) override;
-    bool confirmNewSigningKey(const QString &heldKeyId) override;
+    bool confirmNewSigningKey(const QString &heldKeyId, const QStringList &listedIds) override;
     bool confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking) override;
 
     QString chooseOpenPath(const QString &near) override;

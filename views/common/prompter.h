@@ -31,8 +31,9 @@ public:
     // Revoking a capability token is final: whoever holds it is refused from then on.
     virtual bool confirmRevokeToken(const QString &id, const QString &label) = 0;
     // Whether to sign receipts with a new key from now on; `heldKeyId` is the key held here,
-    // empty when this machine holds none of the directory's keys.
-    virtual bool confirmNewSigningKey(const QString &heldKeyId) = 0;
+    // empty when this machine holds none of the directory's keys, which the new key then
+    // follows on the owner's word: `listedIds` are those keys.
+    virtual bool confirmNewSigningKey(const QString &heldKeyId, const QStringList &listedIds) = 0;
     // A call that changes the world (`effects`, one line each, "KEY: what it does") asks
     // first. Setting `*stopAsking` turns the question off for `key` until the app closes.
     virtual bool confirmWorldEffects(const QString &key, const QStringList &effects, bool *stopAsking) = 0;

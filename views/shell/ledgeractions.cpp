@@ -34,6 +34,8 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
     auto follow = [this] {
         m_tokens->setEnabled(m_session.tokens() != nullptr);
         m_exportKey->setEnabled(m_session.ledger() != nullptr);
+        // A ledger closed meanwhile never answers: its request went with it.
+        m_newKeyPending = false;
         m_newKey->setEnabled(m_session.ledger() != nullptr);
     };
     connect(&m_session, &DirectorySession::documentChanged, this, follow);
@@ -100,7 +102,7 @@ void LedgerActions::savePublicKey(DirectoryLedger &ledger)
 void LedgerActions::startNewSigningKey()
 {
     const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
-    if (!ledger)
+    if (!ledger || m_newKeyPending)
         return;
     // The key checkSigningKey() unlocked when the directory opened, if any: it signs for the
     // new one. Not looked for again here, which would wait on the keychain.
@@ -110,16 +112,26 @@ void LedgerActions::startNewSigningKey()
             held.ok() && held.value())
             heldId = held.value()->publicKey().keyId();
     }
-    if (!m_prompter.confirmNewSigningKey(heldId))
+    QStringList listedIds;
+    for (const PublicKey &key : ledger->publicKeys())
+        listedIds.append(key.keyId());
+    if (!m_prompter.confirmNewSigningKey(heldId, listedIds))
         return;
-    signWithNewKey(ledger);
+    // Read only if no key is found here after all: then the owner has named these.
+    signWithNewKey(ledger, heldId.isEmpty() ? listedIds : QStringList());
 }
 
-void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger)
+void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger, const QStringList &follow)
 {
+    m_newKeyPending = true;
+    m_newKey->setEnabled(false);
     ledger->startNewSigningKeyAsync(
-        this, [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreResult<PublicKey> &made) {
+        this, follow,
+        [this,
+         opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreResult<SigningKeyVault::NewKey> &made) {
+            m_newKeyPending = false;
             const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+            m_newKey->setEnabled(m_session.ledger() != nullptr);
             if (!ledger || ledger != m_session.ledger())
                 return;
             if (!made.ok()) {
@@ -128,7 +140,8 @@ void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledge
             }
             m_prompter.showInfo(tr("Start a New Receipt Key"),
                                 tr("Receipts are signed with key %1 from now on. %2")
-                                    .arg(made.value().keyId(), ledger->keyStorage().value()));
+                                    .arg(made.value().unlocked.key.publicKey().keyId(),
+                                         SigningKeyVault::storageDescription(made.value().unlocked)));
             checkSigningKey();
         });
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QStringList>
 
 #include <memory>
 
@@ -41,7 +42,7 @@ signals:
 
 private:
     void savePublicKey(DirectoryLedger &ledger);
-    void signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger);
+    void signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger, const QStringList &follow);
 
     DirectorySession &m_session;
     Prompter &m_prompter;
@@ -50,4 +51,5 @@ private:
     QAction *m_exportKey;
     QAction *m_newKey;
     bool m_keyPending = false; // the open directory has no signing key until its first call
+    bool m_newKeyPending = false; // a new key is being made: one at a time
 };

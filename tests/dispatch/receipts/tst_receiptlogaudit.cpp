@@ -54,6 +54,7 @@ private slots:
     void aHeadSignedByAnotherKeyIsForged();
     void aNewKeyKeepsTheChainsTrusted_data();
     void aNewKeyKeepsTheChainsTrusted();
+    void aNewKeyDoesNotVouchForAKeySomeoneListed();
     void anAnchorCatchesARollBack();
     void anAnchorCatchesAReplacedKey();
     void aTamperedAnchorIsInvalid();
@@ -298,8 +299,10 @@ void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted()
         open();
         QVERIFY(!m_ledger->signingKey().ok());
     }
-    const StoreResult<PublicKey> next = m_ledger->startNewSigningKey();
-    QVERIFY2(next.ok(), qPrintable(next.error().message));
+    const StoreResult<SigningKeyVault::NewKey> made =
+        m_ledger->startNewSigningKey(keyLost ? QStringList{old.keyId()} : QStringList());
+    QVERIFY2(made.ok(), qPrintable(made.error().message));
+    const StoreResult<PublicKey> next = made.value().unlocked.key.publicKey();
     QVERIFY(next.value().keyId() != old.keyId());
     issueFromTwoWriters();
 
@@ -318,6 +321,49 @@ void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted()
     QVERIFY2(!codes.isEmpty() && codes.count(u"receipt_chain_other_key"_s) == codes.size(),
              qPrintable(codes.join(u", "_s)));
     QVERIFY(report.findings.constFirst().message.contains(next.value().keyId()));
+}
+
+// Someone who can write the file lists a key of their own and a chain it signed. The
+// owner's next key must not take it on: it follows what the owner's key trusts.
+void TestReceiptLogAudit::aNewKeyDoesNotVouchForAKeySomeoneListed()
+{
+    invoke(*m_dispatcher, u"owner"_s);
+    const PublicKey owner = m_trusted.constFirst();
+    close();
+    const QString intruderKey = m_dir->filePath(u"intruder.pem"_s);
+    // Their key is taken on only by a directory that lists none: they hide the owner's row
+    // while they sign, then put it back.
+    QString failure = RawSql::exec(
+        path(), {u"CREATE TABLE kept AS SELECT * FROM signing_keys"_s, u"DELETE FROM signing_keys"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    {
+        auto store = SqlDirectoryStore::open(path()).value();
+        auto intruder =
+            std::make_shared<DirectoryLedger>(store, DirectoryLedger::KeyPlacement::FileOnly,
+                                              CapabilityGateRefusalCounter::kDefaultIntervalMs, intruderKey);
+        LocalDispatcher theirs(store, nullptr, intruder);
+        theirs.setRunner(u"fn"_s, std::make_unique<FnRunner>());
+        QVERIFY(!invoke(theirs, u"intruder"_s).invocationId.isEmpty());
+    }
+    failure = RawSql::exec(path(), {u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) "
+                                    "SELECT key_id, public_key_pem, created_at FROM kept"_s,
+                                    u"DROP TABLE kept"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    open();
+    QCOMPARE(codesOf(audit()), QStringList{u"receipt_chain_other_key"_s});
+
+    const StoreResult<SigningKeyVault::NewKey> made = m_ledger->startNewSigningKey();
+    QVERIFY2(made.ok(), qPrintable(made.error().message));
+    QCOMPARE(made.value().follows.size(), 1);
+    QCOMPARE(made.value().follows.constFirst().keyId(), owner.keyId());
+    QCOMPARE(made.value().leftOut.size(), 1);
+    QVERIFY(made.value().leftOut.constFirst().keyId() != owner.keyId());
+    invoke(*m_dispatcher, u"after"_s);
+    // Neither the new key nor the owner's old one trusts the intruder's chain.
+    for (const PublicKey &key : {made.value().unlocked.key.publicKey(), owner}) {
+        m_trusted = {key};
+        QCOMPARE(codesOf(audit()), QStringList{u"receipt_chain_other_key"_s});
+    }
 }
 
 void TestReceiptLogAudit::anAnchorCatchesARollBack()

@@ -66,6 +66,7 @@ private slots:
     void aKeyIsMadeOnlyForADirectoryWithout();
     void aNewKeySucceedsTheOneBefore_data();
     void aNewKeySucceedsTheOneBefore();
+    void aSucceededKeySignsNoMore();
     void keychainHoldsTheKey();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds();
@@ -339,24 +340,32 @@ void TestSigningKeyVault::aKeyIsMadeOnlyForADirectoryWithout()
 
 void TestSigningKeyVault::aNewKeySucceedsTheOneBefore_data()
 {
-    QTest::addColumn<bool>("directoryHasAKey");
+    QTest::addColumn<bool>("directoryHasAKey"); // and a stranger's key someone listed beside it
     QTest::addColumn<QString>("fileHolds"); // "nothing", "its key" or "another key"
     QTest::addColumn<SigningKeyVault::KeyFile>("keyFile");
-    QTest::addColumn<QString>("outcome"); // "vouched", "unvouched", "first" or "refused"
+    QTest::addColumn<QString>("follow"); // "", "its key" or "unlisted": what --follow names
+    QTest::addColumn<QString>("outcome"); // "vouched", "unvouched", "first" or a refusal's start
     using KeyFile = SigningKeyVault::KeyFile;
     QTest::newRow("the key file holds the key: replaced, and the old key signs for the new")
-        << true << u"its key"_s << KeyFile::Default << u"vouched"_s;
+        << true << u"its key"_s << KeyFile::Default << QString() << u"vouched"_s;
     QTest::newRow("a named file holds the key: replaced the same")
-        << true << u"its key"_s << KeyFile::Named << u"vouched"_s;
-    QTest::newRow("the key is lost: a new one that follows it")
-        << true << u"nothing"_s << KeyFile::Default << u"unvouched"_s;
+        << true << u"its key"_s << KeyFile::Named << QString() << u"vouched"_s;
+    QTest::newRow("the key held decides, whatever --follow names")
+        << true << u"its key"_s << KeyFile::Default << u"unlisted"_s << u"vouched"_s;
+    QTest::newRow("the key is lost: a new one follows the key named")
+        << true << u"nothing"_s << KeyFile::Default << u"its key"_s << u"unvouched"_s;
     QTest::newRow("the key is lost, a file named: made there")
-        << true << u"nothing"_s << KeyFile::Named << u"unvouched"_s;
+        << true << u"nothing"_s << KeyFile::Named << u"its key"_s << u"unvouched"_s;
+    // Without a key here, only the owner can tell their key from one someone listed.
+    QTest::newRow("the key is lost and no key is named: refused")
+        << true << u"nothing"_s << KeyFile::Default << QString() << u"no key held here can vouch"_s;
+    QTest::newRow("the key is lost and the key named is not listed: refused")
+        << true << u"nothing"_s << KeyFile::Default << u"unlisted"_s << u"--follow names key"_s;
     QTest::newRow("a directory without a key: its first")
-        << false << u"nothing"_s << KeyFile::Default << u"first"_s;
+        << false << u"nothing"_s << KeyFile::Default << QString() << u"first"_s;
     // Not this directory's key: not Capdesk's to destroy.
     QTest::newRow("another directory's key in the file: refused")
-        << true << u"another key"_s << KeyFile::Named << u"refused"_s;
+        << true << u"another key"_s << KeyFile::Named << QString() << u"named.pem holds key"_s;
 }
 
 void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
@@ -364,31 +373,38 @@ void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
     QFETCH(bool, directoryHasAKey);
     QFETCH(QString, fileHolds);
     QFETCH(SigningKeyVault::KeyFile, keyFile);
+    QFETCH(QString, follow);
     QFETCH(QString, outcome);
     const SigningKey existing = SigningKey::generate();
+    const SigningKey stranger = SigningKey::generate(); // listed by whoever could write the file
     const SigningKey other = SigningKey::generate();
-    if (directoryHasAKey)
+    if (directoryHasAKey) {
         insertRow(existing.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+        insertRow(stranger.publicKey(), u"2026-02-01T00:00:00.000Z"_s);
+    }
     const QString path = m_dir->filePath(u"named.pem"_s);
     if (fileHolds != u"nothing"_s)
         writeFile(path, (fileHolds == u"its key"_s ? existing : other).privatePem(), 0600);
     const QByteArray fileBefore = contentsOf(path);
     const int rowsBefore = rowCount();
+    const QStringList named = follow.isEmpty()         ? QStringList()
+                              : follow == u"its key"_s ? QStringList{existing.publicKey().keyId()}
+                                                       : QStringList{other.publicKey().keyId()};
 
     SigningKeyVault keys(m_store->database(), path, nullptr, keyFile);
     QString error;
-    const std::optional<SigningKeyVault::Unlocked> made = keys.startNewKey(&error);
-    if (outcome == u"refused"_s) {
+    const std::optional<SigningKeyVault::NewKey> made = keys.startNewKey(named, &error);
+    if (outcome != u"vouched"_s && outcome != u"unvouched"_s && outcome != u"first"_s) {
         QVERIFY(!made);
-        QVERIFY2(error.startsWith(path + u" holds key "_s + other.publicKey().keyId()), qPrintable(error));
+        QVERIFY2(error.startsWith(outcome) || error.contains(u"/"_s + outcome), qPrintable(error));
         QCOMPARE(contentsOf(path), fileBefore);
         QCOMPARE(rowCount(), rowsBefore);
         return;
     }
     QVERIFY2(made, qPrintable(error));
-    const PublicKey next = made->key.publicKey();
-    QCOMPARE(made->storage, Storage::File);
-    QCOMPARE(contentsOf(path), made->key.privatePem());
+    const PublicKey next = made->unlocked.key.publicKey();
+    QCOMPARE(made->unlocked.storage, Storage::File);
+    QCOMPARE(contentsOf(path), made->unlocked.key.privatePem());
     QCOMPARE(modeOf(path), 0600);
     QCOMPARE(rowCount(), rowsBefore + 1);
     QCOMPARE(keys.publicKeys().constFirst().keyId(), next.keyId());
@@ -410,21 +426,52 @@ void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
         return;
     }
     QVERIFY(succession);
-    QCOMPARE(succession->follows().size(), 1);
-    QCOMPARE(succession->follows().constFirst().keyId(), existing.publicKey().keyId());
     const auto ids = [](const QList<PublicKey> &keys) {
         QStringList list;
         for (const PublicKey &key : keys)
             list.append(key.keyId());
         return list;
     };
+    // The stranger's key is left out, whoever makes the new key.
+    const QStringList followed{existing.publicKey().keyId()};
+    QCOMPARE(ids(succession->follows()), followed);
+    QCOMPARE(ids(made->follows), followed);
+    QCOMPARE(ids(made->leftOut), QStringList{stranger.publicKey().keyId()});
     // Whoever holds the new key trusts the old; whoever holds the old trusts the new only
     // if the old key signed for it.
     QCOMPARE(ids(SigningKeySuccession::widen({next}, {*succession})),
              (QStringList{next.keyId(), existing.publicKey().keyId()}));
     const bool vouched = outcome == u"vouched"_s;
     QCOMPARE(succession->vouchedBy(), vouched ? existing.publicKey().keyId() : QString());
+    QCOMPARE(made->vouchedBy, succession->vouchedBy());
     QCOMPARE(SigningKeySuccession::widen({existing.publicKey()}, {*succession}).size(), vouched ? 2 : 1);
+}
+
+// A key a listed succession follows signs no more, wherever it is still found: a copy of
+// the old key file elsewhere, or an old keychain entry a run without the new key reaches.
+void TestSigningKeyVault::aSucceededKeySignsNoMore()
+{
+    const SigningKey old = SigningKey::generate();
+    insertRow(old.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    const QString current = m_dir->filePath(u"current.pem"_s);
+    const QString copy = m_dir->filePath(u"copy.pem"_s);
+    writeFile(current, old.privatePem(), 0600);
+    writeFile(copy, old.privatePem(), 0600);
+    QString error;
+    SigningKeyVault here(m_store->database(), current, nullptr, SigningKeyVault::KeyFile::Named);
+    const std::optional<SigningKeyVault::NewKey> made = here.startNewKey({}, &error);
+    QVERIFY2(made, qPrintable(error));
+    const QString nextId = made->unlocked.key.publicKey().keyId();
+
+    SigningKeyVault elsewhere(m_store->database(), copy, nullptr, SigningKeyVault::KeyFile::Named);
+    QVERIFY(!elsewhere.unlock(&error));
+    QVERIFY2(error.startsWith(u"key %1 (%2) signs no more: key %3 succeeds it"_s.arg(old.publicKey().keyId(),
+                                                                                     copy, nextId)),
+             qPrintable(error));
+    // A check still finds it: old receipts are verified with it.
+    const std::optional<SigningKeyVault::Unlocked> found = elsewhere.find(&error);
+    QVERIFY(found);
+    QCOMPARE(found->key.publicKey().keyId(), old.publicKey().keyId());
 }
 
 void TestSigningKeyVault::keychainHoldsTheKey()
@@ -466,11 +513,11 @@ void TestSigningKeyVault::keychainHoldsTheKey()
     QCOMPARE(rowCount(), 1);
 
     // A new key on purpose goes to the keychain too, and the key there signs for it.
-    const std::optional<SigningKeyVault::Unlocked> next = later.startNewKey(&error);
+    const std::optional<SigningKeyVault::NewKey> next = later.startNewKey({}, &error);
     QVERIFY2(next, qPrintable(error));
-    const QString nextId = next->key.publicKey().keyId();
+    const QString nextId = next->unlocked.key.publicKey().keyId();
     m_keychainEntries << u"receipt-signing-key:"_s + nextId;
-    QCOMPARE(next->storage, Storage::Keychain);
+    QCOMPARE(next->unlocked.storage, Storage::Keychain);
     QVERIFY(nextId != keyId);
     QVERIFY(!QFile::exists(keyFile()));
     QCOMPARE(rowCount(), 2);

@@ -311,7 +311,7 @@ void TestRunActions::aNewReceiptKeySignsOnceAsked()
     QVERIFY(action && action->isEnabled());
 
     action->trigger();
-    QCOMPARE(m_sample->prompter->newSigningKeyQuestions, QStringList{firstId});
+    QCOMPARE(m_sample->prompter->newSigningKeyQuestions, (QList<QStringList>{{firstId, firstId}}));
     QCOMPARE(ledger.publicKeys().size(), 1);
 
     m_sample->prompter->newSigningKeyAnswer = true;

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "dispatch/core/storeerror.h"
+#include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/signingkeysuccession.h"
+
+#include <QList>
+#include <QSqlDatabase>
+
+// The directory's signing_keys as listed in the file: every public key receipts may have
+// been signed with, newest first, and the signed successions of those made by
+// `signing-key new`. Whoever can write the file can add to both, so the list says which
+// keys exist, never which to trust (SigningKeySuccession::widen does that).
+struct SigningKeyList
+{
+    QList<PublicKey> keys;
+    QList<SigningKeySuccession> successions;
+
+    // A row whose key or succession does not parse verifies nothing and is passed over.
+    static StoreResult<SigningKeyList> read(const QSqlDatabase &db);
+
+    bool lists(const PublicKey &key) const;
+};
