@@ -87,10 +87,11 @@ private:
     void headNotTrusted(const ReceiptChainHead &head)
     {
         // Each listed key costs a signature check per head, and a crafted file can hold many
-        // of both: past the findings kept, a head is only counted, as forged.
-        const QList<PublicKey> suspects =
-            m_report.findingCount < ReceiptLogAudit::kMaxFindings ? m_listed : QList<PublicKey>();
-        for (const PublicKey &key : suspects) {
+        // of both: once the checks spent on naming keys reach a budget, a head is only
+        // reported as forged.
+        for (const PublicKey &key : std::as_const(m_listed)) {
+            if (m_attributionChecks++ >= kMaxAttributionChecks)
+                break;
             if (head.verifiedBy({key})) {
                 find(
                     u"receipt_chain_other_key"_s,
@@ -558,6 +559,8 @@ private:
     // The keys given, widened by readKeys().
     QList<PublicKey> m_keys;
     QList<PublicKey> m_listed;
+    static constexpr int kMaxAttributionChecks = 10000;
+    int m_attributionChecks = 0;
     ReceiptLogAudit::Report m_report;
     QHash<QString, ReceiptChainHead> m_heads;
     // Where each writer's archived stretches end: its chain goes on from there.

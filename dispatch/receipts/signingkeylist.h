@@ -16,7 +16,12 @@ struct SigningKeyList
     QList<PublicKey> keys;
     QList<SigningKeySuccession> successions;
 
+    // No directory makes this many keys; past it the file was edited, and each key read
+    // costs every command and check a parse and signature checks.
+    static constexpr int kMaxKeys = 1000;
+
     // A row whose key or succession does not parse verifies nothing and is passed over.
+    // More than kMaxKeys rows is an error, not a list cut short.
     static StoreResult<SigningKeyList> read(const QSqlDatabase &db);
 
     bool lists(const PublicKey &key) const;

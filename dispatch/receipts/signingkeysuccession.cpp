@@ -160,9 +160,7 @@ std::optional<PublicKey> SigningKeySuccession::successorOf(const PublicKey &key,
                                                            const QList<SigningKeySuccession> &successions)
 {
     for (const SigningKeySuccession &succession : successions) {
-        const bool follows = std::any_of(succession.m_follows.begin(), succession.m_follows.end(),
-                                         [&key](const PublicKey &one) { return one.pem() == key.pem(); });
-        if (follows && succession.m_key.pem() != key.pem() && succession.signedByNext())
+        if (succession.m_key.pem() != key.pem() && succession.signedBy(key) && succession.signedByNext())
             return succession.m_key;
     }
     return std::nullopt;

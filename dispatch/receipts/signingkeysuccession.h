@@ -41,7 +41,8 @@ public:
 
     // `trusted` and every key a chain of valid successions links to it, either way.
     static QList<PublicKey> widen(QList<PublicKey> trusted, const QList<SigningKeySuccession> &successions);
-    // A key whose valid succession follows `key`: `key` signs no more.
+    // A key whose valid succession `key` itself signed for: `key` signs no more. One it did
+    // not sign for retires nothing, or whoever can write the file could stop any key.
     static std::optional<PublicKey> successorOf(const PublicKey &key,
                                                 const QList<SigningKeySuccession> &successions);
 

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -189,9 +190,19 @@ QString SigningKeyVault::notThisDirectorysKey(const QString &heldKeyId, const Pu
 
 QString SigningKeyVault::newKeyCommand() const
 {
-    const QString directory = m_directory.isEmpty() ? QString() : QStringLiteral(" --db ") + m_directory;
+    // Quoted where a shell would split or expand it, so the command can be pasted.
+    const auto quoted = [](const QString &path) {
+        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:@%+=,-]+$"));
+        return plain.match(path).hasMatch()
+                   ? path
+                   : QLatin1Char('\'') + QString(path).replace(QLatin1Char('\''), QStringLiteral("'\\''"))
+                         + QLatin1Char('\'');
+    };
+    const QString directory =
+        m_directory.isEmpty() ? QString() : QStringLiteral(" --db ") + quoted(m_directory);
     return m_keyFile == KeyFile::Named
-               ? QStringLiteral("capdeskctl signing-key new%1 --signing-key %2").arg(directory, m_keyFilePath)
+               ? QStringLiteral("capdeskctl signing-key new%1 --signing-key %2")
+                     .arg(directory, quoted(m_keyFilePath))
                : QStringLiteral(
                      "capdeskctl signing-key new%1, or File \u2192 Start a New Receipt Key\u2026 in "
                      "Capdesk")

@@ -114,13 +114,13 @@ bool MessageBoxPrompter::confirmNewSigningKey(const QString &heldKeyId, const QS
                   "key file holding %1 is replaced by the new key.")
                    .arg(heldKeyId);
     else
-        text =
-            tr("Sign receipts with a new key from now on?\n\nThis machine holds none of the directory's "
-               "keys. "
-               "The new key will vouch for the keys the directory lists:\n%1\nCheck them against your own "
-               "records: whoever can write the file can list a key of their own. Whoever holds an older key "
-               "will read the new receipts as another key's.")
-                .arg(listedIds.join(u"\n"_s));
+        text = tr("Sign receipts with a new key from now on?\n\nNo key of the directory's was found here. "
+                  "Unless one is found after all (it then decides), the new key will vouch for every key the "
+                  "directory lists:\n\n    %1\n\nCheck them against your own records: whoever can write the "
+                  "file can list a key of their own. To vouch for some only, run capdeskctl signing-key new "
+                  "--follow ID,… instead. Whoever holds an older key will read the new receipts as another "
+                  "key's.")
+                   .arg(listedIds.join(u"\n    "_s));
     return QMessageBox::question(m_parent, tr("Start a New Receipt Key"), text,
                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
            == QMessageBox::Yes;

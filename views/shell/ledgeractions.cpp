@@ -13,6 +13,8 @@
 #include <QIcon>
 #include <QSaveFile>
 
+using namespace Qt::StringLiterals;
+
 LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWidget *dialogParent,
                              QObject *parent)
     : QObject(parent), m_session(session), m_prompter(prompter), m_dialogParent(dialogParent),
@@ -35,8 +37,9 @@ LedgerActions::LedgerActions(DirectorySession &session, Prompter &prompter, QWid
         m_tokens->setEnabled(m_session.tokens() != nullptr);
         m_exportKey->setEnabled(m_session.ledger() != nullptr);
         // A ledger closed meanwhile never answers: its request went with it.
-        m_newKeyPending = false;
-        m_newKey->setEnabled(m_session.ledger() != nullptr);
+        if (m_newKeyFor.lock() != m_session.ledger())
+            m_newKeyFor.reset();
+        m_newKey->setEnabled(m_session.ledger() != nullptr && m_newKeyFor.expired());
     };
     connect(&m_session, &DirectorySession::documentChanged, this, follow);
     connect(&m_session, &DirectorySession::documentChanged, this, &LedgerActions::checkSigningKey);
@@ -102,7 +105,7 @@ void LedgerActions::savePublicKey(DirectoryLedger &ledger)
 void LedgerActions::startNewSigningKey()
 {
     const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
-    if (!ledger || m_newKeyPending)
+    if (!ledger || !m_newKeyFor.expired())
         return;
     // The key checkSigningKey() unlocked when the directory opened, if any: it signs for the
     // new one. Not looked for again here, which would wait on the keychain.
@@ -123,13 +126,13 @@ void LedgerActions::startNewSigningKey()
 
 void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger, const QStringList &follow)
 {
-    m_newKeyPending = true;
+    m_newKeyFor = ledger;
     m_newKey->setEnabled(false);
     ledger->startNewSigningKeyAsync(
         this, follow,
         [this,
          opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreResult<SigningKeyVault::NewKey> &made) {
-            m_newKeyPending = false;
+            m_newKeyFor.reset();
             const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
             m_newKey->setEnabled(m_session.ledger() != nullptr);
             if (!ledger || ledger != m_session.ledger())
@@ -138,12 +141,33 @@ void LedgerActions::signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledge
                 m_prompter.showError(tr("Start a New Receipt Key"), made.error().message);
                 return;
             }
-            m_prompter.showInfo(tr("Start a New Receipt Key"),
-                                tr("Receipts are signed with key %1 from now on. %2")
-                                    .arg(made.value().unlocked.key.publicKey().keyId(),
-                                         SigningKeyVault::storageDescription(made.value().unlocked)));
+            m_prompter.showInfo(tr("Start a New Receipt Key"), newKeyReport(made.value()));
             checkSigningKey();
         });
+}
+
+QString LedgerActions::newKeyReport(const SigningKeyVault::NewKey &made)
+{
+    const auto ids = [](const QList<PublicKey> &keys) {
+        QStringList list;
+        for (const PublicKey &key : keys)
+            list.append(key.keyId());
+        return list.join(u", "_s);
+    };
+    QString text = tr("New receipt key %1: it signs every receipt from now on.")
+                       .arg(made.unlocked.key.publicKey().keyId());
+    if (!made.follows.isEmpty())
+        text += u"\n\n"_s
+                + (made.vouchedBy.isEmpty()
+                       ? tr("It vouches for %1. No key held here signed for it.").arg(ids(made.follows))
+                       : tr("It vouches for %1, and %2, held here, signed for it.")
+                             .arg(ids(made.follows), made.vouchedBy));
+    if (!made.leftOut.isEmpty())
+        text += u"\n\n"_s
+                + tr("Left out: %1. The directory lists them, but no key held here trusted them, so their "
+                     "receipts check as another key's.")
+                      .arg(ids(made.leftOut));
+    return text + u"\n\n"_s + SigningKeyVault::storageDescription(made.unlocked);
 }
 
 void LedgerActions::checkSigningKey()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dispatch/receipts/signingkeyvault.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -43,6 +45,7 @@ signals:
 private:
     void savePublicKey(DirectoryLedger &ledger);
     void signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger, const QStringList &follow);
+    static QString newKeyReport(const SigningKeyVault::NewKey &made);
 
     DirectorySession &m_session;
     Prompter &m_prompter;
@@ -51,5 +54,6 @@ private:
     QAction *m_exportKey;
     QAction *m_newKey;
     bool m_keyPending = false; // the open directory has no signing key until its first call
-    bool m_newKeyPending = false; // a new key is being made: one at a time
+    // The ledger a new key is being made for, one at a time; expired when none is.
+    std::weak_ptr<DirectoryLedger> m_newKeyFor;
 };

@@ -45,6 +45,8 @@ private slots:
     void hostileTextIsRefused_data();
     void hostileTextIsRefused();
     void aForgedStatementLinksNothing();
+    void aKeyRetiresOnlyByItsOwnWord_data();
+    void aKeyRetiresOnlyByItsOwnWord();
 
 private:
     const PublicKey &key(QChar letter) const { return m_public[letter.unicode() - u'a']; }
@@ -181,6 +183,28 @@ void TestSigningKeySuccession::aForgedStatementLinksNothing()
         edited(good, u"made_at"_s, u"2020-01-01T00:00:00.000Z"_s), key(u'b').keyId());
     QVERIFY(redated);
     QCOMPARE(idsOf(SigningKeySuccession::widen({key(u'b')}, {*redated})), idsOf({key(u'b')}));
+}
+
+void TestSigningKeySuccession::aKeyRetiresOnlyByItsOwnWord_data()
+{
+    QTest::addColumn<QStringList>("links");
+    QTest::addColumn<QString>("retired"); // keys a successor retires
+    QTest::addRow("the old key signed for the new one") << QStringList{u"b<<a"_s} << u"a"_s;
+    // Made where the old key was lost, or by whoever can write the file: stops nothing.
+    QTest::addRow("the new key alone says it follows") << QStringList{u"b<a"_s} << QString();
+    QTest::addRow("signed by another key than the one followed") << QStringList{u"c<<b/a"_s} << QString();
+    QTest::addRow("each key of a line of three") << QStringList{u"b<<a"_s, u"c<<ab/b"_s} << u"ab"_s;
+}
+
+void TestSigningKeySuccession::aKeyRetiresOnlyByItsOwnWord()
+{
+    QFETCH(QStringList, links);
+    QFETCH(QString, retired);
+    const QList<SigningKeySuccession> made = successions(links);
+    for (const QChar letter : QStringLiteral("abcd")) {
+        const std::optional<PublicKey> successor = SigningKeySuccession::successorOf(key(letter), made);
+        QVERIFY2(bool(successor) == retired.contains(letter), qPrintable(QString(letter)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSigningKeySuccession)

@@ -1,3 +1,4 @@
+#include "dispatch/receipts/signingkeylist.h"
 #include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/secrets/keychainstore.h"
@@ -5,6 +6,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,6 +70,8 @@ private slots:
     void aNewKeySucceedsTheOneBefore_data();
     void aNewKeySucceedsTheOneBefore();
     void aSucceededKeySignsNoMore();
+    void aKeyNotSignedForSignsOn();
+    void aFileListingTooManyKeysIsRefused();
     void keychainHoldsTheKey();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds_data();
     void asynchronousUnlockFindsWhatTheBlockingOneFinds();
@@ -80,7 +85,7 @@ private:
         return SigningKeyVault(m_store->database(), m_path + QStringLiteral(".signing-key"), keychain);
     }
     int rowCount() const;
-    void insertRow(const PublicKey &key, const QString &createdAt);
+    void insertRow(const PublicKey &key, const QString &createdAt, const QString &succession = QString());
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<SqlDirectoryStore> m_store;
@@ -114,13 +119,16 @@ int TestSigningKeyVault::rowCount() const
     return query.exec(u"SELECT count(*) FROM signing_keys"_s) && query.next() ? query.value(0).toInt() : -1;
 }
 
-void TestSigningKeyVault::insertRow(const PublicKey &key, const QString &createdAt)
+void TestSigningKeyVault::insertRow(const PublicKey &key, const QString &createdAt, const QString &succession)
 {
     QSqlQuery query(m_store->database());
-    query.prepare(u"INSERT INTO signing_keys (key_id, public_key_pem, created_at) VALUES (?, ?, ?)"_s);
+    query.prepare(
+        u"INSERT INTO signing_keys (key_id, public_key_pem, created_at, succession) VALUES (?, ?, ?, ?)"_s);
     query.addBindValue(key.keyId());
     query.addBindValue(QString::fromLatin1(key.pem()));
     query.addBindValue(createdAt);
+    query.addBindValue(succession.isEmpty() ? QVariant(QMetaType::fromType<QString>())
+                                            : QVariant(succession));
     QVERIFY(query.exec());
 }
 
@@ -380,7 +388,19 @@ void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
     const SigningKey other = SigningKey::generate();
     if (directoryHasAKey) {
         insertRow(existing.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
-        insertRow(stranger.publicKey(), u"2026-02-01T00:00:00.000Z"_s);
+        // Their own statement that their key follows the directory's, which the
+        // directory's key did not sign: its vouch is copied from another statement.
+        const SigningKeySuccession vouched =
+            SigningKeySuccession::make(SigningKey::generate(), {existing.publicKey()}, &existing, u"x"_s);
+        QJsonObject forged = QJsonDocument::fromJson(
+                                 SigningKeySuccession::make(stranger, {existing.publicKey()}, nullptr, u"x"_s)
+                                     .toText()
+                                     .toUtf8())
+                                 .object();
+        forged.insert(u"vouched_by"_s,
+                      QJsonDocument::fromJson(vouched.toText().toUtf8()).object().value(u"vouched_by"_s));
+        insertRow(stranger.publicKey(), u"2026-02-01T00:00:00.000Z"_s,
+                  QString::fromUtf8(QJsonDocument(forged).toJson(QJsonDocument::Compact)));
     }
     const QString path = m_dir->filePath(u"named.pem"_s);
     if (fileHolds != u"nothing"_s)
@@ -472,6 +492,45 @@ void TestSigningKeyVault::aSucceededKeySignsNoMore()
     const std::optional<SigningKeyVault::Unlocked> found = elsewhere.find(&error);
     QVERIFY(found);
     QCOMPARE(found->key.publicKey().keyId(), old.publicKey().keyId());
+}
+
+// A statement the key did not sign retires nothing: whoever can write the file could
+// otherwise stop the owner's key with a key and a statement of their own.
+void TestSigningKeyVault::aKeyNotSignedForSignsOn()
+{
+    const SigningKey owner = SigningKey::generate();
+    insertRow(owner.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    const QString ownerFile = m_dir->filePath(u"owner.pem"_s);
+    writeFile(ownerFile, owner.privatePem(), 0600);
+    QString error;
+    // Made without the owner's key, following it.
+    SigningKeyVault apart(m_store->database(), m_dir->filePath(u"apart.pem"_s), nullptr,
+                          SigningKeyVault::KeyFile::Named);
+    const std::optional<SigningKeyVault::NewKey> made =
+        apart.startNewKey({owner.publicKey().keyId()}, &error);
+    QVERIFY2(made, qPrintable(error));
+    QVERIFY(made->vouchedBy.isEmpty());
+
+    SigningKeyVault owners(m_store->database(), ownerFile, nullptr, SigningKeyVault::KeyFile::Named);
+    const std::optional<SigningKeyVault::Unlocked> unlocked = owners.unlock(&error);
+    QVERIFY2(unlocked, qPrintable(error));
+    QCOMPARE(unlocked->key.publicKey().keyId(), owner.publicKey().keyId());
+}
+
+// A file listing more keys than Capdesk makes is refused, not read in part.
+void TestSigningKeyVault::aFileListingTooManyKeysIsRefused()
+{
+    const SigningKey held = SigningKey::generate();
+    writeFile(keyFile(), held.privatePem(), 0600);
+    insertRow(held.publicKey(), u"2026-01-01T00:00:00.000Z"_s);
+    QVERIFY(m_store->database().transaction());
+    for (int i = 0; i < SigningKeyList::kMaxKeys; ++i)
+        insertRow(SigningKey::generate().publicKey(), u"2026-02-01T00:00:00.000Z"_s);
+    QVERIFY(m_store->database().commit());
+    QString error;
+    QVERIFY(!vault().unlock(&error));
+    QVERIFY2(error.contains(u"more than 1000 receipt-signing keys"_s), qPrintable(error));
+    QVERIFY(vault().publicKeys().isEmpty());
 }
 
 void TestSigningKeyVault::keychainHoldsTheKey()

@@ -316,7 +316,12 @@ void TestRunActions::aNewReceiptKeySignsOnceAsked()
 
     m_sample->prompter->newSigningKeyAnswer = true;
     action->trigger();
+    // One at a time: a second trigger while the first is under way asks nothing.
+    QVERIFY(!action->isEnabled());
+    action->trigger();
     QTRY_COMPARE(m_sample->prompter->infos.size(), 1);
+    QCOMPARE(m_sample->prompter->newSigningKeyQuestions.size(), 2);
+    QTRY_VERIFY(action->isEnabled());
     QCOMPARE(m_sample->prompter->errors, QStringList());
     const QList<PublicKey> keys = ledger.publicKeys();
     QCOMPARE(keys.size(), 2);
