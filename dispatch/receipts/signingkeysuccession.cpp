@@ -91,7 +91,7 @@ std::optional<SigningKeySuccession> SigningKeySuccession::fromText(const QString
     if (!key || key->keyId() != keyId)
         return std::nullopt;
     succession.m_key = *key;
-    for (const QJsonValue &value : follows) {
+    for (const auto &value : follows) {
         const std::optional<PublicKey> followed = described(value);
         if (!followed)
             return std::nullopt;

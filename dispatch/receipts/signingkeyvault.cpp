@@ -505,7 +505,7 @@ QString SigningKeyVault::writeTemporaryKeyFile(const QByteArray &pem, QString *e
     if (!QFileInfo::exists(folder) && QDir().mkpath(folder))
         QFile::setPermissions(folder,
                               QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    const QString temporaryPath =
+    QString temporaryPath =
         m_keyFilePath
         + QStringLiteral(".new-%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
     QFile temporary(temporaryPath);
