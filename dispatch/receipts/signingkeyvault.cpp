@@ -421,13 +421,9 @@ std::optional<SigningKeyVault::NewKey> SigningKeyVault::planNewKey(const Signing
         }
         // What the key held here trusts already, and nothing the file alone lists: whoever
         // can write the file can list a key of their own.
-        const QList<PublicKey> trusted = SigningKeySuccession::widen({heldKey}, listed.successions);
-        for (const PublicKey &key : listed.keys) {
-            const bool isTrusted = std::any_of(trusted.begin(), trusted.end(), [&key](const PublicKey &one) {
-                return one.pem() == key.pem();
-            });
-            (isTrusted ? plan.follows : plan.leftOut).append(key);
-        }
+        const SigningKeyList trusted{SigningKeySuccession::widen({heldKey}, listed.successions), {}};
+        for (const PublicKey &key : listed.keys)
+            (trusted.lists(key) ? plan.follows : plan.leftOut).append(key);
         plan.vouchedBy = heldKey.keyId();
         return plan;
     }
