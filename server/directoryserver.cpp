@@ -5,6 +5,7 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "server/accesslog.h"
+#include "server/faultscreen.h"
 #include "server/httpconnection.h"
 #include "server/limitedsslserver.h"
 #include "server/limitedtcpserver.h"
@@ -196,8 +197,12 @@ DirectoryServer::Exchange DirectoryServer::exchangeOf(const QHttpServerRequest &
                                                       QTcpSocket *socket) const
 {
     const HttpConnection *connection = HttpConnection::of(socket);
-    return {methodName(request.method()), request.url(), m_clock.elapsed(),
-            m_draining || (connection && connection->closesAfterAnswer()), socket->peerAddress()};
+    return {methodName(request.method()),
+            request.url(),
+            m_clock.elapsed(),
+            m_draining || (connection && connection->closesAfterAnswer()),
+            socket->peerAddress(),
+            m_ownerKey.matches(request.value(QByteArrayLiteral("x-terminal-key")))};
 }
 
 std::optional<ServerReply> DirectoryServer::refusalOnHead(const RequestHead &head)
@@ -395,8 +400,8 @@ void DirectoryServer::answerInvocation(const QHttpServerRequest &request, QTcpSo
             504,
             QStringLiteral("the invocation did not finish within %1 ms").arg(m_options.dispatchTimeoutMs)));
     });
-    auto finished = [this, handle, answer] {
-        answer(m_dispatch.finish(handle->outcome()));
+    auto finished = [this, handle, answer, exchange] {
+        answer(m_dispatch.finish(handle->outcome(), exchange.owner));
         handle->deleteLater();
         finishDispatch();
     };
@@ -415,8 +420,9 @@ void DirectoryServer::finishDispatch()
 }
 
 void DirectoryServer::send(QHttpServerResponder &responder, const Exchange &exchange,
-                           const ServerReply &reply)
+                           const ServerReply &answer)
 {
+    const ServerReply reply = exchange.owner ? answer : FaultScreen::screened(answer);
     const bool head = exchange.method == "HEAD";
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(reply.status));
     // 204 and 304 have no body, so no length to announce (a 304's would be the 200's).

@@ -71,6 +71,7 @@ private:
         qint64 startedMs = 0;
         bool close = false;
         QHostAddress peer;
+        bool owner = false; // a valid x-terminal-key: told a fault's reason
     };
 
     static Target resolve(const QString &path);
@@ -88,7 +89,7 @@ private:
     // a body or changes something needs the key, or a capability token on POST /api/dispatch
     // that the token store does not already refuse (unknown, revoked, expired).
     std::optional<ServerReply> refusalOnHead(const RequestHead &head);
-    void send(QHttpServerResponder &responder, const Exchange &exchange, const ServerReply &reply);
+    void send(QHttpServerResponder &responder, const Exchange &exchange, const ServerReply &answer);
     void finishDispatch();
     void checkDrained();
 

@@ -6,6 +6,7 @@
 #include "dispatch/call/invocationids.h"
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/store/directorystore.h"
 #include "dispatch/tokens/capabilitygate.h"
@@ -108,9 +109,10 @@ std::optional<ServerReply> DispatchApi::refusalOfToken(const QString &token)
     InvocationOutcome outcome;
     outcome.refusal = verdict.reason;
     if (logged.isError())
-        outcome.refusal += QStringLiteral(" (and the refusal could not be logged: %1)").arg(logged.message);
+        outcome.refusal += QStringLiteral(" (and the refusal could not be logged: %1)")
+                               .arg(FaultNotice::hide(logged.message));
     outcome.refusalStatus = verdict.httpStatus;
-    return finish(outcome);
+    return finish(outcome, false);
 }
 
 std::variant<ServerReply, InvocationHandle *> DispatchApi::start(const QByteArray &body, const Caller &caller)
@@ -243,8 +245,10 @@ std::optional<ServerReply> DispatchApi::badMember(const QJsonObject &object)
     return std::nullopt;
 }
 
-ServerReply DispatchApi::finish(const InvocationOutcome &outcome) const
+ServerReply DispatchApi::finish(InvocationOutcome outcome, bool owner) const
 {
+    if (!owner && !outcome.receiptError.isEmpty())
+        outcome.receiptError = FaultNotice::hide(outcome.receiptError);
     QJsonObject response = outcome.toResponse();
     if (!outcome.refusal.isEmpty())
         return ServerReply::json(outcome.refusalStatus > 0 ? outcome.refusalStatus : 400, response);

@@ -56,8 +56,10 @@ public:
     // POST /api/flow-runs (the owner's only): the receipt of a flow debugged step by step,
     // once; its invocation id may not have a receipt yet.
     std::variant<ServerReply, InvocationHandle *> recordFlowRun(const QByteArray &body);
-    // The response object, with the proof pointing at this server's public receipt page.
-    ServerReply finish(const InvocationOutcome &outcome) const;
+    // The response object, with the proof pointing at this server's public receipt page. A
+    // caller who is not the owner gets a receipt that could not be written as a fault
+    // (FaultNotice), not its reason.
+    ServerReply finish(InvocationOutcome outcome, bool owner) const;
 
 private:
     // SPEC §10's body, strictly: `key` a non-empty string, `body` a string, `shape` a bool,

@@ -11,11 +11,7 @@
 class OwnerKeyFile final
 {
 public:
-    static constexpr qint64 kMaxBytes = 4096;
-
-    // The file's one line, without its line end. nullopt, with `error` saying why, when the
-    // file is missing, open to other users, longer than kMaxBytes, or not one line of
-    // printable ASCII (what an x-terminal-key header can carry).
+    // The file's one line (SecretLineFile), named "owner key" in its errors.
     static std::optional<QByteArray> read(const QString &path, QString *error);
     // $CREDENTIALS_DIRECTORY/owner-key; empty when systemd passed no credentials.
     static QString credentialPath();

@@ -35,6 +35,7 @@
 #include "dispatch/store/sampledirectory.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "remote/remotedirectorystore.h"
+#include "server/secretlinefile.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -158,6 +159,8 @@ int CtlCommands::runCommand()
     }
     if (const int refused = refuseOptions(*m_command))
         return refused;
+    if (const int refused = readTokenFile())
+        return refused;
     // Help needs no directory: it is answered before any server is asked.
     if (m_command->run == &CtlCommands::help)
         return help();
@@ -178,6 +181,24 @@ int CtlCommands::runCommand()
                         m_command->name));
     }
     return (this->*m_command->run)();
+}
+
+// --token-file stands for --token from here on, so every check and message of a token
+// holds for both.
+int CtlCommands::readTokenFile()
+{
+    if (!m_args.has(u"--token-file"_s))
+        return Ok;
+    if (m_args.has(u"--token"_s))
+        return CtlOutput::usage(u"give the token one way: --token or --token-file"_s);
+    QString error;
+    const std::optional<QByteArray> token =
+        SecretLineFile::read(m_args.value(u"--token-file"_s), u"token"_s, &error);
+    if (!token)
+        return CtlOutput::usage(error);
+    m_args.values.insert(u"--token"_s, QString::fromLatin1(*token));
+    m_args.given.insert(u"--token"_s);
+    return Ok;
 }
 
 bool CtlCommands::applies(const CtlCommand &command, const QString &option)

@@ -52,6 +52,13 @@ QList<QCommandLineOption> serveOptions()
            + CtlDispatchLimits::options();
 }
 
+// A token on the command line is in reach of ps and the shell's history; a file is not.
+QCommandLineOption tokenFileOption()
+{
+    return valued(u"token-file"_s, u"FILE"_s,
+                  u"--token read from FILE (one line, mode 0600), out of sight of ps and shell history"_s);
+}
+
 QCommandLineOption mcpProjectionOption()
 {
     return valued(u"tools"_s, u"rows|contract"_s,
@@ -131,16 +138,18 @@ QList<CtlCommand> buildCommands()
                           &CtlCommands::patch),
                     {u"Fields outside the patchable ones are ignored and named on stderr."_s}),
         entry(u"delete"_s, u"KEY"_s, u"remove one row"_s, &CtlCommands::remove),
-        withDetails(entry(u"invoke"_s, u"KEY [BODY]"_s,
-                          u"run a row (or build its request, sending nothing)"_s, &CtlCommands::invoke,
-                          QList<QCommandLineOption>{
-                              flag(u"shape"_s, u"build the request and send nothing"_s),
-                              valued(u"token"_s, u"T"_s, u"call as this capability token's holder"_s),
-                              valued(u"audience"_s, u"A"_s, u"the audience the token is presented for"_s),
-                              flag(u"owner-present"_s, u"the owner is at hand for an owner-gated token"_s)}
-                              + CtlDispatchLimits::options()),
-                    {u"The response object's proof carries the signed receipt. With --token and --audience"_s,
-                     u"the call goes through the capability gate as the token's holder."_s}),
+        withDetails(
+            entry(u"invoke"_s, u"KEY [BODY]"_s, u"run a row (or build its request, sending nothing)"_s,
+                  &CtlCommands::invoke,
+                  QList<QCommandLineOption>{
+                      flag(u"shape"_s, u"build the request and send nothing"_s),
+                      valued(u"token"_s, u"T"_s, u"call as this capability token's holder"_s),
+                      tokenFileOption(),
+                      valued(u"audience"_s, u"A"_s, u"the audience the token is presented for"_s),
+                      flag(u"owner-present"_s, u"the owner is at hand for an owner-gated token"_s)}
+                      + CtlDispatchLimits::options()),
+            {u"The response object's proof carries the signed receipt. With --token (or --token-file)"_s,
+             u"and --audience the call goes through the capability gate as the token's holder."_s}),
         entry(u"flow-plan"_s, u"KEY"_s, u"the parsed flow: steps, bodies, bindings, fan-outs"_s,
               &CtlCommands::flowPlan),
         entry(u"lint"_s, u"[KEY…]"_s, u"hygiene findings (all rows, or these); exit 1 on any error"_s,
@@ -158,6 +167,7 @@ QList<CtlCommand> buildCommands()
                 QList<QCommandLineOption>{
                     mcpProjectionOption(),
                     valued(u"token"_s, u"T"_s, u"serve only this capability token's rows, its calls gated"_s),
+                    tokenFileOption(),
                     valued(u"audience"_s, u"A"_s, u"the audience the token is presented for"_s),
                     valued(u"page-size"_s, u"N"_s, u"tools per tools/list page (default 500)"_s)}
                     + CtlDispatchLimits::options()),
@@ -165,7 +175,7 @@ QList<CtlCommand> buildCommands()
              u"from any writer reach the client as notifications/tools/list_changed. Every call is"_s,
              u"receipted as actor mcp:<client name>; _meta names `capdeskctl confirm` for it. With"_s,
              u"--server the server's rows are served and its POST /api/dispatch runs each call with"_s,
-             u"the owner key of CAPDESK_TERMINAL_KEY; --token is for --db only."_s}),
+             u"the owner key of CAPDESK_TERMINAL_KEY; --token and --token-file are for --db only."_s}),
         withDetails(
             entry(u"serve"_s, {}, u"the REST server of SPEC §10 over --db"_s, &CtlCommands::serve,
                   serveOptions(), Server::LocalOnly),

@@ -45,6 +45,9 @@ QString meaning(const QString &reason)
 
 QString forReason(const QString &reason)
 {
+    // A missing row is not a refusal, and "key" alone could be read as a signing key's.
+    if (reason.startsWith(u"unknown key "_s))
+        return u"nothing ran: this directory has no row with the key %1"_s.arg(reason.mid(12));
     const QString line = u"refused, nothing ran: "_s + reason;
     // The code alone: a refusal the event log could not record has that said after it.
     const QString why = meaning(reason.section(u' ', 0, 0));

@@ -7,7 +7,8 @@
 // also gets what the code means and what would let the call through.
 namespace CtlRefusalNote {
 
-// "refused, nothing ran: REASON", with a sentence after a gate reason it knows.
+// "refused, nothing ran: REASON", with a sentence after a gate reason it knows; a row
+// that is not there is said as that.
 QString forReason(const QString &reason);
 
 } // namespace CtlRefusalNote

@@ -2,6 +2,7 @@
 
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/core/productversion.h"
 #include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/mcp/mcpwire.h"
@@ -250,7 +251,11 @@ void McpSession::finishCall(InvocationHandle *handle)
 
 QJsonObject McpSession::callResult(const InvocationOutcome &outcome, bool stateless) const
 {
-    const QString text = outcome.refusal.isEmpty() ? outcome.result.output : u"refused: "_s + outcome.refusal;
+    // A token holder is not the owner: a server fault's text stays in the log (FaultNotice).
+    const bool owner = m_catalog.options().token.isEmpty();
+    const QString refusal =
+        owner || outcome.refusalStatus != 500 ? outcome.refusal : FaultNotice::hide(outcome.refusal);
+    const QString text = refusal.isEmpty() ? outcome.result.output : u"refused: "_s + refusal;
     QJsonObject result{{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, text}}}},
                        {u"isError"_s, !outcome.material()}};
     if (outcome.material()) {
@@ -271,7 +276,9 @@ QJsonObject McpSession::callResult(const InvocationOutcome &outcome, bool statel
         else if (outcome.receipt && !options.confirmCommand.isEmpty())
             meta.insert(u"capdesk/confirm"_s, options.confirmCommand.arg(outcome.invocationId));
         if (!outcome.receipt)
-            meta.insert(u"capdesk/receipt_error"_s, outcome.receiptError);
+            meta.insert(u"capdesk/receipt_error"_s, owner || outcome.receiptError.isEmpty()
+                                                        ? outcome.receiptError
+                                                        : FaultNotice::hide(outcome.receiptError));
         result.insert(u"_meta"_s, meta);
     }
     return result;

@@ -65,8 +65,9 @@ void TestCapdeskctlInvoke::invokeRunsAndReportsLikeTheServer()
              (QJsonObject{{QStringLiteral("ok"), false},
                           {QStringLiteral("ran"), false},
                           {QStringLiteral("error"), QStringLiteral("unknown key NO_SUCH_ROW")}}));
-    QVERIFY2(unknown.err.contains("capdeskctl: refused, nothing ran: unknown key NO_SUCH_ROW"),
-             unknown.err.constData());
+    QVERIFY2(
+        unknown.err.contains("capdeskctl: nothing ran: this directory has no row with the key NO_SUCH_ROW"),
+        unknown.err.constData());
 
     const Run untrusted =
         ctl({QStringLiteral("invoke"), QStringLiteral("BASE64_ENCODE"), QStringLiteral("--token"),

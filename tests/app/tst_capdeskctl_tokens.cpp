@@ -1,6 +1,7 @@
 #include "tests/app/ctltestsupport.h"
 #include "tests/support/rawsql.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -26,6 +27,8 @@ private slots:
     void unknownNamesAreRefusedUnlessAllowed_data();
     void unknownNamesAreRefusedUnlessAllowed();
     void helpNamesAllowUnknown();
+    void aTokenIsReadFromAFile_data();
+    void aTokenIsReadFromAFile();
 
 private:
     QString db() const { return m_dir->filePath(QStringLiteral("ctl.db")); }
@@ -247,6 +250,73 @@ void TestCapdeskctlTokens::helpNamesAllowUnknown()
     const QString text = QString::fromUtf8(help.out + help.err);
     QVERIFY2(text.contains(u"--allow-unknown"_s), qPrintable(text));
     QVERIFY2(text.contains(u"unknown_scope"_s), qPrintable(text));
+}
+
+// --token-file keeps the token off the command line, where ps and the shell's history show
+// it; the file is held to what serve's owner key file is held to.
+void TestCapdeskctlTokens::aTokenIsReadFromAFile_data()
+{
+    QTest::addColumn<QByteArray>("content"); // empty: no file at all
+    QTest::addColumn<QFileDevice::Permissions>("permissions");
+    QTest::addColumn<bool>("alsoOnTheLine");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QByteArray>("said");
+    const QFileDevice::Permissions owner = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+    QTest::addRow("the token, mode 0600") << QByteArray("VALUE\n") << owner << false << 0 << QByteArray();
+    QTest::addRow("readable by others") << QByteArray("VALUE\n") << (owner | QFileDevice::ReadOther) << false
+                                        << 2 << QByteArray("is open to other users; chmod 600 it");
+    QTest::addRow("no such file") << QByteArray() << owner << false << 2 << QByteArray("no token file at");
+    QTest::addRow("an empty file") << QByteArray("\n") << owner << false << 2 << QByteArray("is empty");
+    QTest::addRow("two lines") << QByteArray("VALUE\nmore\n") << owner << false << 2
+                               << QByteArray("one line of printable ASCII");
+    QTest::addRow("and --token too") << QByteArray("VALUE\n") << owner << true << 2
+                                     << QByteArray("give the token one way: --token or --token-file");
+}
+
+void TestCapdeskctlTokens::aTokenIsReadFromAFile()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QFileDevice::Permissions, permissions);
+    QFETCH(bool, alsoOnTheLine);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, said);
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString value = ctl({u"token"_s, u"create"_s, u"--audience"_s, u"planner"_s, u"--keys"_s,
+                               u"BASE64_ENCODE"_s, u"--db"_s, db()})
+                              .json()
+                              .value(u"value"_s)
+                              .toString();
+    QVERIFY(value.startsWith(u"cdt_"_s));
+    const QString tokenFile = m_dir->filePath(u"token"_s);
+    if (!content.isEmpty()) {
+        QFile file(tokenFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content.replace("VALUE", value.toLatin1()));
+        file.close();
+        QVERIFY(file.setPermissions(permissions));
+    }
+    QStringList line{u"invoke"_s,  u"BASE64_ENCODE"_s, u"hi"_s, u"--token-file"_s, tokenFile, u"--audience"_s,
+                     u"planner"_s, u"--db"_s,          db()};
+    if (alsoOnTheLine)
+        line << u"--token"_s << value;
+    const Run run = ctl(line);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.contains(said), run.err.constData());
+    if (exitCode != 0)
+        return;
+    // The call was the token holder's, through the gate.
+    QVERIFY(run.json()
+                .value(u"proof"_s)
+                .toObject()
+                .value(u"receipt"_s)
+                .toObject()
+                .value(u"actor"_s)
+                .toString()
+                .startsWith(u"token:"_s));
+    // A token file holds a token's value; without --audience it could only be refused.
+    const Run noAudience =
+        ctl({u"invoke"_s, u"BASE64_ENCODE"_s, u"hi"_s, u"--token-file"_s, tokenFile, u"--db"_s, db()});
+    QCOMPARE(noAudience.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCapdeskctlTokens)
