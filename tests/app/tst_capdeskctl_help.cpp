@@ -431,7 +431,8 @@ void TestCapdeskctlHelp::completionCompletes_data()
     QTest::addRow("a FILE argument") << u"import ro"_s << QStringList{u"rows.json"_s};
     QTest::addRow("help's commands") << u"help mcp"_s << QStringList{u"mcp-tools"_s, u"mcp"_s};
     QTest::addRow("serve's own option") << u"serve --owner-key-"_s << QStringList{u"--owner-key-file"_s};
-    QTest::addRow("a flag takes no value") << u"invoke --shape --tok"_s << QStringList{u"--token"_s};
+    QTest::addRow("a flag takes no value")
+        << u"invoke --shape --tok"_s << QStringList{u"--token"_s, u"--token-file"_s};
 }
 
 // The script bash sources, run as bash runs it: COMP_LINE and COMP_POINT set, then the
