@@ -5,7 +5,9 @@
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receiptloganchor.h"
 
-#include <algorithm>
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
 
 namespace CtlLedger {
 
@@ -18,24 +20,39 @@ std::shared_ptr<DirectoryLedger> open(std::shared_ptr<SqlDirectoryStore> store, 
                                              CapabilityGateRefusalCounter::kDefaultIntervalMs, keyFile);
 }
 
-QList<PublicKey> trustedKeys(DirectoryLedger &ledger, const ReceiptLogAnchor *anchor)
+QList<PublicKey> trustedKeys(DirectoryLedger &ledger, const ReceiptLogAnchor *anchor, QString *why)
 {
+    auto untrusted = [why](const QString &reason) {
+        if (why)
+            *why = reason;
+        return QList<PublicKey>{};
+    };
     const StoreResult<qint64> chains = ledger.receipts().chainCount();
+    if (!chains.ok())
+        return untrusted(chains.error().message);
     // A log wiped with its chains still has the anchor's key to be checked against.
-    if (!chains.ok() || (chains.value() == 0 && !anchor))
+    if (chains.value() == 0 && !anchor)
         return {};
     const QList<PublicKey> listed = ledger.publicKeys();
+    QStringList listedIds;
+    for (const PublicKey &one : listed)
+        listedIds.append(one.keyId());
     // A check must not make a key: one made now would have signed nothing here.
     const StoreResult<std::optional<SigningKey>> key = ledger.heldSigningKey();
-    if (!key.ok() || !key.value())
-        return {};
+    if (!key.ok())
+        return untrusted(key.error().message);
+    if (!key.value())
+        return untrusted(u"this machine holds none of this directory's keys (%1; looked in %2)"_s.arg(
+            listedIds.join(u", "_s), ledger.signingKeyPlaces()));
     const PublicKey held = key.value()->publicKey();
     // An anchor kept outside the file vouches for the key that signed it as well as the
     // file's list does; a key made just now cannot match it.
-    const bool known = std::any_of(listed.begin(), listed.end(),
-                                   [&held](const PublicKey &one) { return one.keyId() == held.keyId(); })
+    const bool known = listedIds.contains(held.keyId())
                        || (anchor && anchor->selfSigned() && anchor->keyId() == held.keyId());
-    return known ? QList<PublicKey>{held} : QList<PublicKey>{};
+    if (!known)
+        return untrusted(u"the key held here, %1, is not one of this directory's keys (%2)"_s.arg(
+            held.keyId(), listedIds.join(u", "_s)));
+    return {held};
 }
 
 } // namespace CtlLedger

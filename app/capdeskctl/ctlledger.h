@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QString>
 
 #include <memory>
 
@@ -20,7 +21,9 @@ std::shared_ptr<DirectoryLedger> open(std::shared_ptr<SqlDirectoryStore> store, 
 // The key a check of `ledger`'s chain heads trusts (`log --verify`, `migrate`): the one
 // whose private half this machine holds, not whatever public keys the directory lists
 // (anyone who can write it can add one), or the one that signed `anchor` (may be null).
-// Empty when the heads cannot be checked; a check never makes a key.
-QList<PublicKey> trustedKeys(DirectoryLedger &ledger, const ReceiptLogAnchor *anchor = nullptr);
+// Empty when the heads cannot be checked, with `why` (may be null) saying what is missing
+// when there are heads to check; a check never makes a key.
+QList<PublicKey> trustedKeys(DirectoryLedger &ledger, const ReceiptLogAnchor *anchor = nullptr,
+                             QString *why = nullptr);
 
 } // namespace CtlLedger

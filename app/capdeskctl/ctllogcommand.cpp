@@ -107,7 +107,8 @@ int CtlLogCommand::verify()
         else
             return CtlOutput::fail(read.error());
     }
-    const QList<PublicKey> keys = CtlLedger::trustedKeys(*m_ledger, anchor ? &*anchor : nullptr);
+    QString untrusted;
+    const QList<PublicKey> keys = CtlLedger::trustedKeys(*m_ledger, anchor ? &*anchor : nullptr, &untrusted);
     const StoreResult<ReceiptLogAudit::Report> audited = m_history.audit(keys, anchor ? &*anchor : nullptr);
     if (!audited.ok())
         return CtlOutput::fail(audited.error());
@@ -122,6 +123,12 @@ int CtlLogCommand::verify()
                      qUtf8Printable(anchorProblem->message));
     } else {
         out = report.toJson();
+    }
+    // The audit says the heads went unchecked; this says why, for the owner to fix.
+    if (!untrusted.isEmpty()) {
+        out.insert(u"key_problem"_s, untrusted);
+        std::fprintf(stderr, "capdeskctl: no key to check the receipt chain heads with: %s\n",
+                     qUtf8Printable(untrusted));
     }
     CtlOutput::printJson(out);
     return report.intact() ? CtlOutput::Ok : CtlOutput::Findings;

@@ -24,6 +24,10 @@ public:
 
     // For the dispatcher: records the outcome and emits finished().
     void finish(InvocationOutcome outcome);
+    // For the dispatcher: the runner has the call, so something may have happened; until
+    // then (its receipt key or secret still being looked up) nothing has.
+    void markStarted() { m_started = true; }
+    bool hasStarted() const { return m_started; }
 
 signals:
     void finished();
@@ -32,4 +36,5 @@ private:
     std::shared_ptr<std::atomic_bool> m_cancelled = std::make_shared<std::atomic_bool>(false);
     InvocationOutcome m_outcome;
     bool m_finished = false;
+    bool m_started = false;
 };

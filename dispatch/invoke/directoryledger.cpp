@@ -14,6 +14,8 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 DirectoryLedger::DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store, KeyPlacement placement,
@@ -69,18 +71,43 @@ StoreError DirectoryLedger::unlock()
 
 StoreError DirectoryLedger::cannotSign(const QString &why)
 {
-    return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + why);
+    return StoreError::make(StoreError::Kind::Io, u"cannot sign receipts: "_s + sentenceTail(why));
+}
+
+StoreError DirectoryLedger::cannotReadKey(const QString &why)
+{
+    return StoreError::make(StoreError::Kind::Io,
+                            u"cannot read the receipt-signing key: "_s + sentenceTail(why));
+}
+
+// The vault's reasons are sentences of their own (a dialog shows them so); after a colon
+// the first word is lower-cased, unless it is a name such as OpenSSL.
+QString DirectoryLedger::sentenceTail(QString why)
+{
+    const QString firstWord = why.section(u' ', 0, 0);
+    const bool name =
+        std::any_of(firstWord.cbegin() + 1, firstWord.cend(), [](QChar c) { return c.isUpper(); });
+    if (!why.isEmpty() && !name)
+        why[0] = why[0].toLower();
+    return why;
 }
 
 StoreError DirectoryLedger::noNewKey(const QString &why)
 {
-    return StoreError::make(StoreError::Kind::Io, u"no new signing key was made: "_s + why);
+    return StoreError::make(StoreError::Kind::Io, u"no new signing key was made: "_s + sentenceTail(why));
 }
 
 void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
 {
     m_waitingForKey.append(std::move(then));
-    if (m_waitingForKey.size() > 1)
+    if (m_waitingForKey.size() > 1 || m_newKeyUnderWay)
+        return;
+    serveWaiting();
+}
+
+void DirectoryLedger::serveWaiting()
+{
+    if (m_waitingForKey.isEmpty())
         return;
     if (m_key) {
         QMetaObject::invokeMethod(
@@ -175,6 +202,8 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
 
 StoreResult<SigningKeyVault::NewKey> DirectoryLedger::startNewSigningKey(const QStringList &follow)
 {
+    // The statement names the last receipt written: what is queued is written first.
+    m_groupCommit.flush();
     QString error;
     const std::optional<SigningKeyVault::NewKey> made = m_vault.startNewKey(follow, &error);
     if (!made)
@@ -187,11 +216,18 @@ void DirectoryLedger::startNewSigningKeyAsync(
     QObject *context, const QStringList &follow,
     std::function<void(const StoreResult<SigningKeyVault::NewKey> &)> done)
 {
+    // The statement names the last receipt written, and the old key is trusted that far: so
+    // what is queued is written first, and calls that finish meanwhile wait to be signed
+    // with the key that comes out of it.
+    m_groupCommit.flush();
+    m_newKeyUnderWay = true;
     m_vault.startNewKeyAsync(&m_steps, follow,
                              [this, context = QPointer<QObject>(context), done = std::move(done)](
                                  const std::optional<SigningKeyVault::NewKey> &made, const QString &error) {
                                  if (made)
                                      takeNewKey(made->unlocked);
+                                 m_newKeyUnderWay = false;
+                                 serveWaiting();
                                  if (context)
                                      done(made ? StoreResult<SigningKeyVault::NewKey>(*made)
                                                : StoreResult<SigningKeyVault::NewKey>(noNewKey(error)));
@@ -213,7 +249,7 @@ StoreResult<std::optional<SigningKey>> DirectoryLedger::heldSigningKey()
     QString error;
     const std::optional<SigningKeyVault::Unlocked> found = m_vault.find(&error);
     if (!found && !error.isEmpty())
-        return cannotSign(error);
+        return cannotReadKey(error);
     return found ? std::optional<SigningKey>(found->key) : std::nullopt;
 }
 

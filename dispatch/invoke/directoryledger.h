@@ -97,6 +97,8 @@ public:
     StoreResult<SigningKey> signingKey();
     // Whether the key is unlocked already, so that signing waits on nothing.
     bool holdsSigningKey() const { return m_key.has_value(); }
+    // Where the signing key is looked for, in words (SigningKeyVault::placesLooked).
+    QString signingKeyPlaces() const { return m_vault.placesLooked(); }
     // A new signing key from now on, listed with the keys it follows
     // (SigningKeyVault::startNewKey, which reads `follow` only when no key is held here);
     // receipts already queued are written first, with the key they were signed with.
@@ -138,9 +140,13 @@ private:
                                             ReceiptVerifier::Result signature) const;
     // Runs `then` once the key is unlocked or could not be; one search answers all callers.
     void whenUnlocked(std::function<void(const StoreError &)> then);
+    // Answers the calls waiting for the key: at once when it is held, else once unlocked.
+    void serveWaiting();
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
+    static StoreError cannotReadKey(const QString &why);
     static StoreError noNewKey(const QString &why);
+    static QString sentenceTail(QString why);
     // One CAPABILITY_REFUSED event in its own transaction: a stored token's refusal, or the
     // summary of the unknown ones.
     StoreError writeRefusal(const QString &key, const QString &actor, const QJsonObject &detail);
@@ -155,6 +161,8 @@ private:
     std::shared_ptr<const ReceiptSummaryReader> m_summaries;
     CapabilityTokenStore m_tokens;
     QList<std::function<void(const StoreError &)>> m_waitingForKey;
+    // A new key is being made (startNewSigningKeyAsync): calls wait for it to be signed.
+    bool m_newKeyUnderWay = false;
     bool m_preChainSealed = false;
     CapabilityGateRefusalCounter m_unknownTokens;
     QElapsedTimer m_clock;

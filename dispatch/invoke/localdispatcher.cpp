@@ -36,8 +36,13 @@ LocalDispatcher::~LocalDispatcher()
         if (!handle || handle->isFinished())
             continue;
         InvocationOutcome outcome;
-        outcome.ran = true;
-        outcome.result = RunResult::failure(QStringLiteral("cancelled: the directory was closed"));
+        if (handle->hasStarted()) {
+            outcome.ran = true;
+            outcome.result = RunResult::failure(QStringLiteral("cancelled: the directory was closed"));
+        } else {
+            outcome.refusal = QStringLiteral("not run: the directory was closed before the call started");
+            outcome.refusalStatus = 503;
+        }
         handle->cancel();
         handle->finish(outcome);
     }
@@ -297,6 +302,8 @@ void LocalDispatcher::bound(Call &call)
 
 void LocalDispatcher::start(Call call)
 {
+    if (call.handle)
+        call.handle->markStarted();
     // A step inside a flow answers before its receipt is on disk (group commit); before
     // one that changes the world, what came before it is made durable, or it does not run.
     StoreError predecessors;

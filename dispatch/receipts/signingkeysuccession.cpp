@@ -10,12 +10,15 @@
 #include <QSet>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
 const QString kType = u"capdesk.signing_key_succession"_s;
+// The largest whole number a JSON number (a double) holds exactly.
+constexpr double kMaxExactInteger = 9007199254740992.0;
 
 bool signedWith(const PublicKey &key, const QString &signatureBase64, const QByteArray &message)
 {
@@ -42,12 +45,14 @@ std::optional<PublicKey> described(const QJsonValue &value)
 } // namespace
 
 SigningKeySuccession SigningKeySuccession::make(const SigningKey &next, const QList<PublicKey> &follows,
-                                                const SigningKey *previous, const QString &madeAt)
+                                                const SigningKey *previous, const QString &madeAt,
+                                                qint64 receiptsThrough)
 {
     SigningKeySuccession succession;
     succession.m_key = next.publicKey();
     succession.m_follows = follows;
     succession.m_madeAt = madeAt;
+    succession.m_receiptsThrough = receiptsThrough;
     const QByteArray message = succession.signedBytes();
     succession.m_signature = QString::fromLatin1(next.sign(message).toBase64());
     if (previous) {
@@ -66,6 +71,10 @@ QByteArray SigningKeySuccession::signedBytes() const
     statement.insert(u"type"_s, kType);
     statement.insert(u"follows"_s, follows);
     statement.insert(u"made_at"_s, m_madeAt);
+    // Absent from a statement made before it was recorded, whose signature covers only the
+    // rest.
+    if (m_receiptsThrough)
+        statement.insert(u"receipts_through"_s, *m_receiptsThrough);
     return SignedJson::signedBytes(statement);
 }
 
@@ -98,6 +107,13 @@ std::optional<SigningKeySuccession> SigningKeySuccession::fromText(const QString
         succession.m_follows.append(*followed);
     }
     succession.m_madeAt = object.value(u"made_at"_s).toString();
+    if (object.contains(u"receipts_through"_s)) {
+        const QJsonValue through = object.value(u"receipts_through"_s);
+        const double number = through.toDouble(-1);
+        if (!through.isDouble() || number < 0 || number > kMaxExactInteger || number != std::floor(number))
+            return std::nullopt;
+        succession.m_receiptsThrough = qint64(number);
+    }
     succession.m_signature = object.value(u"signature"_s).toString();
     const QJsonObject vouch = object.value(u"vouched_by"_s).toObject();
     succession.m_vouchedBy = vouch.value(u"key_id"_s).toString();
@@ -164,4 +180,26 @@ std::optional<PublicKey> SigningKeySuccession::successorOf(const PublicKey &key,
             return succession.m_key;
     }
     return std::nullopt;
+}
+
+std::optional<qint64> SigningKeySuccession::trustedThrough(const PublicKey &key,
+                                                           const QList<SigningKeySuccession> &successions,
+                                                           const QList<PublicKey> &trusted)
+{
+    const auto isTrusted = [&trusted](const PublicKey &one) {
+        return std::any_of(trusted.begin(), trusted.end(),
+                           [&one](const PublicKey &other) { return other.pem() == one.pem(); });
+    };
+    std::optional<qint64> through;
+    for (const SigningKeySuccession &succession : successions) {
+        const bool follows =
+            std::any_of(succession.m_follows.begin(), succession.m_follows.end(),
+                        [&key](const PublicKey &followed) { return followed.pem() == key.pem(); });
+        if (!follows || !succession.m_receiptsThrough || succession.m_key.pem() == key.pem()
+            || !isTrusted(succession.m_key) || !succession.signedByNext())
+            continue;
+        // A key followed twice (a line of keys that branched) covers what either saw.
+        through = std::max(through.value_or(0), *succession.m_receiptsThrough);
+    }
+    return through;
 }

@@ -181,11 +181,16 @@ QString SigningKeyVault::notThisDirectorysKey(const QString &heldKeyId, const Pu
                    "%1 (%3). Nothing was created")
             .arg(m_keyFilePath, signerId, newKeyCommand());
     return QStringLiteral(
-               "this directory signs with key %1, and this machine does not hold it (looked in %2%3). "
-               "Put back the key file from where the directory came from, or start a new key (%4); "
+               "this directory signs with key %1, and this machine does not hold it (looked in %2). "
+               "Put back the key file from where the directory came from, or start a new key (%3); "
                "receipts signed with key %1 still verify. Nothing was created")
-        .arg(signerId, m_keychain ? QStringLiteral("the keychain and ") : QString(), m_keyFilePath,
-             newKeyCommand());
+        .arg(signerId, placesLooked(), newKeyCommand());
+}
+
+QString SigningKeyVault::placesLooked() const
+{
+    return m_keyFile == KeyFile::Default && m_keychain ? QStringLiteral("the keychain and ") + m_keyFilePath
+                                                       : m_keyFilePath;
 }
 
 QString SigningKeyVault::newKeyCommand() const
@@ -277,8 +282,16 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
     if (!file.open(QIODevice::ReadOnly))
         return refuse(QStringLiteral("Cannot read the receipt-signing key file %1: %2")
                           .arg(m_keyFilePath, file.errorString()));
+    const QByteArray pem = file.read(maxKeyFileBytes + 1);
+    // OpenSSL's word for nothing at all would be "unsupported".
+    if (pem.trimmed().isEmpty())
+        return refuse(
+            QStringLiteral("The receipt-signing key file %1 is empty, so it holds no key; Capdesk left it "
+                           "untouched. Name the file that holds the key, or remove this one and start a "
+                           "new key (%2).")
+                .arg(m_keyFilePath, newKeyCommand()));
     QString why;
-    *key = SigningKey::fromPem(file.read(maxKeyFileBytes + 1), &why);
+    *key = SigningKey::fromPem(pem, &why);
     if (!*key)
         return refuse(
             QStringLiteral("The receipt-signing key file %1 cannot be used (%2). It was left untouched: "
@@ -395,14 +408,27 @@ void SigningKeyVault::startNewKey(KeychainSteps steps, const QStringList &follow
                          : std::nullopt,
                      reason);
             };
+            // The keys followed are trusted for the receipts written so far, and no further.
+            const StoreResult<qint64> through = receiptsIssued();
+            if (!through.ok())
+                return done(std::nullopt, through.error().message);
             const auto succeeding = std::make_shared<Search>(Search{
                 steps, placed, listed.value().keys, listed.value().successions, {}, {}, {}, Missing::Create});
             succeeding->succession = SigningKeySuccession::make(
-                next, plan->follows, held ? &held->key : nullptr, IsoTime::nowUtc());
+                next, plan->follows, held ? &held->key : nullptr, IsoTime::nowUtc(), through.value());
             succeeding->replacesFile = held && held->storage == Unlocked::Storage::File;
             storeKey(succeeding, next);
         },
         Missing::Report);
+}
+
+StoreResult<qint64> SigningKeyVault::receiptsIssued() const
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(SqlDialect::of(m_db).receiptSeqIssued) || !query.next())
+        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot read the last receipt written: ")
+                                                          + query.lastError().text());
+    return query.value(0).toLongLong();
 }
 
 std::optional<SigningKeyVault::NewKey> SigningKeyVault::planNewKey(const SigningKeyList &listed,

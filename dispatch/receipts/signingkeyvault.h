@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/secrets/keychainstore.h"
@@ -85,6 +86,9 @@ public:
     QList<PublicKey> publicKeys() const;
 
     static QString storageDescription(const Unlocked &unlocked);
+    // Where a key is looked for: the named file, or the keychain and the file beside the
+    // directory.
+    QString placesLooked() const;
 
     // The key in the key file, with the same checks unlock() makes (owner-only, no
     // symlink, a valid PEM); none when there is no file, with `error` set when it is refused.
@@ -136,6 +140,8 @@ private:
     QString notThisDirectorysKey(const QString &heldKeyId, const PublicKey &signer) const;
     // What starts a new key, in words for the message above.
     QString newKeyCommand() const;
+    // The seq of the last receipt ever written to the directory (0: none).
+    StoreResult<qint64> receiptsIssued() const;
 
     QSqlDatabase m_db;
     QString m_keyFilePath;

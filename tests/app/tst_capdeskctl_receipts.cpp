@@ -45,11 +45,14 @@ private slots:
     void receiptsConfirmAndVerifyOffline();
     void aNamedKeyFileHoldingNothingIsRefusedOnceTheDirectorySigns();
     void aNewSigningKeyTakesOverFromALostOne();
+    void theOldKeyIsTrustedOnlyUpToItsSuccession();
     void logRecordsMutationsAndVerifies();
     void logVerifyNamesTamperingAndChecksAnAnchor();
     void logVerifyNamesAWipeBehindAnAnchor();
     void logVerifyNamesAMalformedAnchor_data();
     void logVerifyNamesAMalformedAnchor();
+    void logVerifySaysWhyNoKeyChecksTheHeads_data();
+    void logVerifySaysWhyNoKeyChecksTheHeads();
     void confirmRefusesARowHoldingAnotherReceipt();
     void confirmNamesWhyASignatureFails_data();
     void confirmNamesWhyASignatureFails();
@@ -262,6 +265,38 @@ void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
     QCOMPARE(after.readAll(), strangerBefore);
 }
 
+// A new key made where the old one was lost follows it for the receipts written so far.
+// Whoever still holds the old key can go on signing with it; those later heads are not
+// trusted, and log --verify says whose they are.
+void TestCapdeskctlReceipts::theOldKeyIsTrustedOnlyUpToItsSuccession()
+{
+    QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db()}).exitCode, 0);
+    const QString old = m_dir->filePath(u"old.pem"_s);
+    const QString next = m_dir->filePath(u"next.pem"_s);
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, old}).exitCode, 0);
+    const QString oldId = ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"old.pub"_s), u"--db"_s, db(),
+                               u"--signing-key"_s, old})
+                              .json()
+                              .value(u"key_id"_s)
+                              .toString();
+    QCOMPARE(
+        ctl({u"signing-key"_s, u"new"_s, u"--follow"_s, oldId, u"--db"_s, db(), u"--signing-key"_s, next})
+            .exitCode,
+        0);
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, next}).exitCode, 0);
+    QCOMPARE(ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, next}).exitCode, 0);
+
+    // The old key never signed for the new one, so it is not retired where it is kept.
+    QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, old}).exitCode, 0);
+    const Run verified = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, next});
+    QCOMPARE(verified.exitCode, 1);
+    const QJsonArray findings = verified.json().value(u"findings"_s).toArray();
+    QCOMPARE(findings.size(), 1);
+    QCOMPARE(findings.first().toObject().value(u"code"_s).toString(),
+             u"receipt_chain_head_after_succession"_s);
+    QVERIFY(findings.first().toObject().value(u"message"_s).toString().contains(oldId));
+}
+
 void TestCapdeskctlReceipts::logRecordsMutationsAndVerifies()
 {
     QCOMPARE(ctl({u"init"_s, u"--db"_s, db()}).exitCode, 0);
@@ -449,6 +484,76 @@ void TestCapdeskctlReceipts::logVerifyNamesAMalformedAnchor()
     QVERIFY2(findingCodes(verified.json()) == QStringList{u"anchor_invalid"_s}, verified.out.constData());
     QVERIFY2(!verified.err.contains("usage"), verified.err.constData());
     QVERIFY2(verified.err.contains("anchor_invalid"), verified.err.constData());
+}
+
+// A check that has no key to check the heads with says why, on stderr and as key_problem,
+// rather than leaving the owner with "there is no key to check them with".
+void TestCapdeskctlReceipts::logVerifySaysWhyNoKeyChecksTheHeads_data()
+{
+    QTest::addColumn<QString>("keyFile"); // the --signing-key given to log --verify
+    QTest::addColumn<QByteArray>("said");
+    QTest::addRow("an empty key file")
+        << u"empty.pem"_s
+        << QByteArray("cannot read the receipt-signing key: the receipt-signing key file %DIR%/empty.pem is "
+                      "empty, so it holds no key");
+    QTest::addRow("another directory's key")
+        << u"other.pem"_s
+        << QByteArray("the key held here, %OTHER%, is not one of this directory's keys (%ID%)");
+    QTest::addRow("no key file") << u"gone.pem"_s
+                                 << QByteArray(
+                                        "this machine holds none of this directory's keys (%ID%; looked in "
+                                        "%DIR%/gone.pem)");
+    QTest::addRow("the key") << u"signing.pem"_s << QByteArray();
+}
+
+void TestCapdeskctlReceipts::logVerifySaysWhyNoKeyChecksTheHeads()
+{
+    QFETCH(QString, keyFile);
+    QFETCH(QByteArray, said);
+    const QString signing = m_dir->filePath(u"signing.pem"_s);
+    const QString otherDb = m_dir->filePath(u"other.db"_s);
+    const QString other = m_dir->filePath(u"other.pem"_s);
+    for (const auto &[db, key] : {std::pair(db(), signing), std::pair(otherDb, other)}) {
+        QCOMPARE(ctl({u"init"_s, u"--sample"_s, u"--db"_s, db}).exitCode, 0);
+        QCOMPARE(ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db, u"--signing-key"_s, key}).exitCode, 0);
+    }
+    QFile empty(m_dir->filePath(u"empty.pem"_s));
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    QVERIFY(empty.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    const auto keyId = [this](const QString &db, const QString &key) {
+        return ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"out.pub"_s), u"--db"_s, db,
+                    u"--signing-key"_s, key})
+            .json()
+            .value(u"key_id"_s)
+            .toString()
+            .toUtf8();
+    };
+    said.replace("%DIR%", m_dir->path().toUtf8())
+        .replace("%ID%", keyId(db(), signing))
+        .replace("%OTHER%", keyId(otherDb, other));
+
+    const Run verified =
+        ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, m_dir->filePath(keyFile)});
+    if (said.isEmpty()) {
+        QCOMPARE(verified.exitCode, 0);
+        QVERIFY(!verified.json().contains(u"key_problem"_s));
+        return;
+    }
+    QCOMPARE(verified.exitCode, 1);
+    QVERIFY2(verified.err.contains("capdeskctl: no key to check the receipt chain heads with: " + said),
+             verified.err.constData());
+    QVERIFY(verified.json().value(u"key_problem"_s).toString().toUtf8().contains(said));
+    QCOMPARE(verified.json().value(u"findings"_s).toArray().first().toObject().value(u"code"_s).toString(),
+             u"no_trusted_key"_s);
+    // A call says the same after "cannot sign receipts:", its sentence going on in lower case.
+    if (said.startsWith("cannot read the receipt-signing key: ")) {
+        const Run invoked =
+            ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, m_dir->filePath(keyFile)});
+        QCOMPARE(invoked.exitCode, 4);
+        QVERIFY2(invoked.err.contains("cannot sign receipts: " + said.mid(said.indexOf(": ") + 2)),
+                 invoked.err.constData());
+    }
 }
 
 void TestCapdeskctlReceipts::confirmRefusesARowHoldingAnotherReceipt()

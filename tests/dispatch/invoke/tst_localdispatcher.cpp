@@ -72,6 +72,7 @@ private slots:
     void aRowsKeychainSecretIsLookedUpWithoutWaiting();
     void aCallWhoseReceiptCannotBeSignedIsNotMade();
     void aCallCancelledWhileItsKeyIsUnlockedNeverStarts();
+    void closingTheDirectoryBeforeACallStartsRanNothing();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -177,8 +178,10 @@ void TestLocalDispatcher::aDeletedHandleDropsTheLateResult()
 
 void TestLocalDispatcher::closingTheDirectoryFinishesRunningCalls()
 {
+    QVERIFY(m_ledger->signingKey().ok()); // so the call starts at once
     InvocationHandle *handle =
         m_dispatcher->invoke({QStringLiteral("NAP"), QStringLiteral("5000"), false, {}});
+    QVERIFY(handle->hasStarted());
     QSignalSpy finished(handle, &InvocationHandle::finished);
     QElapsedTimer timer;
     timer.start();
@@ -413,6 +416,26 @@ void TestLocalDispatcher::aCallCancelledWhileItsKeyIsUnlockedNeverStarts()
     QVERIFY(!outcome.receipt);
     QVERIFY(m_ledger->holdsSigningKey());
     QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
+}
+
+// The first call waits for its key; the directory closes meanwhile. Nothing ran, and the
+// answer says so rather than "cancelled" as for a call a runner had.
+void TestLocalDispatcher::closingTheDirectoryBeforeACallStartsRanNothing()
+{
+    QVERIFY(!m_ledger->holdsSigningKey());
+    InvocationHandle *handle =
+        m_dispatcher->invoke({QStringLiteral("SHOUT"), QStringLiteral("hi"), false, {}});
+    QVERIFY(!handle->isFinished());
+    QSignalSpy finished(handle, &InvocationHandle::finished);
+    m_dispatcher.reset();
+    QCOMPARE(finished.size(), 1);
+    const InvocationOutcome &outcome = handle->outcome();
+    QVERIFY(!outcome.ran);
+    QVERIFY(outcome.invocationId.isEmpty());
+    QCOMPARE(outcome.refusal, QStringLiteral("not run: the directory was closed before the call started"));
+    QCOMPARE(outcome.refusalStatus, 503);
+    QCOMPARE(m_ledger->receipts().list({}).value().size(), 0);
+    delete handle;
 }
 
 QTEST_GUILESS_MAIN(TestLocalDispatcher)

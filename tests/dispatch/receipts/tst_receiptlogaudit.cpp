@@ -2,7 +2,9 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/publickey.h"
+#include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptchainhead.h"
+#include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/signingkey.h"
@@ -54,6 +56,8 @@ private slots:
     void aHeadSignedByAnotherKeyIsForged();
     void aNewKeyKeepsTheChainsTrusted_data();
     void aNewKeyKeepsTheChainsTrusted();
+    void anOldKeyKeptAfterItsSuccessionIsNotTrusted_data();
+    void anOldKeyKeptAfterItsSuccessionIsNotTrusted();
     void aNewKeyDoesNotVouchForAKeySomeoneListed();
     void anAnchorCatchesARollBack();
     void anAnchorCatchesAReplacedKey();
@@ -321,6 +325,66 @@ void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted()
     QVERIFY2(!codes.isEmpty() && codes.count(u"receipt_chain_other_key"_s) == codes.size(),
              qPrintable(codes.join(u", "_s)));
     QVERIFY(report.findings.constFirst().message.contains(next.value().keyId()));
+}
+
+void TestReceiptLogAudit::anOldKeyKeptAfterItsSuccessionIsNotTrusted_data()
+{
+    QTest::addColumn<bool>("keyLost");
+    QTest::addRow("the old key vouched for the new one") << false;
+    QTest::addRow("the old key was lost, and the new one follows it") << true;
+}
+
+// Whoever kept (or stole) the old key writes receipts with it after the new key took over,
+// with software of their own, which does not ask whether the key was succeeded. The chains
+// before the succession stay trusted; the head over the later receipts is not.
+void TestReceiptLogAudit::anOldKeyKeptAfterItsSuccessionIsNotTrusted()
+{
+    QFETCH(bool, keyLost);
+    issueFromTwoWriters();
+    const PublicKey old = m_trusted.constFirst();
+    QFile keyFile(path() + u".signing-key"_s);
+    QVERIFY(keyFile.open(QIODevice::ReadOnly));
+    const std::optional<SigningKey> kept = SigningKey::fromPem(keyFile.readAll(), nullptr);
+    keyFile.close();
+    QVERIFY(kept);
+    if (keyLost) {
+        close();
+        QVERIFY(QFile::remove(path() + u".signing-key"_s));
+        open();
+    }
+    const StoreResult<SigningKeyVault::NewKey> made =
+        m_ledger->startNewSigningKey(keyLost ? QStringList{old.keyId()} : QStringList());
+    QVERIFY2(made.ok(), qPrintable(made.error().message));
+    const PublicKey next = made.value().unlocked.key.publicKey();
+    issueFromTwoWriters();
+    m_trusted = {next};
+    QVERIFY2(audit().intact(), qPrintable(codesOf(audit()).join(u", "_s)));
+
+    Receipt late;
+    late.invocationId = u"inv_late000001"_s;
+    late.trace = u"t_late0001"_s;
+    late.key = u"SHOUT"_s;
+    late.actor = u"owner:local"_s;
+    late.runner = u"fn"_s;
+    late.startedAt = u"2026-12-06T12:00:00.000Z"_s;
+    late.status = Receipt::statusFor(true);
+    late.material = true;
+    late.inputFingerprint = Receipt::sha256Hex(u"hi"_s);
+    late.outputFingerprint = Receipt::sha256Hex(u"HI"_s);
+    late.contractFingerprint = Receipt::sha256Hex(u"SHOUT"_s);
+    late.signature = QString::fromLatin1(kept->sign(late.signedBytes()).toBase64());
+    ReceiptLog theirs(m_store->database());
+    const StoreError written = theirs.append(late, *kept);
+    QVERIFY2(!written.isError(), qPrintable(written.message));
+
+    const QList<PublicKey> checkers = keyLost ? QList<PublicKey>{next} : QList<PublicKey>{next, old};
+    for (const PublicKey &checker : checkers) {
+        m_trusted = {checker};
+        const ReceiptLogAudit::Report report = audit();
+        QCOMPARE(codesOf(report), QStringList{u"receipt_chain_head_after_succession"_s});
+        const QString message = report.findings.constFirst().message;
+        QVERIFY2(message.contains(theirs.writer()) && message.contains(old.keyId()), qPrintable(message));
+    }
 }
 
 // Someone who can write the file lists a key of their own and a chain it signed. The
