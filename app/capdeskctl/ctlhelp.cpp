@@ -111,8 +111,13 @@ QString CtlHelp::command(const QList<const CtlCommand *> &commands)
         text += u"\nOptions:\n"_s;
         for (const QCommandLineOption &option : command->options)
             text += optionEntry(option);
-        for (const QCommandLineOption &option : CtlCommandTable::commonOptions())
+        for (const QCommandLineOption &option : CtlCommandTable::commonOptions()) {
+            // Named once, in the sentence below, for a command that refuses them.
+            const QString name = option.names().constLast();
+            if (command->server != CtlCommand::Server::Works && (name == "server"_L1 || name == "ca-file"_L1))
+                continue;
             text += optionEntry(option);
+        }
         text += u'\n' + serverSentence(*command) + u'\n';
         sections.append(text);
     }

@@ -255,6 +255,13 @@ void TestCapdeskctlHelp::helpOfAnUnknownCommand()
     const Run overServer = ctl({u"help"_s, u"get"_s, u"--server"_s, u"http://127.0.0.1:9"_s});
     QCOMPARE(overServer.exitCode, 0);
     QVERIFY2(overServer.out.startsWith("usage: capdeskctl get KEY"), overServer.out.constData());
+    QVERIFY(overServer.out.contains("  --server URL ") && overServer.out.contains("  --ca-file FILE "));
+    // A command that refuses --server does not offer it among its options.
+    const Run localOnly = ctl({u"help"_s, u"serve"_s});
+    QCOMPARE(localOnly.exitCode, 0);
+    QVERIFY2(!localOnly.out.contains("  --server URL ") && !localOnly.out.contains("  --ca-file FILE ")
+                 && localOnly.out.contains("--server is refused"),
+             localOnly.out.constData());
 }
 
 void TestCapdeskctlHelp::optionsACommandDoesNotTake_data()
