@@ -317,7 +317,8 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
             return m_directory.remove(target.argument, ifMatchOf(request));
         return m_directory.get(target.argument);
     case Route::Dispatch:
-        return m_dispatch.query(request.query());
+        return m_dispatch.query(request.query(),
+                                m_ownerKey.matches(request.value(QByteArrayLiteral("x-terminal-key"))));
     case Route::Receipt:
         return m_dispatch.receiptPage(target.argument);
     case Route::FlowRuns:

@@ -32,10 +32,10 @@ DispatchApi::DispatchApi(std::shared_ptr<const DirectoryStore> store, std::share
       m_baseUrl(std::move(baseUrl))
 {}
 
-ServerReply DispatchApi::query(const QUrlQuery &query) const
+ServerReply DispatchApi::query(const QUrlQuery &query, bool owner) const
 {
     if (query.hasQueryItem(QStringLiteral("confirm")))
-        return ServerReply::json(200, m_ledger->confirm(query.queryItemValue(QStringLiteral("confirm"))));
+        return ServerReply::json(200, confirmation(query.queryItemValue(QStringLiteral("confirm")), owner));
     if (query.hasQueryItem(QStringLiteral("key")))
         return contract(query.queryItemValue(QStringLiteral("key"), QUrl::FullyDecoded),
                         query.queryItemValue(QStringLiteral("format")));
@@ -81,7 +81,7 @@ ServerReply DispatchApi::registry() const
 
 ServerReply DispatchApi::receiptPage(const QString &invocationId) const
 {
-    const QJsonObject confirm = m_ledger->confirm(invocationId);
+    const QJsonObject confirm = confirmation(invocationId, false);
     ServerReply reply;
     reply.status =
         confirm.value(QStringLiteral("status")).toString() == QLatin1String("UNKNOWN_INVOCATION") ? 404 : 200;
@@ -90,6 +90,17 @@ ServerReply DispatchApi::receiptPage(const QString &invocationId) const
                           QByteArrayLiteral("default-src 'none'; style-src 'unsafe-inline'")});
     reply.body = ReceiptPage::render(confirm);
     return reply;
+}
+
+QJsonObject DispatchApi::confirmation(const QString &invocationId, bool owner) const
+{
+    QJsonObject confirm = m_ledger->confirm(invocationId);
+    // An unreadable receipt is the store's fault, whose text names the server's files.
+    const QString error = confirm.value(QStringLiteral("error")).toString();
+    if (!owner && confirm.value(QStringLiteral("reason")).toString() == QLatin1String("unreadable")
+        && !error.isEmpty())
+        confirm.insert(QStringLiteral("error"), FaultNotice::hide(error));
+    return confirm;
 }
 
 std::optional<ServerReply> DispatchApi::refusalOfToken(const QString &token)

@@ -42,7 +42,9 @@ public:
     void setBaseUrl(const QString &baseUrl) { m_baseUrl = baseUrl; }
 
     // GET ?confirm=, ?key=K[&format=markdown|json], ?registry=1.
-    ServerReply query(const QUrlQuery &query) const;
+    // `owner`: the caller presented the owner key, and is told why a receipt is unreadable;
+    // anyone else, and the public receipt page, get a fault id (FaultNotice).
+    ServerReply query(const QUrlQuery &query, bool owner) const;
     ServerReply receiptPage(const QString &invocationId) const;
     // The refusal of a capability token that the token alone decides (unknown, revoked or
     // expired), recorded as the gate records it, with the status and body the call would
@@ -62,6 +64,8 @@ public:
     ServerReply finish(InvocationOutcome outcome, bool owner) const;
 
 private:
+    // The ledger's confirm() of `invocationId`, its store fault hidden from all but the owner.
+    QJsonObject confirmation(const QString &invocationId, bool owner) const;
     // SPEC §10's body, strictly: `key` a non-empty string, `body` a string, `shape` a bool,
     // `audience` a string, `parent` and `trace` ids together, nothing else; the 400 names
     // the member.

@@ -10,12 +10,13 @@ namespace {
 
 const QString kLead = u"the server could not do this (fault "_s;
 
-// One line in the log whatever the text holds: a line break in it could forge the next entry.
+// One line in the log whatever the text holds: a line break in it could forge the next
+// entry, and a format character (a right-to-left override) could make it read as another.
 QString oneLine(QString text)
 {
     for (QChar &c : text) {
-        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator
-            || c == QChar::ParagraphSeparator)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format
+            || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
             c = u' ';
     }
     return text;

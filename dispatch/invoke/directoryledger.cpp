@@ -100,14 +100,7 @@ StoreError DirectoryLedger::noNewKey(const QString &why)
 void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
 {
     m_waitingForKey.append(std::move(then));
-    if (m_waitingForKey.size() > 1 || m_newKeyUnderWay)
-        return;
-    serveWaiting();
-}
-
-void DirectoryLedger::serveWaiting()
-{
-    if (m_waitingForKey.isEmpty())
+    if (m_waitingForKey.size() > 1)
         return;
     if (m_key) {
         QMetaObject::invokeMethod(
@@ -202,8 +195,6 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
 
 StoreResult<SigningKeyVault::NewKey> DirectoryLedger::startNewSigningKey(const QStringList &follow)
 {
-    // The statement names the last receipt written: what is queued is written first.
-    m_groupCommit.flush();
     QString error;
     const std::optional<SigningKeyVault::NewKey> made = m_vault.startNewKey(follow, &error);
     if (!made)
@@ -216,18 +207,11 @@ void DirectoryLedger::startNewSigningKeyAsync(
     QObject *context, const QStringList &follow,
     std::function<void(const StoreResult<SigningKeyVault::NewKey> &)> done)
 {
-    // The statement names the last receipt written, and the old key is trusted that far: so
-    // what is queued is written first, and calls that finish meanwhile wait to be signed
-    // with the key that comes out of it.
-    m_groupCommit.flush();
-    m_newKeyUnderWay = true;
     m_vault.startNewKeyAsync(&m_steps, follow,
                              [this, context = QPointer<QObject>(context), done = std::move(done)](
                                  const std::optional<SigningKeyVault::NewKey> &made, const QString &error) {
                                  if (made)
                                      takeNewKey(made->unlocked);
-                                 m_newKeyUnderWay = false;
-                                 serveWaiting();
                                  if (context)
                                      done(made ? StoreResult<SigningKeyVault::NewKey>(*made)
                                                : StoreResult<SigningKeyVault::NewKey>(noNewKey(error)));

@@ -140,8 +140,6 @@ private:
                                             ReceiptVerifier::Result signature) const;
     // Runs `then` once the key is unlocked or could not be; one search answers all callers.
     void whenUnlocked(std::function<void(const StoreError &)> then);
-    // Answers the calls waiting for the key: at once when it is held, else once unlocked.
-    void serveWaiting();
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
     static StoreError cannotReadKey(const QString &why);
@@ -161,8 +159,6 @@ private:
     std::shared_ptr<const ReceiptSummaryReader> m_summaries;
     CapabilityTokenStore m_tokens;
     QList<std::function<void(const StoreError &)>> m_waitingForKey;
-    // A new key is being made (startNewSigningKeyAsync): calls wait for it to be signed.
-    bool m_newKeyUnderWay = false;
     bool m_preChainSealed = false;
     CapabilityGateRefusalCounter m_unknownTokens;
     QElapsedTimer m_clock;

@@ -188,7 +188,10 @@ void McpSession::listTools(const Request &request)
         return;
     }
     if (!page.ok()) {
-        fail(request.id, kServerBusy, u"the directory could not be read: %1"_s.arg(page.error().message));
+        // A token's client is not the owner: the store's fault stays in the log (FaultNotice).
+        const QString why = m_catalog.options().token.isEmpty() ? page.error().message
+                                                                : FaultNotice::hide(page.error().message);
+        fail(request.id, kServerBusy, u"the directory could not be read: %1"_s.arg(why));
         return;
     }
     QJsonObject result = page.value();

@@ -3,6 +3,7 @@
 #include "dispatch/contract/contractdocument.h"
 #include "dispatch/contract/mcpbodyrule.h"
 #include "dispatch/contract/mcpprojection.h"
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/row/doclines.h"
 #include "dispatch/store/directorystore.h"
@@ -222,12 +223,12 @@ McpToolCatalog::Call McpToolCatalog::call(const QString &name, const QJsonObject
             return toolError(error);
         // The one contract reaches only what directory_search and directory_contract show.
         if (const StoreResult<Row> offered = offeredRow(*key); !offered.ok())
-            return toolError(offered.error().message);
+            return storeError(offered.error());
         return request(*key, *body, actor);
     }
     const StoreResult<Row> row = offeredRow(name);
     if (!row.ok() && row.error().kind != StoreError::Kind::NotFound)
-        return toolError(row.error().message);
+        return storeError(row.error());
     if (!row.ok())
         return Answer{u"unknown tool '%1'"_s.arg(name), true, true, std::nullopt};
     QString error;
@@ -255,19 +256,19 @@ McpToolCatalog::Answer McpToolCatalog::search(const QJsonObject &arguments)
     }
     const StoreResult<QStringList> byContent = m_store->keysWithContent(query->trimmed());
     if (!byContent.ok())
-        return toolError(byContent.error().message);
+        return storeError(byContent.error());
     QSet<QString> matched(byContent.value().cbegin(), byContent.value().cend());
     const StoreError scanned = m_store->scanSummaries([&](const RowSummary &summary) {
         if (summary.key.contains(query->trimmed(), Qt::CaseInsensitive))
             matched.insert(summary.key);
     });
     if (scanned.isError())
-        return toolError(scanned.message);
+        return storeError(scanned);
     QStringList keys(matched.cbegin(), matched.cend());
     keys.sort();
     const StoreResult<QList<Row>> rows = m_store->rows(keys);
     if (!rows.ok())
-        return toolError(rows.error().message);
+        return storeError(rows.error());
     QList<Row> found = rows.value();
     std::sort(found.begin(), found.end(), [](const Row &a, const Row &b) { return a.key < b.key; });
     QJsonArray results;
@@ -295,8 +296,14 @@ McpToolCatalog::Answer McpToolCatalog::contract(const QJsonObject &arguments)
         return toolError(error);
     const StoreResult<Row> row = offeredRow(*key);
     if (!row.ok())
-        return toolError(row.error().message);
+        return storeError(row.error());
     return {ContractDocument::render(row.value()), false, false, std::nullopt};
+}
+
+McpToolCatalog::Answer McpToolCatalog::storeError(const StoreError &error) const
+{
+    const bool asked = error.kind == StoreError::Kind::NotFound || error.kind == StoreError::Kind::Invalid;
+    return toolError(asked || m_options.token.isEmpty() ? error.message : FaultNotice::hide(error.message));
 }
 
 StoreResult<Row> McpToolCatalog::offeredRow(const QString &key)

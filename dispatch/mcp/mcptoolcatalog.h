@@ -58,6 +58,9 @@ private:
     StoreResult<Row> offeredRow(const QString &key);
     Answer search(const QJsonObject &arguments);
     Answer contract(const QJsonObject &arguments);
+    // A store error as a tool's error: what the client asked for that is not there says
+    // so; a fault of the store is named to a token's client only by its id (FaultNotice).
+    Answer storeError(const StoreError &error) const;
     InvocationRequest request(const QString &key, const QString &body, const QString &actor) const;
 
     std::shared_ptr<const DirectoryStore> m_store;

@@ -18,7 +18,6 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
-#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -78,39 +77,8 @@ private:
         if (!listed.ok())
             return listed.error();
         m_listed = listed.value().keys;
-        m_successions = listed.value().successions;
         if (!m_keys.isEmpty())
-            m_keys = SigningKeySuccession::widen(m_keys, m_successions);
-        return StoreError::none();
-    }
-
-    // A head signed by a key that a trusted key succeeded is believed only over receipts
-    // written before that succession: later ones were signed by whoever kept the old key.
-    StoreError checkSignedInTime(const ReceiptChainHead &head, const PublicKey &signer)
-    {
-        auto known = m_trustedThrough.constFind(signer.pem());
-        if (known == m_trustedThrough.cend())
-            known = m_trustedThrough.insert(
-                signer.pem(), SigningKeySuccession::trustedThrough(signer, m_successions, m_keys));
-        const std::optional<qint64> through = *known;
-        if (!through)
-            return StoreError::none();
-        QSqlQuery query(m_db);
-        query.prepare(u"SELECT receipt_seq FROM receipt_chain_links WHERE writer = ? AND seq = ?"_s);
-        query.addBindValue(head.writer);
-        query.addBindValue(head.seq);
-        if (!query.exec())
-            return sqlError(u"cannot read receipt chain %1"_s.arg(head.writer), query.lastError());
-        // A head over archived links is older than the archive; walkLinks() checks the rest.
-        if (query.next() && query.value(0).toLongLong() > *through)
-            find(u"receipt_chain_head_after_succession"_s,
-                 u"the head of receipt chain %1 (#%2) is signed by key %3 over receipt #%4, but a newer key "
-                 "took over from key %3 after receipt #%5: whoever still holds key %3 signed it, so the "
-                 "receipts it covers from #%5 on are not the directory's"_s.arg(head.writer)
-                     .arg(head.seq)
-                     .arg(signer.keyId())
-                     .arg(query.value(0).toLongLong())
-                     .arg(*through));
+            m_keys = SigningKeySuccession::widen(m_keys, listed.value().successions);
         return StoreError::none();
     }
 
@@ -209,15 +177,8 @@ private:
                  u"%1 receipt chain heads are signed, but there is no key to check them with"_s.arg(
                      m_heads.size()));
         for (const ReceiptChainHead &head : std::as_const(m_heads)) {
-            const auto signer = std::find_if(m_keys.cbegin(), m_keys.cend(), [&head](const PublicKey &key) {
-                return head.verifiedBy({key});
-            });
-            if (!m_keys.isEmpty() && signer == m_keys.cend())
+            if (!m_keys.isEmpty() && !head.verifiedBy(m_keys))
                 headNotTrusted(head);
-            else if (signer != m_keys.cend()) {
-                if (StoreError error = checkSignedInTime(head, *signer); error.isError())
-                    return error;
-            }
             if (StoreError error = checkAttestation(head); error.isError())
                 return error;
         }
@@ -597,9 +558,6 @@ private:
     QSqlDatabase m_db;
     // The keys given, widened by readKeys().
     QList<PublicKey> m_keys;
-    QList<SigningKeySuccession> m_successions;
-    // SigningKeySuccession::trustedThrough() of each key that signed a head, by public key.
-    QHash<QByteArray, std::optional<qint64>> m_trustedThrough;
     QList<PublicKey> m_listed;
     static constexpr int kMaxAttributionChecks = 10000;
     int m_attributionChecks = 0;

@@ -10,15 +10,12 @@
 #include <QSet>
 
 #include <algorithm>
-#include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace {
 
 const QString kType = u"capdesk.signing_key_succession"_s;
-// The largest whole number a JSON number (a double) holds exactly.
-constexpr double kMaxExactInteger = 9007199254740992.0;
 
 bool signedWith(const PublicKey &key, const QString &signatureBase64, const QByteArray &message)
 {
@@ -45,14 +42,12 @@ std::optional<PublicKey> described(const QJsonValue &value)
 } // namespace
 
 SigningKeySuccession SigningKeySuccession::make(const SigningKey &next, const QList<PublicKey> &follows,
-                                                const SigningKey *previous, const QString &madeAt,
-                                                qint64 receiptsThrough)
+                                                const SigningKey *previous, const QString &madeAt)
 {
     SigningKeySuccession succession;
     succession.m_key = next.publicKey();
     succession.m_follows = follows;
     succession.m_madeAt = madeAt;
-    succession.m_receiptsThrough = receiptsThrough;
     const QByteArray message = succession.signedBytes();
     succession.m_signature = QString::fromLatin1(next.sign(message).toBase64());
     if (previous) {
@@ -71,10 +66,6 @@ QByteArray SigningKeySuccession::signedBytes() const
     statement.insert(u"type"_s, kType);
     statement.insert(u"follows"_s, follows);
     statement.insert(u"made_at"_s, m_madeAt);
-    // Absent from a statement made before it was recorded, whose signature covers only the
-    // rest.
-    if (m_receiptsThrough)
-        statement.insert(u"receipts_through"_s, *m_receiptsThrough);
     return SignedJson::signedBytes(statement);
 }
 
@@ -107,13 +98,6 @@ std::optional<SigningKeySuccession> SigningKeySuccession::fromText(const QString
         succession.m_follows.append(*followed);
     }
     succession.m_madeAt = object.value(u"made_at"_s).toString();
-    if (object.contains(u"receipts_through"_s)) {
-        const QJsonValue through = object.value(u"receipts_through"_s);
-        const double number = through.toDouble(-1);
-        if (!through.isDouble() || number < 0 || number > kMaxExactInteger || number != std::floor(number))
-            return std::nullopt;
-        succession.m_receiptsThrough = qint64(number);
-    }
     succession.m_signature = object.value(u"signature"_s).toString();
     const QJsonObject vouch = object.value(u"vouched_by"_s).toObject();
     succession.m_vouchedBy = vouch.value(u"key_id"_s).toString();
@@ -149,24 +133,34 @@ QList<PublicKey> SigningKeySuccession::widen(QList<PublicKey> trusted,
     QSet<QByteArray> seen;
     for (const PublicKey &key : std::as_const(trusted))
         seen.insert(key.pem());
-    // Each key is trusted once and each succession looked at once per way, so a file
-    // listing many keys costs a signature check or two per key.
-    for (qsizetype next = 0; next < trusted.size(); ++next) {
-        const PublicKey key = trusted.at(next);
-        QList<PublicKey> reached;
-        for (const SigningKeySuccession *succession : byKey.values(key.pem())) {
-            if (succession->signedByNext())
-                reached += succession->m_follows;
-        }
-        for (const SigningKeySuccession *succession : byVoucher.values(key.keyId())) {
-            if (succession->signedBy(key))
-                reached.append(succession->m_key);
-        }
-        for (const PublicKey &one : std::as_const(reached)) {
+    const auto reach = [&](const QList<PublicKey> &reached) {
+        for (const PublicKey &one : reached) {
             if (!seen.contains(one.pem())) {
                 seen.insert(one.pem());
                 trusted.append(one);
             }
+        }
+    };
+    // Forward first: the keys a trusted key signed for, and theirs. Then back: the keys
+    // those follow, and theirs, but never forward again from a key reached backwards. A key
+    // that was followed may have signed for another key since (whoever kept a copy of it
+    // can), and that branch is not the one the key held here comes from.
+    // Each key is looked at once per way, so a file listing many keys costs a signature
+    // check or two per key.
+    for (qsizetype next = 0; next < trusted.size(); ++next) {
+        const PublicKey key = trusted.at(next);
+        QList<PublicKey> reached;
+        for (const SigningKeySuccession *succession : byVoucher.values(key.keyId())) {
+            if (succession->signedBy(key) && succession->signedByNext())
+                reached.append(succession->m_key);
+        }
+        reach(reached);
+    }
+    for (qsizetype next = 0; next < trusted.size(); ++next) {
+        const PublicKey key = trusted.at(next);
+        for (const SigningKeySuccession *succession : byKey.values(key.pem())) {
+            if (succession->signedByNext())
+                reach(succession->m_follows);
         }
     }
     return trusted;
@@ -180,26 +174,4 @@ std::optional<PublicKey> SigningKeySuccession::successorOf(const PublicKey &key,
             return succession.m_key;
     }
     return std::nullopt;
-}
-
-std::optional<qint64> SigningKeySuccession::trustedThrough(const PublicKey &key,
-                                                           const QList<SigningKeySuccession> &successions,
-                                                           const QList<PublicKey> &trusted)
-{
-    const auto isTrusted = [&trusted](const PublicKey &one) {
-        return std::any_of(trusted.begin(), trusted.end(),
-                           [&one](const PublicKey &other) { return other.pem() == one.pem(); });
-    };
-    std::optional<qint64> through;
-    for (const SigningKeySuccession &succession : successions) {
-        const bool follows =
-            std::any_of(succession.m_follows.begin(), succession.m_follows.end(),
-                        [&key](const PublicKey &followed) { return followed.pem() == key.pem(); });
-        if (!follows || !succession.m_receiptsThrough || succession.m_key.pem() == key.pem()
-            || !isTrusted(succession.m_key) || !succession.signedByNext())
-            continue;
-        // A key followed twice (a line of keys that branched) covers what either saw.
-        through = std::max(through.value_or(0), *succession.m_receiptsThrough);
-    }
-    return through;
 }

@@ -17,11 +17,6 @@ class SigningKey;
 // previous key, when it was still held, signs the same statement (whoever holds the old key
 // then trusts the new chains). A key lost before its successor was made vouches for
 // nothing, and its holder reads the new chains as another key's.
-//
-// The statement also records the last receipt written when it was made: a key that was
-// followed is trusted for chains that end at or before it, not for heads it signs over
-// later receipts, which only someone who kept or stole it after it was succeeded can have
-// signed.
 class SigningKeySuccession final
 {
 public:
@@ -31,10 +26,9 @@ public:
     static constexpr qsizetype kMaxFollowed = 1000;
 
     // Signed by `next`; also by `previous` when one is given, which vouches only as one of
-    // `follows`. `receiptsThrough`: the seq of the last receipt written (0: none).
+    // `follows`.
     static SigningKeySuccession make(const SigningKey &next, const QList<PublicKey> &follows,
-                                     const SigningKey *previous, const QString &madeAt,
-                                     qint64 receiptsThrough);
+                                     const SigningKey *previous, const QString &madeAt);
     // None for text that is not a succession of the key `keyId`, or past the caps.
     static std::optional<SigningKeySuccession> fromText(const QString &text, const QString &keyId);
     QString toText() const;
@@ -44,22 +38,14 @@ public:
     const QString &madeAt() const { return m_madeAt; }
     // The previous key that signed this statement too; empty when none did.
     const QString &vouchedBy() const { return m_vouchedBy; }
-    // The last receipt's seq when it was made; none for a statement made before that was
-    // recorded.
-    std::optional<qint64> receiptsThrough() const { return m_receiptsThrough; }
 
-    // `trusted` and every key a chain of valid successions links to it, either way.
+    // `trusted`, the keys valid successions they signed for lead to, and the keys those
+    // follow; not a key another key followed signed for (a branch off the line).
     static QList<PublicKey> widen(QList<PublicKey> trusted, const QList<SigningKeySuccession> &successions);
     // A key whose valid succession `key` itself signed for: `key` signs no more. One it did
     // not sign for retires nothing, or whoever can write the file could stop any key.
     static std::optional<PublicKey> successorOf(const PublicKey &key,
                                                 const QList<SigningKeySuccession> &successions);
-    // The last receipt a head signed by `key` may cover, once a key in `trusted` followed it
-    // with a valid succession: the latest receiptsThrough() of such statements. None when
-    // no such statement recorded one, and every head `key` signs is trusted.
-    static std::optional<qint64> trustedThrough(const PublicKey &key,
-                                                const QList<SigningKeySuccession> &successions,
-                                                const QList<PublicKey> &trusted);
 
 private:
     QByteArray signedBytes() const;
@@ -70,7 +56,6 @@ private:
     PublicKey m_key;
     QList<PublicKey> m_follows;
     QString m_madeAt;
-    std::optional<qint64> m_receiptsThrough;
     QString m_signature;
     QString m_vouchedBy;
     QString m_vouch;

@@ -287,8 +287,8 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
     if (pem.trimmed().isEmpty())
         return refuse(
             QStringLiteral("The receipt-signing key file %1 is empty, so it holds no key; Capdesk left it "
-                           "untouched. Name the file that holds the key, or remove this one and start a "
-                           "new key (%2).")
+                           "untouched. Name the file that holds the key; or remove this one first, then "
+                           "start a new key (%2).")
                 .arg(m_keyFilePath, newKeyCommand()));
     QString why;
     *key = SigningKey::fromPem(pem, &why);
@@ -408,27 +408,14 @@ void SigningKeyVault::startNewKey(KeychainSteps steps, const QStringList &follow
                          : std::nullopt,
                      reason);
             };
-            // The keys followed are trusted for the receipts written so far, and no further.
-            const StoreResult<qint64> through = receiptsIssued();
-            if (!through.ok())
-                return done(std::nullopt, through.error().message);
             const auto succeeding = std::make_shared<Search>(Search{
                 steps, placed, listed.value().keys, listed.value().successions, {}, {}, {}, Missing::Create});
             succeeding->succession = SigningKeySuccession::make(
-                next, plan->follows, held ? &held->key : nullptr, IsoTime::nowUtc(), through.value());
+                next, plan->follows, held ? &held->key : nullptr, IsoTime::nowUtc());
             succeeding->replacesFile = held && held->storage == Unlocked::Storage::File;
             storeKey(succeeding, next);
         },
         Missing::Report);
-}
-
-StoreResult<qint64> SigningKeyVault::receiptsIssued() const
-{
-    QSqlQuery query(m_db);
-    if (!query.exec(SqlDialect::of(m_db).receiptSeqIssued) || !query.next())
-        return StoreError::make(StoreError::Kind::Io, QStringLiteral("cannot read the last receipt written: ")
-                                                          + query.lastError().text());
-    return query.value(0).toLongLong();
 }
 
 std::optional<SigningKeyVault::NewKey> SigningKeyVault::planNewKey(const SigningKeyList &listed,

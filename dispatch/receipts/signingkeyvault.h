@@ -1,6 +1,5 @@
 #pragma once
 
-#include "dispatch/core/storeerror.h"
 #include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/signingkey.h"
 #include "dispatch/secrets/keychainstore.h"
@@ -140,8 +139,6 @@ private:
     QString notThisDirectorysKey(const QString &heldKeyId, const PublicKey &signer) const;
     // What starts a new key, in words for the message above.
     QString newKeyCommand() const;
-    // The seq of the last receipt ever written to the directory (0: none).
-    StoreResult<qint64> receiptsIssued() const;
 
     QSqlDatabase m_db;
     QString m_keyFilePath;

@@ -20,7 +20,6 @@ const SqlDialect &SqlDialect::postgresql()
         u"SELECT column_name FROM information_schema.columns "
         "WHERE table_schema = current_schema() AND table_name = '%1'"_s,
         u"SELECT seq FROM events_seq_issued WHERE id = 1"_s,
-        u"SELECT COALESCE(pg_sequence_last_value(pg_get_serial_sequence('receipts', 'seq')), 0)"_s,
         u"insertion_order"_s,
         // 0x43415044 is "CAPD": the one lock every Capdesk writer of this database takes.
         {u"BEGIN"_s, u"SELECT pg_advisory_xact_lock(1128353860)"_s},

@@ -29,8 +29,6 @@ struct SqlDialect
     // The highest `events.seq` the database ever issued, gone events included: one row,
     // one integer (0 when none was). A log cut back below it has lost events.
     QString eventSeqIssued;
-    // The same for `receipts.seq`: the last receipt ever written, archived ones included.
-    QString receiptSeqIssued;
     // A column that orders a table's rows as they were inserted: the tie-breaker of rows
     // stamped in the same millisecond.
     QString insertionOrder;

@@ -16,7 +16,6 @@ const SqlDialect &SqlDialect::sqlite()
         u"PRAGMA user_version = %1"_s,
         u"SELECT name FROM pragma_table_info('%1')"_s,
         u"SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'events'"_s,
-        u"SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'receipts'"_s,
         u"rowid"_s,
         {u"BEGIN IMMEDIATE"_s},
         QString(),

@@ -1,5 +1,6 @@
 #include "dispatch/core/isotime.h"
 #include "tests/support/processrun.h"
+#include "tests/support/rawsql.h"
 #include "tests/support/serveprocess.h"
 #include "tests/support/testcertificates.h"
 
@@ -730,6 +731,20 @@ void TestDirectoryServer::aFaultIsToldOnlyToTheOwner()
     const QByteArray logged = "capdesk: fault " + fault.captured(1).toUtf8() + ": cannot sign receipts";
     QVERIFY2(log.contains(logged), log.constData());
     QCOMPARE(log.count("capdesk: fault "), 2); // the REST call's and the MCP call's
+
+    // A receipt the store cannot read: the public ?confirm= says so with a fault id.
+    QCOMPARE(RawSql::exec(db, {QStringLiteral("ALTER TABLE receipts RENAME TO gone")}), QString());
+    const QUrl confirmUrl =
+        served.baseUrl().resolved(QUrl(QStringLiteral("/api/dispatch?confirm=inv_0000000000")));
+    const HttpAnswer unreadable = callAt(confirmUrl, "GET", {}, {});
+    QCOMPARE(unreadable.json.value(QStringLiteral("reason")).toString(), QStringLiteral("unreadable"));
+    QVERIFY2(unreadable.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("(fault "))
+                 && !unreadable.body.contains("receipts"),
+             unreadable.body.constData());
+    const HttpAnswer ownerReads =
+        callAt(confirmUrl, "GET", {}, {{QByteArrayLiteral("x-terminal-key"), kOwnerKey}});
+    QVERIFY2(ownerReads.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("receipts")),
+             ownerReads.body.constData());
 }
 
 void TestDirectoryServer::sigtermFinishesRunningDispatch()

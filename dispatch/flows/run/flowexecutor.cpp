@@ -3,6 +3,7 @@
 #include "dispatch/call/callbudget.h"
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/call/invocationhandle.h"
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/core/outputlimit.h"
 #include "dispatch/templates/templatecontext.h"
 #include "dispatch/templates/templatesubstitution.h"
@@ -14,9 +15,14 @@ namespace {
 // How often a running flow looks at its invocation's cancel flag, which nothing signals.
 constexpr int cancelPollMs = 50;
 
-QString outputOf(const InvocationOutcome &outcome)
+// A token holder's flow does not pass on a step's server fault (a 500): the flow's output
+// is theirs, and the fault's text stays in the log (FaultNotice).
+QString outputOf(const InvocationOutcome &outcome, bool forTokenHolder)
 {
-    return outcome.ran ? outcome.result.output : u"ERR: "_s + outcome.refusal;
+    if (outcome.ran)
+        return outcome.result.output;
+    const bool fault = forTokenHolder && outcome.refusalStatus == 500;
+    return u"ERR: "_s + (fault ? FaultNotice::hide(outcome.refusal) : outcome.refusal);
 }
 
 bool isFailure(const QString &output)
@@ -267,7 +273,7 @@ void FlowExecutor::onCallFinished(int branch, InvocationHandle *handle)
     const InvocationOutcome &outcome = handle->outcome();
     FlowStepState::Call &call = m_steps[m_current].calls[branch];
     call.finishedAtUs = elapsedUs();
-    call.output = outputOf(outcome);
+    call.output = outputOf(outcome, !m_stepRequest.token.isEmpty());
     call.durationMs = outcome.durationMs;
     call.invocationId = outcome.invocationId;
     call.receiptParent = outcome.receipt ? outcome.receipt->parent : QString();

@@ -49,6 +49,7 @@ void TestFaultNotice::theCallerIsToldAnIdTheLogExplains_data()
     // A line break in the text would let it forge the next log entry.
     QTest::addRow("line breaks") << u"first\nPOST /api/dispatch 200 1ms 127.0.0.1\r\u2028x"_s
                                  << QByteArray("first POST /api/dispatch 200 1ms 127.0.0.1  x\n");
+    QTest::addRow("a right-to-left override") << u"key\u202Eyek"_s << QByteArray("key yek\n");
     QTest::addRow("non-ASCII") << u"clé absente"_s << QByteArray("clé absente\n");
 }
 

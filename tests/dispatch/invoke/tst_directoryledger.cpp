@@ -5,10 +5,8 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/publickey.h"
-#include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/receiptverifier.h"
 #include "dispatch/runners/fnrunner.h"
-#include "dispatch/secrets/keychainstore.h"
 #include "dispatch/store/eventlog.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "tests/dispatch/ledgertestrows.h"
@@ -53,7 +51,6 @@ private slots:
     void verificationNeedsTheRightKey();
     void theKeyIsMadeOnceAndKeptBesideTheFile();
     void oneAsynchronousUnlockAnswersEveryCaller();
-    void aCallFinishingWhileANewKeyIsMadeIsSignedWithIt();
 
 private:
     Receipt invoke(const QString &key, const QString &body);
@@ -314,50 +311,6 @@ void TestDirectoryLedger::oneAsynchronousUnlockAnswersEveryCaller()
     m_ledger->unlockAsync(&context, count);
     QCOMPARE(unlocked, 2);
     QTRY_COMPARE(unlocked, 3);
-}
-
-// The new key's statement says how far the old key is trusted (the last receipt written);
-// a call that finishes while the key is being made waits and is signed with the new one,
-// so the old key never signs past that point and the log stays intact. With the key in a
-// keychain, making the new one waits on the Secret Service, and calls finish meanwhile.
-void TestDirectoryLedger::aCallFinishingWhileANewKeyIsMadeIsSignedWithIt()
-{
-    KeychainStore keychain;
-    QString why;
-    if (!keychain.available(&why))
-        QSKIP(qPrintable(u"needs a Secret Service: "_s + why));
-    const auto ledger =
-        std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::KeychainOrFile);
-    LocalDispatcher dispatcher(m_store, nullptr, ledger);
-    dispatcher.setRunner(u"fn"_s, std::make_unique<FnRunner>());
-    const auto call = [&dispatcher](const QString &body) {
-        InvocationHandle *handle = dispatcher.invoke({u"SHOUT"_s, body, false, {}});
-        if (!handle->isFinished())
-            QSignalSpy(handle, &InvocationHandle::finished).wait(10000);
-        const std::optional<Receipt> receipt = handle->outcome().receipt;
-        delete handle;
-        return receipt;
-    };
-    QVERIFY(call(u"before"_s));
-    const PublicKey old = ledger->signingKey().value().publicKey();
-    QObject context;
-    std::optional<StoreResult<SigningKeyVault::NewKey>> made;
-    ledger->startNewSigningKeyAsync(
-        &context, {}, [&](const StoreResult<SigningKeyVault::NewKey> &result) { made = result; });
-    QVERIFY(!made); // it waits on the keychain
-    const std::optional<Receipt> meanwhile = call(u"meanwhile"_s);
-    QTRY_VERIFY(made.has_value());
-    QVERIFY2(made->ok(), qPrintable(made->error().message));
-    QCOMPARE(made->value().unlocked.storage, SigningKeyVault::Unlocked::Storage::Keychain);
-    const PublicKey next = made->value().unlocked.key.publicKey();
-    QVERIFY(meanwhile);
-    QCOMPARE(ReceiptVerifier::check(meanwhile->toJson(), {next}), ReceiptVerifier::Result::Valid);
-    for (const PublicKey &checker : {next, old}) {
-        const StoreResult<ReceiptLogAudit::Report> report =
-            ReceiptLogAudit::run(m_store->database(), {checker});
-        QVERIFY(report.ok());
-        QVERIFY2(report.value().intact(), qPrintable(report.value().findings.value(0).message));
-    }
 }
 
 QTEST_GUILESS_MAIN(TestDirectoryLedger)

@@ -5,6 +5,7 @@
 #include "dispatch/mcp/mcptoolcatalog.h"
 #include "dispatch/store/sqldirectorystore.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
+#include "tests/support/rawsql.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -69,6 +70,8 @@ private slots:
     void callResults_data();
     void callResults();
     void aTokensListAndCallsStayInItsScope();
+    void aStoreFaultIsToldToATokensClientOnlyByItsId_data();
+    void aStoreFaultIsToldToATokensClientOnlyByItsId();
     void listChangedReachesEachListenerOnce();
     void theContractProjection();
 
@@ -400,6 +403,45 @@ void TestMcpSession::aTokensListAndCallsStayInItsScope()
                            .value(u"capdesk/invocation_id"_s)
                            .toString();
     QCOMPARE(m_ledger->receipts().find(id).value().actor, u"token:"_s + minted.value().token.id);
+}
+
+void TestMcpSession::aStoreFaultIsToldToATokensClientOnlyByItsId_data()
+{
+    QTest::addColumn<bool>("token");
+    QTest::addRow("the owner's session: told the store's error") << false;
+    QTest::addRow("a token's session: told a fault id") << true;
+}
+
+// The store fails under the session (its table is gone). The owner reads why; a token's
+// client, who is not the owner, reads that it happened, under the id the log explains.
+void TestMcpSession::aStoreFaultIsToldToATokensClientOnlyByItsId()
+{
+    QFETCH(bool, token);
+    McpOptions options;
+    if (token) {
+        CapabilityToken spec;
+        spec.audience = u"planner"_s;
+        spec.allowedKeys = {u"SHOUT"_s};
+        const StoreResult<CapabilityTokenStore::Minted> minted =
+            m_ledger->tokens().create(spec, u"owner:local"_s);
+        QVERIFY2(minted.ok(), qPrintable(minted.error().message));
+        options.token = minted.value().value;
+        options.audience = u"planner"_s;
+    }
+    options.projection = McpOptions::Projection::Contract;
+    makeSession(options);
+    const QString failure =
+        RawSql::exec(m_dir->filePath(u"d.db"_s), {u"ALTER TABLE directory RENAME TO gone"_s});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+
+    const QList<QJsonObject> searched = exchange(request(
+        1, u"tools/call"_s,
+        {{u"name"_s, u"directory_search"_s}, {u"arguments"_s, QJsonObject{{u"query"_s, u"shout"_s}}}}));
+    const QJsonObject result = searched.first().value(u"result"_s).toObject();
+    QVERIFY(result.value(u"isError"_s).toBool());
+    const QString text = result.value(u"content"_s).toArray().first().toObject().value(u"text"_s).toString();
+    QVERIFY2(text.contains(u"(fault "_s) == token, qPrintable(text));
+    QVERIFY2(text.contains(u"directory"_s) != token, qPrintable(text));
 }
 
 void TestMcpSession::listChangedReachesEachListenerOnce()

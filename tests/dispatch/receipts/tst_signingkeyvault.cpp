@@ -391,11 +391,11 @@ void TestSigningKeyVault::aNewKeySucceedsTheOneBefore()
         // Their own statement that their key follows the directory's, which the
         // directory's key did not sign: its vouch is copied from another statement.
         const SigningKeySuccession vouched =
-            SigningKeySuccession::make(SigningKey::generate(), {existing.publicKey()}, &existing, u"x"_s, 0);
-        QJsonObject forged = QJsonDocument::fromJson(SigningKeySuccession::make(
-                                                         stranger, {existing.publicKey()}, nullptr, u"x"_s, 0)
-                                                         .toText()
-                                                         .toUtf8())
+            SigningKeySuccession::make(SigningKey::generate(), {existing.publicKey()}, &existing, u"x"_s);
+        QJsonObject forged = QJsonDocument::fromJson(
+                                 SigningKeySuccession::make(stranger, {existing.publicKey()}, nullptr, u"x"_s)
+                                     .toText()
+                                     .toUtf8())
                                  .object();
         forged.insert(u"vouched_by"_s,
                       QJsonDocument::fromJson(vouched.toText().toUtf8()).object().value(u"vouched_by"_s));
