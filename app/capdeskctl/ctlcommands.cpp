@@ -159,8 +159,6 @@ int CtlCommands::runCommand()
     }
     if (const int refused = refuseOptions(*m_command))
         return refused;
-    if (const int refused = readTokenFile())
-        return refused;
     // Help needs no directory: it is answered before any server is asked.
     if (m_command->run == &CtlCommands::help)
         return help();
@@ -180,6 +178,8 @@ int CtlCommands::runCommand()
                     : u"%1 works on a local directory file only (--db), not with --server"_s.arg(
                         m_command->name));
     }
+    if (const int refused = readTokenFile())
+        return refused;
     return (this->*m_command->run)();
 }
 
@@ -464,7 +464,9 @@ int CtlCommands::invoke()
         return CtlOutput::usage(wrongCount(1, 2));
     // A token is presented for an audience: without one the call could only be refused.
     if (m_args.has(u"--token"_s) && !m_args.has(u"--audience"_s))
-        return CtlOutput::usage(u"invoke --token T needs --audience A"_s);
+        return CtlOutput::usage(m_args.has(u"--token-file"_s)
+                                    ? u"invoke --token-file FILE needs --audience A"_s
+                                    : u"invoke --token T needs --audience A"_s);
     // An id is what `token list` shows; the value was shown once, at creation.
     if (const QString token = m_args.value(u"--token"_s); token.startsWith(u"tok_"_s))
         return CtlOutput::usage(

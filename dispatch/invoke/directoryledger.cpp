@@ -14,8 +14,6 @@
 #include <QPointer>
 #include <QTimer>
 
-#include <algorithm>
-
 using namespace Qt::StringLiterals;
 
 DirectoryLedger::DirectoryLedger(std::shared_ptr<SqlDirectoryStore> store, KeyPlacement placement,
@@ -81,13 +79,12 @@ StoreError DirectoryLedger::cannotReadKey(const QString &why)
 }
 
 // The vault's reasons are sentences of their own (a dialog shows them so); after a colon
-// the first word is lower-cased, unless it is a name such as OpenSSL.
+// their opening word is lower-cased. Only these words: a reason may open with a path or a
+// name (OpenSSL), which keeps its case.
 QString DirectoryLedger::sentenceTail(QString why)
 {
-    const QString firstWord = why.section(u' ', 0, 0);
-    const bool name =
-        std::any_of(firstWord.cbegin() + 1, firstWord.cend(), [](QChar c) { return c.isUpper(); });
-    if (!why.isEmpty() && !name)
+    static const QStringList openings{u"The"_s, u"Cannot"_s, u"This"_s, u"No"_s};
+    if (openings.contains(why.section(u' ', 0, 0)))
         why[0] = why[0].toLower();
     return why;
 }

@@ -5,6 +5,7 @@
 #include "dispatch/call/invocationhandle.h"
 #include "dispatch/call/invocationids.h"
 #include "dispatch/contract/contractfingerprint.h"
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/core/outputlimit.h"
 #include "dispatch/invoke/directoryledger.h"
@@ -67,8 +68,9 @@ std::optional<std::pair<QString, int>> LocalDispatcher::gate(const InvocationReq
         return std::nullopt;
     const StoreError logged = m_ledger->recordRefusal(row.key, tokenId, verdict.reason, *actor);
     if (logged.isError())
-        return std::pair(verdict.reason + u" (and the refusal could not be logged: "_s + logged.message
-                             + u')',
+        // The caller holds a token, not the owner key: the store's text stays in the log.
+        return std::pair(verdict.reason + u" (and the refusal could not be logged: "_s
+                             + FaultNotice::hide(logged.message) + u')',
                          verdict.httpStatus);
     return std::pair(verdict.reason, verdict.httpStatus);
 }

@@ -133,34 +133,24 @@ QList<PublicKey> SigningKeySuccession::widen(QList<PublicKey> trusted,
     QSet<QByteArray> seen;
     for (const PublicKey &key : std::as_const(trusted))
         seen.insert(key.pem());
-    const auto reach = [&](const QList<PublicKey> &reached) {
-        for (const PublicKey &one : reached) {
+    // Each key is trusted once and each succession looked at once per way, so a file
+    // listing many keys costs a signature check or two per key.
+    for (qsizetype next = 0; next < trusted.size(); ++next) {
+        const PublicKey key = trusted.at(next);
+        QList<PublicKey> reached;
+        for (const SigningKeySuccession *succession : byKey.values(key.pem())) {
+            if (succession->signedByNext())
+                reached += succession->m_follows;
+        }
+        for (const SigningKeySuccession *succession : byVoucher.values(key.keyId())) {
+            if (succession->signedBy(key))
+                reached.append(succession->m_key);
+        }
+        for (const PublicKey &one : std::as_const(reached)) {
             if (!seen.contains(one.pem())) {
                 seen.insert(one.pem());
                 trusted.append(one);
             }
-        }
-    };
-    // Forward first: the keys a trusted key signed for, and theirs. Then back: the keys
-    // those follow, and theirs, but never forward again from a key reached backwards. A key
-    // that was followed may have signed for another key since (whoever kept a copy of it
-    // can), and that branch is not the one the key held here comes from.
-    // Each key is looked at once per way, so a file listing many keys costs a signature
-    // check or two per key.
-    for (qsizetype next = 0; next < trusted.size(); ++next) {
-        const PublicKey key = trusted.at(next);
-        QList<PublicKey> reached;
-        for (const SigningKeySuccession *succession : byVoucher.values(key.keyId())) {
-            if (succession->signedBy(key) && succession->signedByNext())
-                reached.append(succession->m_key);
-        }
-        reach(reached);
-    }
-    for (qsizetype next = 0; next < trusted.size(); ++next) {
-        const PublicKey key = trusted.at(next);
-        for (const SigningKeySuccession *succession : byKey.values(key.pem())) {
-            if (succession->signedByNext())
-                reach(succession->m_follows);
         }
     }
     return trusted;

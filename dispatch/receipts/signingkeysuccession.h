@@ -39,8 +39,7 @@ public:
     // The previous key that signed this statement too; empty when none did.
     const QString &vouchedBy() const { return m_vouchedBy; }
 
-    // `trusted`, the keys valid successions they signed for lead to, and the keys those
-    // follow; not a key another key followed signed for (a branch off the line).
+    // `trusted` and every key a chain of valid successions links to it, either way.
     static QList<PublicKey> widen(QList<PublicKey> trusted, const QList<SigningKeySuccession> &successions);
     // A key whose valid succession `key` itself signed for: `key` signs no more. One it did
     // not sign for retires nothing, or whoever can write the file could stop any key.

@@ -58,7 +58,7 @@ void TestFaultNotice::theCallerIsToldAnIdTheLogExplains()
     QFETCH(QString, detail);
     QFETCH(QByteArray, logged);
     const auto [log, told] = hiddenWithLog(detail);
-    static const QRegularExpression notice(u"^the server could not do this \\(fault ([0-9a-f]{8})\\); "_s);
+    static const QRegularExpression notice(u"^Capdesk could not do this \\(fault ([0-9a-f]{8})\\); "_s);
     const QRegularExpressionMatch id = notice.match(told);
     QVERIFY2(id.hasMatch(), qPrintable(told));
     QVERIFY(!told.contains(detail.left(10)));

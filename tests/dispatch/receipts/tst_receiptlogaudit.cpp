@@ -2,13 +2,10 @@
 #include "dispatch/invoke/directoryledger.h"
 #include "dispatch/invoke/localdispatcher.h"
 #include "dispatch/receipts/publickey.h"
-#include "dispatch/receipts/receipt.h"
 #include "dispatch/receipts/receiptchainhead.h"
-#include "dispatch/receipts/receiptlog.h"
 #include "dispatch/receipts/receiptloganchor.h"
 #include "dispatch/receipts/receiptlogaudit.h"
 #include "dispatch/receipts/signingkey.h"
-#include "dispatch/receipts/signingkeysuccession.h"
 #include "dispatch/receipts/signingkeyvault.h"
 #include "dispatch/runners/fnrunner.h"
 #include "dispatch/store/sqldirectorystore.h"
@@ -57,7 +54,6 @@ private slots:
     void aHeadSignedByAnotherKeyIsForged();
     void aNewKeyKeepsTheChainsTrusted_data();
     void aNewKeyKeepsTheChainsTrusted();
-    void aBranchOffAnOldKeyIsNotTrusted();
     void aNewKeyDoesNotVouchForAKeySomeoneListed();
     void anAnchorCatchesARollBack();
     void anAnchorCatchesAReplacedKey();
@@ -325,57 +321,6 @@ void TestReceiptLogAudit::aNewKeyKeepsTheChainsTrusted()
     QVERIFY2(!codes.isEmpty() && codes.count(u"receipt_chain_other_key"_s) == codes.size(),
              qPrintable(codes.join(u", "_s)));
     QVERIFY(report.findings.constFirst().message.contains(next.value().keyId()));
-}
-
-// Whoever kept a copy of the old key signs for a key of their own after the owner's new key
-// took over, lists it with that statement, and writes a chain with it. The new key's holder
-// follows the old key back, but not forward again along that branch.
-void TestReceiptLogAudit::aBranchOffAnOldKeyIsNotTrusted()
-{
-    issueFromTwoWriters();
-    QFile keyFile(path() + u".signing-key"_s);
-    QVERIFY(keyFile.open(QIODevice::ReadOnly));
-    const std::optional<SigningKey> kept = SigningKey::fromPem(keyFile.readAll(), nullptr);
-    keyFile.close();
-    QVERIFY(kept);
-    const StoreResult<SigningKeyVault::NewKey> made = m_ledger->startNewSigningKey();
-    QVERIFY2(made.ok(), qPrintable(made.error().message));
-    const PublicKey next = made.value().unlocked.key.publicKey();
-    issueFromTwoWriters();
-
-    const SigningKey branch = SigningKey::generate();
-    const SigningKeySuccession statement =
-        SigningKeySuccession::make(branch, {kept->publicKey()}, &*kept, u"2026-12-06T12:00:00.000Z"_s);
-    QSqlQuery insert(m_store->database());
-    insert.prepare(
-        u"INSERT INTO signing_keys (key_id, public_key_pem, created_at, succession) VALUES (?, ?, ?, ?)"_s);
-    insert.addBindValue(branch.publicKey().keyId());
-    insert.addBindValue(QString::fromLatin1(branch.publicKey().pem()));
-    insert.addBindValue(u"2026-12-06T12:00:00.000Z"_s);
-    insert.addBindValue(statement.toText());
-    QVERIFY(insert.exec());
-    Receipt theirs;
-    theirs.invocationId = u"inv_branch0001"_s;
-    theirs.trace = u"t_branch01"_s;
-    theirs.key = u"SHOUT"_s;
-    theirs.actor = u"owner:local"_s;
-    theirs.runner = u"fn"_s;
-    theirs.startedAt = u"2026-12-06T12:00:00.000Z"_s;
-    theirs.status = Receipt::statusFor(true);
-    theirs.material = true;
-    theirs.inputFingerprint = Receipt::sha256Hex(u"hi"_s);
-    theirs.outputFingerprint = Receipt::sha256Hex(u"HI"_s);
-    theirs.contractFingerprint = Receipt::sha256Hex(u"SHOUT"_s);
-    theirs.signature = QString::fromLatin1(branch.sign(theirs.signedBytes()).toBase64());
-    ReceiptLog log(m_store->database());
-    const StoreError written = log.append(theirs, branch);
-    QVERIFY2(!written.isError(), qPrintable(written.message));
-
-    m_trusted = {next};
-    const ReceiptLogAudit::Report report = audit();
-    QCOMPARE(codesOf(report), QStringList{u"receipt_chain_other_key"_s});
-    QVERIFY2(report.findings.constFirst().message.contains(branch.publicKey().keyId()),
-             qPrintable(report.findings.constFirst().message));
 }
 
 // Someone who can write the file lists a key of their own and a chain it signed. The
