@@ -161,7 +161,8 @@ void SigningKeyVault::found(const SearchPtr &search, const Unlocked &unlocked)
     finish(
         search, std::nullopt,
         QStringLiteral("key %1 (%2) signs no more: key %3 succeeds it, and this machine does not hold "
-                       "key %3. Put its key file here, or start a new key (%4). Nothing was signed")
+                       "key %3. Put the file that holds key %3 here; only if key %3 is lost, start a new "
+                       "key (%4), since a key started from this one signs beside key %3. Nothing was signed")
             .arg(unlocked.key.publicKey().keyId(), unlocked.location, successor->keyId(), newKeyCommand()));
 }
 

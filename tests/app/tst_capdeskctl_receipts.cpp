@@ -230,6 +230,9 @@ void TestCapdeskctlReceipts::aNewSigningKeyTakesOverFromALostOne()
     QCOMPARE(retired.exitCode, 4);
     QVERIFY2(retired.err.contains("signs no more: key " + thirdId.toUtf8() + " succeeds it"),
              retired.err.constData());
+    // A key started from it would sign beside the one that succeeds it: that is the last resort.
+    QVERIFY2(retired.err.contains("only if key " + thirdId.toUtf8() + " is lost, start a new key"),
+             retired.err.constData());
     const Run fromThird = ctl({u"log"_s, u"--verify"_s, u"--db"_s, db(), u"--signing-key"_s, first});
     QCOMPARE(fromThird.exitCode, 1);
     QVERIFY2(fromThird.out.contains("receipt_chain_other_key") && fromThird.out.contains(secondId.toUtf8()),
