@@ -1,6 +1,5 @@
 #include "dispatch/core/isotime.h"
 #include "tests/support/processrun.h"
-#include "tests/support/rawsql.h"
 #include "tests/support/serveprocess.h"
 #include "tests/support/testcertificates.h"
 
@@ -14,7 +13,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -107,19 +105,13 @@ private slots:
     void accessLogHasNoSecrets();
     void sigtermFinishesRunningDispatch();
     void idleConnectionsAreClosed();
-    void aFaultIsToldOnlyToTheOwner();
     void tlsKeepsTheLimits();
     void tlsStartupErrors_data();
     void tlsStartupErrors();
 
 private:
     HttpAnswer call(const QByteArray &verb, const QString &path, const QByteArray &body = {},
-                    const Headers &headers = {})
-    {
-        return callAt(QUrl(base() + path), verb, body, headers);
-    }
-    HttpAnswer callAt(const QUrl &url, const QByteArray &verb, const QByteArray &body,
-                      const Headers &headers);
+                    const Headers &headers = {});
     HttpAnswer owner(const QByteArray &verb, const QString &path, const QByteArray &body = {},
                      Headers headers = {})
     {
@@ -200,10 +192,10 @@ ProcessRun::Result TestDirectoryServer::ctl(const QStringList &arguments)
     return ProcessRun::run(QStringLiteral(CAPDESKCTL_PATH), arguments);
 }
 
-HttpAnswer TestDirectoryServer::callAt(const QUrl &url, const QByteArray &verb, const QByteArray &body,
-                                       const Headers &headers)
+HttpAnswer TestDirectoryServer::call(const QByteArray &verb, const QString &path, const QByteArray &body,
+                                     const Headers &headers)
 {
-    QNetworkRequest request(url);
+    QNetworkRequest request(QUrl(base() + path));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     for (const auto &[name, value] : headers)
         request.setRawHeader(name, value);
@@ -668,83 +660,6 @@ void TestDirectoryServer::idleConnectionsAreClosed()
     QTRY_COMPARE_WITH_TIMEOUT(answered.state(), QAbstractSocket::UnconnectedState, 5000);
     QVERIFY2(clock.elapsed() < 4000, "idle connections were closed late");
     QVERIFY(served.isRunning());
-}
-
-// A server that cannot sign (its directory's key is not on this machine) answers 500. The
-// reason names the server's files, so a token holder and a plain MCP client get a fault id
-// that the log tells the owner about; the owner is told the reason itself.
-void TestDirectoryServer::aFaultIsToldOnlyToTheOwner()
-{
-    const QString db = m_dir.filePath(QStringLiteral("faulty.db"));
-    const QString keyFile = m_dir.filePath(QStringLiteral("elsewhere.pem"));
-    QCOMPARE(ctl({QStringLiteral("init"), QStringLiteral("--sample"), QStringLiteral("--db"), db}).exitCode,
-             0);
-    QCOMPARE(ctl({QStringLiteral("invoke"), QStringLiteral("NOW"), QStringLiteral("--db"), db,
-                  QStringLiteral("--signing-key"), keyFile})
-                 .exitCode,
-             0);
-    const QByteArray token =
-        QJsonDocument::fromJson(
-            ctl({QStringLiteral("token"), QStringLiteral("create"), QStringLiteral("--db"), db,
-                 QStringLiteral("--audience"), QStringLiteral("tests"), QStringLiteral("--keys"),
-                 QStringLiteral("NOW")})
-                .out)
-            .object()
-            .value(QStringLiteral("value"))
-            .toString()
-            .toUtf8();
-    QVERIFY(!token.isEmpty());
-    ServeProcess served;
-    QString error;
-    QVERIFY2(served.start(db, kOwnerKey, &error), qPrintable(error));
-    const QUrl dispatchUrl = served.baseUrl().resolved(QUrl(QStringLiteral("/api/dispatch")));
-    const QByteArray call = R"({"key":"NOW"})";
-    const Headers holder{{QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + token},
-                         {QByteArrayLiteral("x-capability-audience"), QByteArrayLiteral("tests")}};
-    const QByteArray folder = m_dir.path().toUtf8();
-
-    const HttpAnswer told = callAt(dispatchUrl, "POST", call, holder);
-    QCOMPARE(told.status, 500);
-    QVERIFY2(!told.body.contains(folder) && !told.body.contains("signing-key"), told.body.constData());
-    const QString refusal = told.json.value(QStringLiteral("error")).toString();
-    static const QRegularExpression faultId(QStringLiteral("\\(fault ([0-9a-f]{8})\\)"));
-    const QRegularExpressionMatch fault = faultId.match(refusal);
-    QVERIFY2(fault.hasMatch(), told.body.constData());
-    QCOMPARE(told.json.value(QStringLiteral("ran")), QJsonValue(false));
-
-    const HttpAnswer mcp = callAt(
-        served.baseUrl().resolved(QUrl(QStringLiteral("/mcp"))), "POST",
-        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"NOW","arguments":{"body":""}}})",
-        holder
-            + Headers{
-                {QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json, text/event-stream")}});
-    QCOMPARE(mcp.status, 200);
-    QVERIFY2(!mcp.body.contains(folder) && mcp.body.contains("(fault "), mcp.body.constData());
-
-    const HttpAnswer ownerTold =
-        callAt(dispatchUrl, "POST", call, {{QByteArrayLiteral("x-terminal-key"), kOwnerKey}});
-    QCOMPARE(ownerTold.status, 500);
-    QVERIFY2(ownerTold.body.contains("cannot sign receipts") && ownerTold.body.contains(folder),
-             ownerTold.body.constData());
-
-    const QByteArray log = served.standardError();
-    const QByteArray logged = "capdesk: fault " + fault.captured(1).toUtf8() + ": cannot sign receipts";
-    QVERIFY2(log.contains(logged), log.constData());
-    QCOMPARE(log.count("capdesk: fault "), 2); // the REST call's and the MCP call's
-
-    // A receipt the store cannot read: the public ?confirm= says so with a fault id.
-    QCOMPARE(RawSql::exec(db, {QStringLiteral("ALTER TABLE receipts RENAME TO gone")}), QString());
-    const QUrl confirmUrl =
-        served.baseUrl().resolved(QUrl(QStringLiteral("/api/dispatch?confirm=inv_0000000000")));
-    const HttpAnswer unreadable = callAt(confirmUrl, "GET", {}, {});
-    QCOMPARE(unreadable.json.value(QStringLiteral("reason")).toString(), QStringLiteral("unreadable"));
-    QVERIFY2(unreadable.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("(fault "))
-                 && !unreadable.body.contains("receipts"),
-             unreadable.body.constData());
-    const HttpAnswer ownerReads =
-        callAt(confirmUrl, "GET", {}, {{QByteArrayLiteral("x-terminal-key"), kOwnerKey}});
-    QVERIFY2(ownerReads.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("receipts")),
-             ownerReads.body.constData());
 }
 
 void TestDirectoryServer::sigtermFinishesRunningDispatch()
