@@ -264,7 +264,7 @@ bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocke
         }
     }
     const QByteArray presentedKey = request.value(QByteArrayLiteral("x-terminal-key"));
-    const bool owner = m_ownerKey.matches(presentedKey);
+    const bool owner = exchange.owner;
     const bool mutating = request.method() != Method::Get && request.method() != Method::Head;
     // A wrong key is refused even beside a capability token: it is someone guessing.
     const bool wrongKey = !presentedKey.isEmpty() && !owner;
@@ -277,20 +277,20 @@ bool DirectoryServer::handleRequest(const QHttpServerRequest &request, QTcpSocke
         return true;
     }
     if (target.route == Route::Mcp) {
-        handleMcp(request, socket,
+        handleMcp(request, socket, exchange,
                   {owner, owner ? QString() : bearerTokenOf(request),
                    QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience")))});
         return true;
     }
     if (target.route == Route::Dispatch && request.method() == Method::Post) {
-        startDispatch(request, socket, owner);
+        startDispatch(request, socket, exchange);
         return true;
     }
     if (target.route == Route::FlowRuns) {
-        answerInvocation(request, socket, m_dispatch.recordFlowRun(request.body()));
+        answerInvocation(request, socket, exchange, m_dispatch.recordFlowRun(request.body()));
         return true;
     }
-    send(responder, exchange, handleSync(request, target));
+    send(responder, exchange, handleSync(request, target, owner));
     return true;
 }
 
@@ -300,7 +300,7 @@ void DirectoryServer::missingHandler(const QHttpServerRequest &request, QTcpSock
     send(responder, exchangeOf(request, socket), ServerReply::error(404, QStringLiteral("no such route")));
 }
 
-ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const Target &target)
+ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const Target &target, bool owner)
 {
     const Method method = request.method() == Method::Head ? Method::Get : request.method();
     switch (target.route) {
@@ -317,8 +317,7 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
             return m_directory.remove(target.argument, ifMatchOf(request));
         return m_directory.get(target.argument);
     case Route::Dispatch:
-        return m_dispatch.query(request.query(),
-                                m_ownerKey.matches(request.value(QByteArrayLiteral("x-terminal-key"))));
+        return m_dispatch.query(request.query(), owner);
     case Route::Receipt:
         return m_dispatch.receiptPage(target.argument);
     case Route::FlowRuns:
@@ -329,20 +328,20 @@ ServerReply DirectoryServer::handleSync(const QHttpServerRequest &request, const
     return ServerReply::error(404, QStringLiteral("no such route"));
 }
 
-void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner)
+void DirectoryServer::startDispatch(const QHttpServerRequest &request, QTcpSocket *socket,
+                                    const Exchange &exchange)
 {
     const DispatchApi::Caller caller{
-        owner, bearerTokenOf(request),
+        exchange.owner, bearerTokenOf(request),
         QString::fromUtf8(request.value(QByteArrayLiteral("x-capability-audience"))),
         request.value(QByteArrayLiteral("capdesk-call-budget")),
         QString::fromUtf8(request.value(QByteArrayLiteral("capdesk-actor")))};
-    answerInvocation(request, socket, m_dispatch.start(request.body(), caller));
+    answerInvocation(request, socket, exchange, m_dispatch.start(request.body(), caller));
 }
 
 void DirectoryServer::handleMcp(const QHttpServerRequest &request, QTcpSocket *socket,
-                                const McpEndpoint::Caller &caller)
+                                const Exchange &exchange, const McpEndpoint::Caller &caller)
 {
-    const Exchange exchange = exchangeOf(request, socket);
     auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
     // A GET carries no body, so the head check has not judged its token yet.
     if (!caller.owner) {
@@ -369,9 +368,9 @@ void DirectoryServer::handleMcp(const QHttpServerRequest &request, QTcpSocket *s
 }
 
 void DirectoryServer::answerInvocation(const QHttpServerRequest &request, QTcpSocket *socket,
+                                       const Exchange &exchange,
                                        const std::variant<ServerReply, InvocationHandle *> &started)
 {
-    const Exchange exchange = exchangeOf(request, socket);
     auto responder = std::make_shared<QHttpServerResponder>(makeResponder(request, socket));
     if (auto *reply = std::get_if<ServerReply>(&started)) {
         send(*responder, exchange, *reply);

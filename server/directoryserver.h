@@ -76,13 +76,15 @@ private:
 
     static Target resolve(const QString &path);
     static QList<QHttpServerRequest::Method> methodsOf(Route route);
-    ServerReply handleSync(const QHttpServerRequest &request, const Target &target);
-    void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, bool owner);
+    // `owner`: the request carried the owner key (Exchange::owner).
+    ServerReply handleSync(const QHttpServerRequest &request, const Target &target, bool owner);
+    void startDispatch(const QHttpServerRequest &request, QTcpSocket *socket, const Exchange &exchange);
     // /mcp, once the caller is known to be the owner or a token holder.
-    void handleMcp(const QHttpServerRequest &request, QTcpSocket *socket, const McpEndpoint::Caller &caller);
+    void handleMcp(const QHttpServerRequest &request, QTcpSocket *socket, const Exchange &exchange,
+                   const McpEndpoint::Caller &caller);
     // Answers with `started`'s reply, or with the invocation's once it finishes (504 after
     // the dispatch timeout).
-    void answerInvocation(const QHttpServerRequest &request, QTcpSocket *socket,
+    void answerInvocation(const QHttpServerRequest &request, QTcpSocket *socket, const Exchange &exchange,
                           const std::variant<ServerReply, InvocationHandle *> &started);
     Exchange exchangeOf(const QHttpServerRequest &request, QTcpSocket *socket) const;
     // The owner-key rule decided on the head, before a body is read: a request that carries
