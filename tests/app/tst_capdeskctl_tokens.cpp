@@ -274,6 +274,8 @@ void TestCapdeskctlTokens::aTokenIsReadFromAFile_data()
                                         << 2 << QByteArray("is open to other users; chmod 600 it");
     QTest::addRow("no such file") << QByteArray() << owner << false << 2 << QByteArray("no token file at");
     QTest::addRow("an empty file") << QByteArray("\n") << owner << false << 2 << QByteArray("is empty");
+    QTest::addRow("longer than a token can be")
+        << QByteArray(5000, 'k') << owner << false << 2 << QByteArray("is longer than 4096 bytes");
     QTest::addRow("two lines") << QByteArray("VALUE\nmore\n") << owner << false << 2
                                << QByteArray("one line of printable ASCII");
     QTest::addRow("and --token too") << QByteArray("VALUE\n") << owner << true << 2
