@@ -1,8 +1,10 @@
+#include "dispatch/core/faultnotice.h"
 #include "dispatch/flows/run/flowrunner.h"
 #include "tests/dispatch/flowtestdirectory.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QSqlQuery>
 #include <QTest>
 #include <QTimer>
 
@@ -46,6 +48,8 @@ private slots:
     void aDraftFlowsStepsRunTheirStoredRows();
     void cancellingTheHandleStopsTheFlow();
     void closingTheDirectoryMidFlow();
+    void aStepsServerFaultIsToldToATokenHolderOnlyByItsId_data();
+    void aStepsServerFaultIsToldToATokenHolderOnlyByItsId();
 
 private:
     std::unique_ptr<FlowTestDirectory> m_directory;
@@ -160,6 +164,41 @@ void TestFlowRunner::closingTheDirectoryMidFlow()
     QTRY_VERIFY(!m_directory->receipts(u"NAP"_s).isEmpty());
     QCoreApplication::processEvents();
     QVERIFY(m_directory->receipts(u"SHOUT"_s).isEmpty());
+}
+
+void TestFlowRunner::aStepsServerFaultIsToldToATokenHolderOnlyByItsId_data()
+{
+    QTest::addColumn<bool>("withToken");
+    QTest::newRow("the owner reads the store's text") << false;
+    QTest::newRow("a token holder reads a fault id") << true;
+}
+
+// A step whose row cannot be read (the directory table is gone under the flow) is refused
+// with a 500. The flow's output carries that refusal: its text for the owner, and for a
+// token holder only the id under which the owner finds it in the log.
+void TestFlowRunner::aStepsServerFaultIsToldToATokenHolderOnlyByItsId()
+{
+    QFETCH(bool, withToken);
+    InvocationRequest request;
+    request.key = u"PAIR"_s;
+    // The flow comes as a draft, so only its step reads the missing table.
+    request.draft = flowTestRow(u"PAIR"_s, u"flow"_s, {}, u"SHOUT: a"_s);
+    if (withToken) {
+        CapabilityToken spec;
+        spec.audience = u"planner"_s;
+        spec.allowedKeys = {u"PAIR"_s, u"SHOUT"_s};
+        const auto minted = m_directory->ledger->tokens().create(spec, u"owner:local"_s);
+        QVERIFY2(minted.ok(), qPrintable(minted.error().message));
+        request.token = minted.value().value;
+        request.audience = u"planner"_s;
+    }
+    QVERIFY(QSqlQuery(m_directory->store->database()).exec(u"ALTER TABLE directory RENAME TO gone"_s));
+
+    const InvocationOutcome outcome = FlowTestDirectory::await(m_directory->dispatcher->invoke(request));
+    const QString output = outcome.result.output;
+    QVERIFY2(output.startsWith(u"ERR: "_s), qPrintable(output));
+    QCOMPARE(FaultNotice::isNotice(output.mid(5)), withToken);
+    QCOMPARE(output.contains(u"no such table"_s), !withToken);
 }
 
 QTEST_GUILESS_MAIN(TestFlowRunner)
