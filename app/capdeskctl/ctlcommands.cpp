@@ -178,9 +178,21 @@ int CtlCommands::runCommand()
                     : u"%1 works on a local directory file only (--db), not with --server"_s.arg(
                         m_command->name));
     }
+    if (const int refused = refuseTokenToBridge())
+        return refused;
     if (const int refused = readTokenFile())
         return refused;
     return (this->*m_command->run)();
+}
+
+// Before the token file is read, so a path that is wrong does not hide this.
+int CtlCommands::refuseTokenToBridge() const
+{
+    if (!m_connection || m_command->run != &CtlCommands::mcp
+        || (!m_args.has(u"--token"_s) && !m_args.has(u"--token-file"_s)))
+        return Ok;
+    return CtlOutput::usage(u"mcp --server serves with the owner key; a token is gated by the server, "
+                            "so hand the token to the client instead"_s);
 }
 
 // --token-file stands for --token from here on, so every check and message of a token
@@ -630,13 +642,8 @@ int CtlCommands::mcp()
 {
     if (!expectPositional(0))
         return m_exit;
-    if (m_connection) {
-        if (m_args.has(u"--token"_s))
-            return CtlOutput::usage(
-                u"mcp --server serves with the owner key; a token is gated by the server, "
-                "so hand the token to the client instead"_s);
+    if (m_connection)
         return CtlMcpCommand(m_args).runBridge(m_connection);
-    }
     if (!openStore())
         return m_exit;
     return CtlMcpCommand(m_args).runLocal(m_store, ledger(), dbPath());

@@ -61,6 +61,8 @@ private:
     // The options the command does not take, an empty value where none is meant, and
     // --ca-file without --server: the usage error, or Ok.
     int refuseOptions(const CtlCommand &command) const;
+    // mcp --server with a token (the bridge serves with the owner key): the usage error, or Ok.
+    int refuseTokenToBridge() const;
     // --token-file read into --token; a usage error when it cannot be.
     int readTokenFile();
     int receiptCommand(int (CtlReceiptCommands::*command)());

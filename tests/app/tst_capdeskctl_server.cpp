@@ -295,6 +295,13 @@ void TestCapdeskctlServer::localCommandsRefuseAServer_data()
     QTest::addRow("token list") << QStringList{u"token"_s, u"list"_s} << local(u"token list"_s);
     QTest::addRow("token revoke") << QStringList{u"token"_s, u"revoke"_s, u"ID"_s}
                                   << local(u"token revoke"_s);
+    const QString bridgeTakesNoToken =
+        u"mcp --server serves with the owner key; a token is gated by the server, "
+        "so hand the token to the client instead"_s;
+    QTest::addRow("mcp --token") << QStringList{u"mcp"_s, u"--token"_s, u"T"_s} << bridgeTakesNoToken;
+    // Said before the file is looked for, so a wrong path does not hide it.
+    QTest::addRow("mcp --token-file")
+        << QStringList{u"mcp"_s, u"--token-file"_s, u"/nonexistent/token"_s} << bridgeTakesNoToken;
 }
 
 // Refused before anything is sent: the URL names a port nothing listens on.
