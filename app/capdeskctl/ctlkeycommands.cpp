@@ -28,13 +28,13 @@ int CtlKeyCommands::publicKey()
             return CtlOutput::usage(
                 QStringLiteral("--out names %1; writing there would destroy it").arg(precious));
     }
-    const StoreResult<SigningKey> key = m_ledger->signingKey();
+    const StoreResult<PublicKey> key = m_ledger->publicKey();
     if (!key.ok())
         return CtlOutput::fail(key.error());
     const StoreResult<QString> storage = m_ledger->keyStorage();
     if (!storage.ok())
         return CtlOutput::fail(storage.error());
-    const PublicKey publicKey = key.value().publicKey();
+    const PublicKey &publicKey = key.value();
     const QByteArray pem = publicKey.pem();
     if (outFile.isEmpty()) {
         CtlOutput::printRaw(pem);

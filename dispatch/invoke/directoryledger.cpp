@@ -56,15 +56,17 @@ DirectoryLedger::~DirectoryLedger()
         writeUnknownTokenSummary();
 }
 
+bool DirectoryLedger::tryUnlock(QString *why)
+{
+    if (!m_key)
+        m_key = m_vault.unlock(why);
+    return m_key.has_value();
+}
+
 StoreError DirectoryLedger::unlock()
 {
-    if (m_key)
-        return StoreError::none();
-    QString error;
-    m_key = m_vault.unlock(&error);
-    if (!m_key)
-        return cannotSign(error);
-    return StoreError::none();
+    QString why;
+    return tryUnlock(&why) ? StoreError::none() : cannotSign(why);
 }
 
 StoreError DirectoryLedger::cannotSign(const QString &why)
@@ -188,6 +190,14 @@ StoreResult<SigningKey> DirectoryLedger::signingKey()
     if (const StoreError locked = unlock(); locked.isError())
         return locked;
     return m_key->key;
+}
+
+StoreResult<PublicKey> DirectoryLedger::publicKey()
+{
+    QString why;
+    if (!tryUnlock(&why))
+        return StoreError::make(StoreError::Kind::Io, u"cannot show the receipt key: "_s + sentenceTail(why));
+    return m_key->key.publicKey();
 }
 
 StoreResult<SigningKeyVault::NewKey> DirectoryLedger::startNewSigningKey(const QStringList &follow)

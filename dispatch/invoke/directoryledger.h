@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dispatch/receipts/publickey.h"
 #include "dispatch/receipts/receiptarchiver.h"
 #include "dispatch/receipts/receiptgroupcommit.h"
 #include "dispatch/receipts/receiptlog.h"
@@ -95,6 +96,9 @@ public:
     StoreError sealPreChain();
     // The signing key, unlocked (or created) first.
     StoreResult<SigningKey> signingKey();
+    // Its public half, for public-key: a key that cannot be had says "cannot show", not
+    // "cannot sign".
+    StoreResult<PublicKey> publicKey();
     // Whether the key is unlocked already, so that signing waits on nothing.
     bool holdsSigningKey() const { return m_key.has_value(); }
     // Where the signing key is looked for, in words (SigningKeyVault::placesLooked).
@@ -126,6 +130,8 @@ public:
     std::shared_ptr<const DirectoryStore> store() const;
 
 private:
+    // The vault's reason in `why` when the key cannot be had.
+    bool tryUnlock(QString *why);
     StoreError unlock();
     // Signs with `key` from now on.
     void takeNewKey(const SigningKeyVault::Unlocked &key);

@@ -516,13 +516,19 @@ void TestCapdeskctlReceipts::logVerifySaysWhyNoKeyChecksTheHeads()
     QVERIFY(verified.json().value(u"key_problem"_s).toString().toUtf8().contains(said));
     QCOMPARE(verified.json().value(u"findings"_s).toArray().first().toObject().value(u"code"_s).toString(),
              u"no_trusted_key"_s);
-    // A call says the same after "cannot sign receipts:", its sentence going on in lower case.
+    // A call says the same after "cannot sign receipts:", its sentence going on in lower
+    // case, and public-key after "cannot show the receipt key:".
     if (said.startsWith("cannot read the receipt-signing key: ")) {
+        const QByteArray why = said.mid(said.indexOf(": ") + 2);
         const Run invoked =
             ctl({u"invoke"_s, u"NOW"_s, u"--db"_s, db(), u"--signing-key"_s, m_dir->filePath(keyFile)});
         QCOMPARE(invoked.exitCode, 4);
-        QVERIFY2(invoked.err.contains("cannot sign receipts: " + said.mid(said.indexOf(": ") + 2)),
-                 invoked.err.constData());
+        QVERIFY2(invoked.err.contains("cannot sign receipts: " + why), invoked.err.constData());
+        const Run shown =
+            ctl({u"public-key"_s, u"--db"_s, db(), u"--signing-key"_s, m_dir->filePath(keyFile)});
+        QCOMPARE(shown.exitCode, 1);
+        QVERIFY2(shown.err.contains("cannot show the receipt key: " + why), shown.err.constData());
+        QVERIFY(!shown.err.contains("cannot sign"));
     }
 }
 
