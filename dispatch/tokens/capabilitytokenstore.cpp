@@ -59,6 +59,19 @@ CapabilityToken tokenFrom(const QSqlQuery &query)
     return token;
 }
 
+// A fixed body is named by its size and SHA-256: up to 1 MiB of a caller's data, which
+// the hash-chained log would otherwise carry forever.
+QJsonValue fixedBodyDetail(const std::optional<QString> &body)
+{
+    if (!body)
+        return QJsonValue::Null;
+    const QByteArray bytes = body->toUtf8();
+    return QJsonObject{
+        {u"bytes"_s, qint64(bytes.size())},
+        {u"sha256"_s,
+         QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())}};
+}
+
 LogEvent tokenEvent(const QString &kind, const QString &action, const QString &actor, QJsonObject detail)
 {
     LogEvent event;
@@ -151,6 +164,9 @@ StoreResult<CapabilityTokenStore::Minted> CapabilityTokenStore::create(Capabilit
         {u"owner_gate"_s, spec.ownerGate},
         {u"expires_at"_s,
          spec.expiresAt.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(spec.expiresAt)},
+        {u"fixed_body"_s, fixedBodyDetail(spec.fixedBody)},
+        {u"payload_ceiling"_s,
+         spec.payloadCeiling ? QJsonValue(*spec.payloadCeiling) : QJsonValue(QJsonValue::Null)},
     };
     if (StoreError error = EventLog(m_db).append(tokenEvent(u"TOKEN_CREATED"_s, u"create"_s, actor, detail));
         error.isError())

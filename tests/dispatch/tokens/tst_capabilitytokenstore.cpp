@@ -4,6 +4,7 @@
 #include "dispatch/tokens/capabilitygate.h"
 #include "dispatch/tokens/capabilitytokenstore.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -58,6 +59,7 @@ private slots:
     void findByValue();
     void listKeepsEveryField();
     void revokeIsFinalAndTheGateSaysRevoked();
+    void theCreatedEventHoldsEveryLimit();
     void eventsNameTheTokenButNeverItsValue();
     void badSpecsAreRefusedAndNothingIsWritten_data();
     void badSpecsAreRefusedAndNothingIsWritten();
@@ -199,6 +201,24 @@ void TestCapabilityTokenStore::revokeIsFinalAndTheGateSaysRevoked()
     QCOMPARE(tokenEvents().size(), 2); // the refused revocations wrote nothing
 }
 
+// What a token lets through is all in its TOKEN_CREATED event; a fixed body by its size
+// and hash, since it can be 1 MiB of the caller's data.
+void TestCapabilityTokenStore::theCreatedEventHoldsEveryLimit()
+{
+    CapabilityToken limited = spec();
+    limited.fixedBody = u"caf\u00e9"_s;
+    limited.payloadCeiling = 64;
+    QVERIFY(m_tokens->create(limited, u"owner:local"_s).ok());
+    const QJsonObject detail = tokenEvents().at(0).detail;
+    QCOMPARE(detail.value(u"payload_ceiling"_s).toInteger(), 64);
+    const QJsonObject body = detail.value(u"fixed_body"_s).toObject();
+    QCOMPARE(body.value(u"bytes"_s).toInteger(), 5);
+    QCOMPARE(
+        body.value(u"sha256"_s).toString(),
+        QString::fromLatin1(QCryptographicHash::hash("caf\xc3\xa9", QCryptographicHash::Sha256).toHex()));
+    QVERIFY(!QJsonDocument(detail).toJson().contains("caf"));
+}
+
 void TestCapabilityTokenStore::eventsNameTheTokenButNeverItsValue()
 {
     CapabilityToken pinned = spec();
@@ -219,6 +239,8 @@ void TestCapabilityTokenStore::eventsNameTheTokenButNeverItsValue()
     QCOMPARE(created.detail.value(u"pinned"_s).toString(), ContractFingerprint::of(echoRow()));
     QCOMPARE(created.detail.value(u"scope"_s).toObject().value(u"keys"_s).toArray().first().toString(),
              u"ECHO_BACK"_s);
+    QVERIFY(created.detail.value(u"fixed_body"_s).isNull());
+    QVERIFY(created.detail.value(u"payload_ceiling"_s).isNull());
     const LogEvent &revoked = events.at(0);
     QCOMPARE(revoked.kind, u"TOKEN_REVOKED"_s);
     QCOMPARE(revoked.action, u"revoke"_s);
