@@ -244,8 +244,9 @@ QString SigningKeyVault::storageDescription(const Unlocked &unlocked)
     if (unlocked.storage == Unlocked::Storage::Keychain)
         return QStringLiteral("Receipts are signed with a key kept in the keychain (%1).")
             .arg(unlocked.location);
-    return QStringLiteral("Receipts are signed with a key kept in the file %1, readable by your user only "
-                          "(the keychain did not hold it: no Secret Service was reachable when it was made).")
+    // Not why the keychain was passed over: a file named with --signing-key, a key file
+    // found first and a keychain that could not be reached all end here.
+    return QStringLiteral("Receipts are signed with a key kept in the file %1, readable by your user only.")
         .arg(unlocked.location);
 }
 

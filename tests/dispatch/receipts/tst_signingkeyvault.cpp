@@ -651,6 +651,8 @@ void TestSigningKeyVault::storageDescriptionNamesThePlace()
     const SigningKeyVault::Unlocked inFile{SigningKey::generate(), Storage::File, keyFile()};
     QVERIFY(SigningKeyVault::storageDescription(inFile).contains(keyFile()));
     QVERIFY(!SigningKeyVault::storageDescription(inFile).contains(u"PRIVATE"_s));
+    // A file may be named with --signing-key or found first: no guess at the keychain.
+    QVERIFY(!SigningKeyVault::storageDescription(inFile).contains(u"keychain"_s));
 }
 
 QTEST_GUILESS_MAIN(TestSigningKeyVault)
