@@ -6,6 +6,7 @@
 #include "models/receiptinspection.h"
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
+#include "views/common/elidedlabel.h"
 #include "views/common/prompter.h"
 #include "views/common/viewportnote.h"
 #include "views/invoke/durationplot.h"
@@ -21,12 +22,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
-#include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeView>
@@ -38,9 +39,10 @@
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
       m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
-      m_header(new QLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
+      m_header(new ElidedLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
       m_emptyNote(new ViewportNote(m_table)), m_detail(new ReceiptDetailView(this)),
-      m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)), m_follow(new QTimer(this))
+      m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)), m_side(new QTabWidget(this)),
+      m_follow(new QTimer(this))
 {
     m_follow->setObjectName(QStringLiteral("receiptFollow"));
     m_follow->setInterval(kFollowIntervalMs);
@@ -50,8 +52,6 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
             m_model->refresh();
     });
     m_header->setObjectName(QStringLiteral("receiptHeader"));
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_header->setWordWrap(true);
     auto *verify = new QPushButton(tr("Verify a Receipt File…"), this);
     auto *top = new QHBoxLayout;
     top->addWidget(m_header, 1);
@@ -71,14 +71,20 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     detailScroll->setWidgetResizable(true);
     detailScroll->setFrameShape(QFrame::NoFrame);
     detailScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *side = new QSplitter(Qt::Vertical, this);
-    side->addWidget(detailScroll);
-    side->addWidget(m_tree);
-    side->addWidget(m_plot);
-    side->setSizes({460, 130, 170});
+    // Tabs rather than three panes stacked: in a laptop's dock (under 200 px) stacked panes
+    // needed more than the dock had, so the dock scrolled as a whole around the details'
+    // own scrolling, and each pane got a sliver.
+    m_side->setObjectName(QStringLiteral("receiptSide"));
+    m_side->setDocumentMode(true);
+    m_side->addTab(detailScroll, tr("Details"));
+    m_side->addTab(m_tree, tr("Call tree"));
+    m_side->addTab(m_plot, tr("Durations"));
+    m_side->setTabToolTip(TreeTab, tr("The calls of the selected receipt's trace: its flow, the steps, and "
+                                      "their own calls"));
+    m_side->setTabToolTip(PlotTab, tr("How long the selected receipt's key took, call after call"));
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
-    split->addWidget(side);
+    split->addWidget(m_side);
     // The table's columns, Status whole, before the details: on a laptop screen the
     // details wrap, and a cut status read as another one.
     split->setStretchFactor(0, 2);
@@ -86,6 +92,8 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     split->setSizes({820, 400});
 
     auto *layout = new QVBoxLayout(this);
+    // As the Lint panel's: the dock's frame is margin enough, and each pixel is a table row's.
+    layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_filterBar);
     layout->addWidget(split, 1);
@@ -127,6 +135,7 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
             });
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
         showInvocation(index.data(ReceiptTreeModel::InvocationIdRole).toString());
+        m_side->setCurrentIndex(DetailsTab);
     });
     connect(m_detail, &ReceiptDetailView::rowRequested, this, &ReceiptViewer::rowRequested);
     connect(m_detail, &ReceiptDetailView::invocationRequested, this, &ReceiptViewer::showInvocation);
@@ -237,7 +246,7 @@ void ReceiptViewer::describeList()
                 .arg(archiveCutoffText());
     if (!m_keyStorage.isEmpty())
         text += QStringLiteral(" · ") + m_keyStorage;
-    m_header->setText(text);
+    m_header->setFullText(text);
     const QString emptyList = emptyListText();
     m_emptyNote->setNote(emptyList);
     m_detail->prompt(!emptyList.isEmpty());
@@ -270,7 +279,7 @@ QString ReceiptViewer::archiveCutoffText() const
 
 QString ReceiptViewer::headerText() const
 {
-    return m_header->text();
+    return m_header->fullText();
 }
 
 ReceiptFileVerificationDialog *ReceiptViewer::verificationDialog() const

@@ -9,8 +9,9 @@
 class DirectoryLedger;
 struct Receipt;
 class DurationPlot;
+class ElidedLabel;
 class Prompter;
-class QLabel;
+class QTabWidget;
 class QTableView;
 class QTimer;
 class QTreeView;
@@ -103,13 +104,15 @@ private:
     Prompter &m_prompter;
     ReceiptTableModel *m_model;
     ReceiptTreeModel *m_treeModel;
-    QLabel *m_header;
+    ElidedLabel *m_header;
     ReceiptFilterBar *m_filterBar;
     QTableView *m_table;
     ViewportNote *m_emptyNote;
     ReceiptDetailView *m_detail;
     QTreeView *m_tree;
     DurationPlot *m_plot;
+    enum SideTab { DetailsTab, TreeTab, PlotTab };
+    QTabWidget *m_side;
     QTimer *m_follow;
     QPointer<ReceiptFileVerificationDialog> m_verification;
     QJsonObject m_shownJson; // the receipt in the detail pane, for copy and export
