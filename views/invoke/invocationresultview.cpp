@@ -3,10 +3,12 @@
 #include "views/common/themecolors.h"
 
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace {
@@ -42,6 +44,10 @@ InvocationResultView::InvocationResultView(QWidget *parent)
     m_output->setReadOnly(true);
     m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_output->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Two lines at the least (a scroll area asks for more), so the Invoke panel fits a
+    // laptop's dock; the splitter gives the output the rest of the height.
+    m_output->setMinimumHeight(2 * QFontMetrics(m_output->font()).lineSpacing() + 2 * m_output->frameWidth()
+                               + 2 * int(m_output->document()->documentMargin()));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -3,6 +3,7 @@
 #include "dispatch/call/dispatcher.h"
 #include "dispatch/row/argumentspec.h"
 #include "models/directorydocument.h"
+#include "views/common/elidedlabel.h"
 #include "views/common/themecolors.h"
 #include "views/common/worldeffectgate.h"
 #include "views/invoke/invocationresultview.h"
@@ -21,7 +22,7 @@
 
 InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)),
-      m_target(new QLabel(this)), m_missing(new QLabel(this)), m_caption(new QLabel(this)),
+      m_target(new QLabel(this)), m_missing(new ElidedLabel(this)), m_caption(new QLabel(this)),
       m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
       m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
@@ -31,8 +32,6 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_target->setMinimumWidth(80);
     // Argument names and keys are the rows' text: plain, never rich text.
     m_missing->setObjectName(QStringLiteral("missingArguments"));
-    m_missing->setTextFormat(Qt::PlainText);
-    m_missing->setWordWrap(true);
     m_missing->setStyleSheet(ThemeColors::css(QColor(0x9a, 0x67, 0x00)));
     m_missing->hide();
     m_caption->setObjectName(QStringLiteral("resultCaption"));
@@ -49,7 +48,11 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_busy->setMaximumWidth(120);
     m_busy->setTextVisible(false);
 
+    // The panel's title opens its one row of controls: on a laptop's dock every line is
+    // one the result does not get.
     auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("<b>Invoke</b> — run it for real"), this));
+    bar->addSpacing(12);
     bar->addWidget(m_target, 1);
     bar->addWidget(m_busy);
     bar->addWidget(m_cancel);
@@ -67,6 +70,11 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     m_historyView->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 6);
     for (int column = CallHistoryModel::ResultColumn; column < CallHistoryModel::ColumnCount; ++column)
         m_historyView->hideColumn(column);
+    // Its header and one call at the least, so that a laptop's dock holds the panel whole
+    // rather than scrolling as one; the splitter gives it more where there is more.
+    m_historyView->setMinimumHeight(m_historyView->horizontalHeader()->sizeHint().height()
+                                    + m_historyView->verticalHeader()->defaultSectionSize()
+                                    + 2 * m_historyView->frameWidth());
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_result);
@@ -75,9 +83,7 @@ InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
 
-    auto *title = new QLabel(tr("<b>Invoke</b> — run it for real"), this);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(title);
     layout->addLayout(bar);
     layout->addWidget(m_missing);
     layout->addWidget(m_caption);
@@ -148,7 +154,7 @@ QString InvokePanel::resultCaption() const
 
 QString InvokePanel::missingArgumentsWarning() const
 {
-    return m_missing->isVisibleTo(this) ? m_missing->text() : QString();
+    return m_missing->isVisibleTo(this) ? m_missing->fullText() : QString();
 }
 
 void InvokePanel::updateCaption()
@@ -177,11 +183,11 @@ void InvokePanel::updateMissingArguments()
     m_missing->setVisible(!names.isEmpty());
     const QString list = names.join(QStringLiteral(", "));
     if (names.isEmpty())
-        m_missing->clear();
+        m_missing->setFullText({});
     else if (names.size() == 1)
-        m_missing->setText(tr("No value for %1: the call runs with it empty.").arg(list));
+        m_missing->setFullText(tr("No value for %1: the call runs with it empty.").arg(list));
     else
-        m_missing->setText(tr("No value for %1: the call runs with them empty.").arg(list));
+        m_missing->setFullText(tr("No value for %1: the call runs with them empty.").arg(list));
 }
 
 void InvokePanel::invoke()

@@ -9,6 +9,7 @@
 
 class DirectoryDocument;
 class Dispatcher;
+class ElidedLabel;
 class InvocationHandle;
 class InvocationResultView;
 class QLabel;
@@ -80,7 +81,7 @@ private:
     WorldEffectGate *m_gate = nullptr;
     CallHistoryModel *m_history;
     QLabel *m_target;
-    QLabel *m_missing;
+    ElidedLabel *m_missing;
     QLabel *m_caption;
     QPushButton *m_invoke;
     QPushButton *m_cancel;
