@@ -1,9 +1,11 @@
 #include "views/invoke/invocationresultview.h"
 
+#include "views/common/elidedlabel.h"
 #include "views/common/themecolors.h"
 
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -32,14 +34,13 @@ QString indentedJson(const QString &text)
 } // namespace
 
 InvocationResultView::InvocationResultView(QWidget *parent)
-    : QWidget(parent), m_status(new QLabel(this)), m_details(new QLabel(this)),
+    : QWidget(parent), m_status(new QLabel(this)), m_details(new ElidedLabel(this)),
       m_output(new QPlainTextEdit(this))
 {
     m_status->setObjectName(QStringLiteral("resultStatus"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setObjectName(QStringLiteral("resultDetails"));
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_details->setWordWrap(true);
     m_output->setObjectName(QStringLiteral("resultOutput"));
     m_output->setReadOnly(true);
     m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -49,10 +50,15 @@ InvocationResultView::InvocationResultView(QWidget *parent)
     m_output->setMinimumHeight(2 * QFontMetrics(m_output->font()).lineSpacing() + 2 * m_output->frameWidth()
                                + 2 * int(m_output->document()->documentMargin()));
 
+    // The trace and invocation ids follow the status on its line: one line fewer for the
+    // output on a laptop's dock.
+    auto *statusLine = new QHBoxLayout;
+    statusLine->addWidget(m_status);
+    statusLine->addSpacing(12);
+    statusLine->addWidget(m_details, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_status);
-    layout->addWidget(m_details);
+    layout->addLayout(statusLine);
     layout->addWidget(m_output, 1);
     showMessage(tr("No call yet: press Invoke to run the row with these arguments."));
 }
@@ -61,7 +67,7 @@ void InvocationResultView::showMessage(const QString &message)
 {
     m_status->setText(message);
     m_status->setStyleSheet(QString());
-    m_details->clear();
+    m_details->setFullText({});
     m_details->hide();
     m_output->clear();
 }
@@ -84,7 +90,7 @@ void InvocationResultView::showResponse(const QString &key, const QJsonObject &r
         details << tr("trace %1").arg(trace);
     if (const QString id = proof.value(QStringLiteral("invocation_id")).toString(); !id.isEmpty())
         details << tr("invocation %1").arg(id);
-    m_details->setText(details.join(QStringLiteral(" · ")));
+    m_details->setFullText(details.join(QStringLiteral(" · ")));
     m_details->setVisible(!details.isEmpty());
     m_output->setPlainText(prettyOutput(output));
 }

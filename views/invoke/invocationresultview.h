@@ -3,6 +3,7 @@
 #include <QJsonObject>
 #include <QWidget>
 
+class ElidedLabel;
 class QLabel;
 class QPlainTextEdit;
 
@@ -31,6 +32,6 @@ public:
 
 private:
     QLabel *m_status;
-    QLabel *m_details;
+    ElidedLabel *m_details;
     QPlainTextEdit *m_output;
 };

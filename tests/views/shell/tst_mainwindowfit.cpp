@@ -5,6 +5,8 @@
 #include "views/common/deferredcontent.h"
 #include "views/common/directorysession.h"
 #include "views/editor/roweditorpanel.h"
+#include "views/invoke/callpanel.h"
+#include "views/invoke/invokepanel.h"
 #include "views/lint/rowfindingsview.h"
 #include "views/shell/editactions.h"
 #include "views/shell/mainwindow.h"
@@ -15,6 +17,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -169,15 +172,18 @@ void TestMainWindowFit::theEditorKeepsFieldsAndContentBesideFindings()
 void TestMainWindowFit::aDockFitsWithoutScrollingAsAWhole_data()
 {
     QTest::addColumn<QString>("dock");
-    QTest::newRow("Shape and invoke") << QStringLiteral("callDock");
-    QTest::newRow("Flow") << QStringLiteral("flowDock");
-    QTest::newRow("Receipts") << QStringLiteral("receiptDock");
-    QTest::newRow("Lint") << QStringLiteral("lintDock");
+    QTest::addColumn<bool>("afterACall");
+    QTest::newRow("Shape and invoke") << QStringLiteral("callDock") << false;
+    QTest::newRow("Shape and invoke, after a call") << QStringLiteral("callDock") << true;
+    QTest::newRow("Flow") << QStringLiteral("flowDock") << false;
+    QTest::newRow("Receipts") << QStringLiteral("receiptDock") << false;
+    QTest::newRow("Lint") << QStringLiteral("lintDock") << false;
 }
 
 void TestMainWindowFit::aDockFitsWithoutScrollingAsAWhole()
 {
     QFETCH(QString, dock);
+    QFETCH(bool, afterACall);
     openWindow();
     auto *shown = m_window->findChild<QDockWidget *>(dock);
     QVERIFY(shown);
@@ -191,6 +197,13 @@ void TestMainWindowFit::aDockFitsWithoutScrollingAsAWhole()
     QCOMPARE(panels.size(), 1);
     // A panel may build its widgets when first shown (the Receipts viewer does).
     QTRY_VERIFY(panels.first()->isVisible());
+    if (afterACall) {
+        InvokePanel *invoke = m_window->callPanel()->invokePanel();
+        auto *button = invoke->findChild<QPushButton *>(QStringLiteral("invokeButton"));
+        QVERIFY(button && button->isEnabled());
+        button->click();
+        QTRY_VERIFY(!invoke->resultCaption().isEmpty());
+    }
     // The layouts it asked for are posted: they run before the sizes are read.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     // What QScrollArea asks of a resizable widget: a panel holding a height-for-width item
