@@ -278,7 +278,7 @@ SigningKeyVault::Lookup SigningKeyVault::readKeyFile(std::optional<SigningKey> *
     if (info.exists() && (info.permissions() & openToOthers))
         return refuse(
             QStringLiteral("The receipt-signing key file %1 is open to other users, so Capdesk will "
-                           "not sign with it. If the key can still be trusted, run: chmod 600 %1")
+                           "not use it. If the key can still be trusted, run: chmod 600 %1")
                 .arg(m_keyFilePath));
     QFile file(m_keyFilePath);
     if (!file.open(QIODevice::ReadOnly))

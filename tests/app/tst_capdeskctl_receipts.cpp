@@ -466,6 +466,12 @@ void TestCapdeskctlReceipts::logVerifySaysWhyNoKeyChecksTheHeads_data()
         << u"empty.pem"_s
         << QByteArray("cannot read the receipt-signing key: the receipt-signing key file %DIR%/empty.pem is "
                       "empty, so it holds no key");
+    // Said as fits a check too: the key is not used, not "not signed with".
+    QTest::addRow("a key file open to other users")
+        << u"open.pem"_s
+        << QByteArray(
+               "cannot read the receipt-signing key: the receipt-signing key file %DIR%/open.pem is open "
+               "to other users, so Capdesk will not use it");
     QTest::addRow("another directory's key")
         << u"other.pem"_s
         << QByteArray("the key held here, %OTHER%, is not one of this directory's keys (%ID%)");
@@ -491,6 +497,10 @@ void TestCapdeskctlReceipts::logVerifySaysWhyNoKeyChecksTheHeads()
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
     QVERIFY(empty.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    const QString open = m_dir->filePath(u"open.pem"_s);
+    QVERIFY(QFile::copy(signing, open));
+    QVERIFY(QFile::setPermissions(open,
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
     const auto keyId = [this](const QString &db, const QString &key) {
         return ctl({u"public-key"_s, u"--out"_s, m_dir->filePath(u"out.pub"_s), u"--db"_s, db,
                     u"--signing-key"_s, key})
