@@ -63,6 +63,11 @@ bool DirectoryLedger::tryUnlock(QString *why)
     return m_key.has_value();
 }
 
+StoreError DirectoryLedger::cannotShow(const QString &why)
+{
+    return StoreError::make(StoreError::Kind::Io, u"cannot show the receipt key: "_s + sentenceTail(why));
+}
+
 StoreError DirectoryLedger::unlock()
 {
     QString why;
@@ -110,6 +115,7 @@ void DirectoryLedger::whenUnlocked(std::function<void(const StoreError &)> then)
                         [this](const std::optional<SigningKeyVault::Unlocked> &key, const QString &error) {
                             if (key && !m_key)
                                 m_key = key;
+                            m_unlockProblem = m_key ? QString() : error;
                             answerWaiting(m_key ? StoreError::none() : cannotSign(error));
                         });
 }
@@ -196,8 +202,16 @@ StoreResult<PublicKey> DirectoryLedger::publicKey()
 {
     QString why;
     if (!tryUnlock(&why))
-        return StoreError::make(StoreError::Kind::Io, u"cannot show the receipt key: "_s + sentenceTail(why));
+        return cannotShow(why);
     return m_key->key.publicKey();
+}
+
+void DirectoryLedger::publicKeyAsync(QObject *context,
+                                     std::function<void(const StoreResult<PublicKey> &)> done)
+{
+    unlockAsync(context, [this, done = std::move(done)](const StoreError &locked) {
+        done(locked.isError() ? StoreResult<PublicKey>(cannotShow(m_unlockProblem)) : m_key->key.publicKey());
+    });
 }
 
 StoreResult<SigningKeyVault::NewKey> DirectoryLedger::startNewSigningKey(const QStringList &follow)
@@ -445,8 +459,8 @@ StoreResult<bool> DirectoryLedger::keyIsInKeychain()
 
 StoreResult<QByteArray> DirectoryLedger::publicKeyPem()
 {
-    const StoreError locked = unlock();
-    if (locked.isError())
-        return locked;
-    return m_key->key.publicKey().pem();
+    const StoreResult<PublicKey> key = publicKey();
+    if (!key.ok())
+        return key.error();
+    return key.value().pem();
 }

@@ -99,6 +99,8 @@ public:
     // Its public half, for public-key: a key that cannot be had says "cannot show", not
     // "cannot sign".
     StoreResult<PublicKey> publicKey();
+    // The same without blocking this thread, as unlockAsync().
+    void publicKeyAsync(QObject *context, std::function<void(const StoreResult<PublicKey> &)> done);
     // Whether the key is unlocked already, so that signing waits on nothing.
     bool holdsSigningKey() const { return m_key.has_value(); }
     // Where the signing key is looked for, in words (SigningKeyVault::placesLooked).
@@ -149,6 +151,7 @@ private:
     void answerWaiting(const StoreError &error);
     static StoreError cannotSign(const QString &why);
     static StoreError cannotReadKey(const QString &why);
+    static StoreError cannotShow(const QString &why);
     static StoreError noNewKey(const QString &why);
     static QString sentenceTail(QString why);
     // One CAPABILITY_REFUSED event in its own transaction: a stored token's refusal, or the
@@ -165,6 +168,9 @@ private:
     std::shared_ptr<const ReceiptSummaryReader> m_summaries;
     CapabilityTokenStore m_tokens;
     QList<std::function<void(const StoreError &)>> m_waitingForKey;
+    // The vault's reason when the last unlock found no key, for the callers that word it
+    // their own way (publicKeyAsync).
+    QString m_unlockProblem;
     bool m_preChainSealed = false;
     CapabilityGateRefusalCounter m_unknownTokens;
     QElapsedTimer m_clock;

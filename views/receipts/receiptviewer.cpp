@@ -135,7 +135,6 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
             });
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
         showInvocation(index.data(ReceiptTreeModel::InvocationIdRole).toString());
-        m_side->setCurrentIndex(DetailsTab);
     });
     connect(m_detail, &ReceiptDetailView::rowRequested, this, &ReceiptViewer::rowRequested);
     connect(m_detail, &ReceiptDetailView::invocationRequested, this, &ReceiptViewer::showInvocation);
@@ -328,6 +327,9 @@ bool ReceiptViewer::selectListed(const QString &invocationId)
 
 void ReceiptViewer::showInvocation(const QString &invocationId)
 {
+    // Asked for by id (a call-tree node, a flow's receipt link, the Invoke panel's): the
+    // receipt is what is to be seen, whichever tab was up.
+    m_side->setCurrentIndex(DetailsTab);
     if (selectListed(invocationId))
         return;
     // Not listed: a filter hides it, or it came after the last look, or it is older than

@@ -65,32 +65,27 @@ void LedgerActions::exportPublicKey()
     const std::shared_ptr<DirectoryLedger> &ledger = m_session.ledger();
     if (!ledger)
         return;
-    ledger->unlockAsync(this,
-                        [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreError &error) {
-                            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
-                            if (!ledger || ledger != m_session.ledger())
-                                return;
-                            if (error.isError())
-                                m_prompter.showError(tr("Export Public Key"), error.message);
-                            else
-                                savePublicKey(*ledger);
-                        });
+    ledger->publicKeyAsync(
+        this, [this, opened = std::weak_ptr<DirectoryLedger>(ledger)](const StoreResult<PublicKey> &key) {
+            const std::shared_ptr<DirectoryLedger> ledger = opened.lock();
+            if (!ledger || ledger != m_session.ledger())
+                return;
+            if (!key.ok())
+                m_prompter.showError(tr("Export Public Key"), key.error().message);
+            else
+                savePublicKey(*ledger, key.value().pem());
+        });
 }
 
-void LedgerActions::savePublicKey(DirectoryLedger &ledger)
+void LedgerActions::savePublicKey(const DirectoryLedger &ledger, const QByteArray &pem)
 {
-    const StoreResult<QByteArray> pem = ledger.publicKeyPem();
-    if (!pem.ok()) {
-        m_prompter.showError(tr("Export Public Key"), pem.error().message);
-        return;
-    }
     const QFileInfo directory(ledger.store()->location());
     const QString path = m_prompter.choosePublicKeyExportPath(
         directory.absoluteDir().filePath(directory.completeBaseName() + QStringLiteral("-receipts.pub.pem")));
     if (path.isEmpty())
         return;
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(pem.value()) != pem.value().size() || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(pem) != pem.size() || !file.commit()) {
         m_prompter.showError(tr("Export Public Key"),
                              tr("Cannot write %1: %2").arg(path, file.errorString()));
         return;

@@ -43,7 +43,7 @@ signals:
     void signingKeyStatusChanged(const QString &text, const QString &detail);
 
 private:
-    void savePublicKey(DirectoryLedger &ledger);
+    void savePublicKey(const DirectoryLedger &ledger, const QByteArray &pem);
     void signWithNewKey(const std::shared_ptr<DirectoryLedger> &ledger, const QStringList &follow);
     static QString newKeyReport(const SigningKeyVault::NewKey &made);
 

@@ -51,6 +51,7 @@ private slots:
     void verificationNeedsTheRightKey();
     void theKeyIsMadeOnceAndKeptBesideTheFile();
     void oneAsynchronousUnlockAnswersEveryCaller();
+    void aPublicKeyThatCannotBeHadSaysItCannotBeShown();
 
 private:
     Receipt invoke(const QString &key, const QString &body);
@@ -311,6 +312,39 @@ void TestDirectoryLedger::oneAsynchronousUnlockAnswersEveryCaller()
     m_ledger->unlockAsync(&context, count);
     QCOMPARE(unlocked, 2);
     QTRY_COMPARE(unlocked, 3);
+}
+
+// The public key, blocking (public-key) and not (the GUI's Export): the key the file holds,
+// and for a key file that holds nothing, "cannot show the receipt key", not "cannot sign".
+void TestDirectoryLedger::aPublicKeyThatCannotBeHadSaysItCannotBeShown()
+{
+    const QByteArray held = m_ledger->publicKeyPem().value();
+    QObject context;
+    std::optional<StoreResult<PublicKey>> shown;
+    m_ledger->publicKeyAsync(&context, [&](const StoreResult<PublicKey> &key) { shown = key; });
+    QTRY_VERIFY(shown.has_value());
+    QVERIFY2(shown->ok(), qPrintable(shown->error().message));
+    QCOMPARE(shown->value().pem(), held);
+
+    const QString emptyFile = m_dir->filePath(u"empty.pem"_s);
+    QFile empty(emptyFile);
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    QVERIFY(empty.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    DirectoryLedger unheld(m_store, DirectoryLedger::KeyPlacement::FileOnly,
+                           CapabilityGateRefusalCounter::kDefaultIntervalMs, emptyFile);
+    const StoreResult<QByteArray> blocking = unheld.publicKeyPem();
+    QVERIFY(!blocking.ok());
+    QVERIFY2(
+        blocking.error().message.startsWith(u"cannot show the receipt key: the receipt-signing key file "_s),
+        qPrintable(blocking.error().message));
+    DirectoryLedger unheldAsync(m_store, DirectoryLedger::KeyPlacement::FileOnly,
+                                CapabilityGateRefusalCounter::kDefaultIntervalMs, emptyFile);
+    shown.reset();
+    unheldAsync.publicKeyAsync(&context, [&](const StoreResult<PublicKey> &key) { shown = key; });
+    QTRY_VERIFY(shown.has_value());
+    QVERIFY(!shown->ok());
+    QCOMPARE(shown->error().message, blocking.error().message);
 }
 
 QTEST_GUILESS_MAIN(TestDirectoryLedger)

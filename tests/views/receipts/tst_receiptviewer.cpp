@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
@@ -262,8 +263,12 @@ void TestReceiptViewer::showsTheTraceAsATree()
              m_flowCalls.at(1).invocationId);
     QVERIFY(m_viewer->detail()->fieldText(QStringLiteral("parent")).contains(m_flow.invocationId));
 
-    // Activating the flow in the tree selects it in the table.
+    // Activating the flow in the tree selects it in the table, and shows its details.
+    auto *side = m_viewer->findChild<QTabWidget *>(QStringLiteral("receiptSide"));
+    QVERIFY(side);
+    side->setCurrentWidget(m_viewer->tree());
     emit m_viewer->tree()->activated(root);
+    QCOMPARE(side->currentIndex(), 0);
     QCOMPARE(m_viewer->selectedInvocation(), m_flow.invocationId);
     QCOMPARE(m_viewer->table()->currentIndex().data(ReceiptTableModel::InvocationIdRole).toString(),
              m_flow.invocationId);
@@ -274,7 +279,12 @@ void TestReceiptViewer::showsTheTraceAsATree()
 void TestReceiptViewer::plotsTheKeysDurations()
 {
     openViewer();
+    // A receipt asked for by id comes up in Details, whichever tab was showing.
+    auto *side = m_viewer->findChild<QTabWidget *>(QStringLiteral("receiptSide"));
+    QVERIFY(side);
+    side->setCurrentWidget(m_viewer->plot());
     m_viewer->showInvocation(m_issued.at(0).invocationId);
+    QCOMPARE(side->currentIndex(), 0);
     const DurationPlot &plot = *m_viewer->plot();
     // Read on a worker.
     QTRY_COMPARE(plot.key(), QStringLiteral("NOW"));
