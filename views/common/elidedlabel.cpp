@@ -1,10 +1,22 @@
 #include "views/common/elidedlabel.h"
 
-#include <QResizeEvent>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QGuiApplication>
+#include <QMenu>
 
 namespace {
 
 constexpr int kMinimumCharacters = 12;
+
+QString onOneLine(QString text)
+{
+    for (QChar &c : text) {
+        if (c == u'\n' || c == u'\r' || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            c = u' ';
+    }
+    return text;
+}
 
 } // namespace
 
@@ -19,6 +31,8 @@ void ElidedLabel::setFullText(const QString &text)
     if (text == m_full)
         return;
     m_full = text;
+    m_oneLine = onOneLine(text);
+    setAccessibleName(m_full);
     updateGeometry();
     elide();
 }
@@ -26,7 +40,9 @@ void ElidedLabel::setFullText(const QString &text)
 QSize ElidedLabel::sizeHint() const
 {
     const QMargins margins = contentsMargins();
-    return {fontMetrics().horizontalAdvance(m_full) + margins.left() + margins.right(),
+    // One pixel over the rounded advance: elidedText() measures in fractions and would cut a
+    // text given exactly its rounded width.
+    return {fontMetrics().horizontalAdvance(m_oneLine) + 1 + margins.left() + margins.right(),
             minimumSizeHint().height()};
 }
 
@@ -43,10 +59,29 @@ void ElidedLabel::resizeEvent(QResizeEvent *event)
     elide();
 }
 
+// A new font or style (a bold style sheet, a font of the same height) widens or narrows
+// the text without a resize.
+void ElidedLabel::changeEvent(QEvent *event)
+{
+    QLabel::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        updateGeometry();
+        elide();
+    }
+}
+
+void ElidedLabel::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    QAction *copy = menu.addAction(tr("Copy"));
+    copy->setEnabled(!m_full.isEmpty());
+    connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(m_full); });
+    menu.exec(event->globalPos());
+}
+
 void ElidedLabel::elide()
 {
-    const QString shown = fontMetrics().elidedText(m_full, Qt::ElideRight, contentsRect().width());
+    const QString shown = fontMetrics().elidedText(m_oneLine, Qt::ElideRight, contentsRect().width());
     setText(shown);
-    // The tooltip holds what the cut took away, and is gone when nothing was cut.
     setToolTip(shown == m_full ? QString() : m_full);
 }

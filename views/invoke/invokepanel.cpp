@@ -22,14 +22,12 @@
 
 InvokePanel::InvokePanel(Dispatcher &dispatcher, QWidget *parent)
     : QWidget(parent), m_dispatcher(dispatcher), m_history(new CallHistoryModel(this)),
-      m_target(new QLabel(this)), m_missing(new ElidedLabel(this)), m_caption(new QLabel(this)),
+      m_target(new ElidedLabel(this)), m_missing(new ElidedLabel(this)), m_caption(new QLabel(this)),
       m_invoke(new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Invoke"), this)),
       m_cancel(new QPushButton(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this)),
       m_busy(new QProgressBar(this)), m_result(new InvocationResultView), m_historyView(new QTableView)
 {
     m_target->setObjectName(QStringLiteral("invokeTarget"));
-    m_target->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_target->setMinimumWidth(80);
     // Argument names and keys are the rows' text: plain, never rich text.
     m_missing->setObjectName(QStringLiteral("missingArguments"));
     m_missing->setStyleSheet(ThemeColors::css(QColor(0x9a, 0x67, 0x00)));
@@ -264,10 +262,12 @@ void InvokePanel::updateActions()
         m_canInvoke = can;
         emit canInvokeChanged(can);
     }
-    const QString shownBody = m_body.isEmpty() ? tr("(empty body)") : m_body;
-    m_target->setText(hasRow
-                          ? fontMetrics().elidedText(tr("%1 ← %2").arg(m_key, shownBody), Qt::ElideRight, 600)
-                          : tr("Select a row to invoke it."));
-    m_target->setToolTip(hasRow ? m_body : QString());
+    // Cut to the room the controls leave it, the body in its tooltip: its first thousand
+    // characters, since the label measures what it is given on every keystroke.
+    constexpr qsizetype shownBodyChars = 1000;
+    const QString shownBody = m_body.isEmpty()                  ? tr("(empty body)")
+                              : m_body.size() <= shownBodyChars ? m_body
+                                                                : m_body.left(shownBodyChars) + QChar(0x2026);
+    m_target->setFullText(hasRow ? tr("%1 ← %2").arg(m_key, shownBody) : tr("Select a row to invoke it."));
     updateMissingArguments();
 }

@@ -80,7 +80,7 @@ private:
     bool m_canInvoke = false;
     WorldEffectGate *m_gate = nullptr;
     CallHistoryModel *m_history;
-    QLabel *m_target;
+    ElidedLabel *m_target;
     ElidedLabel *m_missing;
     QLabel *m_caption;
     QPushButton *m_invoke;

@@ -41,6 +41,9 @@ ShapePreviewPanel::ShapePreviewPanel(Dispatcher &dispatcher, QWidget *parent)
     scroll->setWidget(m_view);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Two lines of the request at the least (a scroll area asks for four), so that a row's
+    // arguments and the request fit a laptop's dock; the rest of the height goes to it.
+    scroll->setMinimumHeight(2 * fontMetrics().lineSpacing());
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(header);

@@ -8,6 +8,7 @@
 #include "models/receipttreemodel.h"
 #include "views/common/elidedlabel.h"
 #include "views/common/prompter.h"
+#include "views/common/themecolors.h"
 #include "views/common/viewportnote.h"
 #include "views/invoke/durationplot.h"
 #include "views/receipts/receiptdetailview.h"
@@ -22,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
@@ -39,7 +41,8 @@
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
       m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
-      m_header(new ElidedLabel(this)), m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
+      m_header(new ElidedLabel(this)), m_keyProblem(new QLabel(this)),
+      m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
       m_emptyNote(new ViewportNote(m_table)), m_detail(new ReceiptDetailView(this)),
       m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)), m_side(new QTabWidget(this)),
       m_follow(new QTimer(this))
@@ -52,6 +55,14 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
             m_model->refresh();
     });
     m_header->setObjectName(QStringLiteral("receiptHeader"));
+    // A key that cannot be had is said whole, wrapped, with what to do about it: the one
+    // line the header has would cut that away.
+    m_keyProblem->setObjectName(QStringLiteral("receiptKeyProblem"));
+    m_keyProblem->setTextFormat(Qt::PlainText);
+    m_keyProblem->setWordWrap(true);
+    m_keyProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_keyProblem->setStyleSheet(ThemeColors::css(QColor(0xb0, 0x1c, 0x1c)));
+    m_keyProblem->hide();
     auto *verify = new QPushButton(tr("Verify a Receipt File…"), this);
     auto *top = new QHBoxLayout;
     top->addWidget(m_header, 1);
@@ -95,6 +106,7 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     // As the Lint panel's: the dock's frame is margin enough, and each pixel is a table row's.
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_keyProblem);
     layout->addWidget(m_filterBar);
     layout->addWidget(split, 1);
 
@@ -202,8 +214,11 @@ void ReceiptViewer::checkKeyStorage()
     } else {
         m_keyStorage = tr("Looking for the signing key\u2026");
         m_ledger->unlockAsync(this, [this](const StoreError &error) {
-            m_keyStorage = error.isError() ? tr("The signing key is unavailable: %1").arg(error.message)
+            m_keyStorage = error.isError() ? tr("the signing key is unavailable (below)")
                                            : m_ledger->keyStorage().value();
+            m_keyProblem->setText(
+                error.isError() ? tr("The signing key is unavailable: %1").arg(error.message) : QString());
+            m_keyProblem->setVisible(error.isError());
             describeList();
         });
     }
@@ -279,6 +294,11 @@ QString ReceiptViewer::archiveCutoffText() const
 QString ReceiptViewer::headerText() const
 {
     return m_header->fullText();
+}
+
+QString ReceiptViewer::keyProblemText() const
+{
+    return m_keyProblem->isVisibleTo(this) ? m_keyProblem->text() : QString();
 }
 
 ReceiptFileVerificationDialog *ReceiptViewer::verificationDialog() const

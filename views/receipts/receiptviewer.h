@@ -11,6 +11,7 @@ struct Receipt;
 class DurationPlot;
 class ElidedLabel;
 class Prompter;
+class QLabel;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -48,6 +49,8 @@ public:
 
     QString selectedInvocation() const;
     QString headerText() const;
+    // Why the signing key cannot be had, when it cannot; empty otherwise.
+    QString keyProblemText() const;
 
     ReceiptTableModel *model() const { return m_model; }
     ReceiptTreeModel *treeModel() const { return m_treeModel; }
@@ -105,6 +108,7 @@ private:
     ReceiptTableModel *m_model;
     ReceiptTreeModel *m_treeModel;
     ElidedLabel *m_header;
+    QLabel *m_keyProblem;
     ReceiptFilterBar *m_filterBar;
     QTableView *m_table;
     ViewportNote *m_emptyNote;

@@ -12,6 +12,8 @@ private slots:
     void aTextIsCutToTheWidth_data();
     void aTextIsCutToTheWidth();
     void itAsksForOneLineAndFewCharacters();
+    void aLineBreakIsShownAsASpace();
+    void aWiderFontCutsAgain();
 };
 
 void TestElidedLabel::aTextIsCutToTheWidth_data()
@@ -58,6 +60,34 @@ void TestElidedLabel::itAsksForOneLineAndFewCharacters()
     QVERIFY(label.minimumSizeHint().width()
             < label.fontMetrics().horizontalAdvance(QString(40, QLatin1Char('x'))));
     QVERIFY(label.sizeHint().width() >= label.fontMetrics().horizontalAdvance(label.fullText()));
+}
+
+void TestElidedLabel::aLineBreakIsShownAsASpace()
+{
+    ElidedLabel label;
+    label.setFullText(QStringLiteral("first line\nsecond line"));
+    label.resize(label.sizeHint());
+    QCOMPARE(label.text(), QStringLiteral("first line second line"));
+    QCOMPARE(label.fullText(), QStringLiteral("first line\nsecond line"));
+    QCOMPARE(label.accessibleName(), label.fullText());
+    // Shown whole on its line, yet not the text given: the tooltip has that.
+    QCOMPARE(label.toolTip(), label.fullText());
+}
+
+void TestElidedLabel::aWiderFontCutsAgain()
+{
+    ElidedLabel label;
+    const QString text = QStringLiteral("a line that fits in its normal weight");
+    label.setFullText(text);
+    label.resize(label.sizeHint());
+    label.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&label));
+    QCOMPARE(label.text(), text);
+    QFont wider = label.font();
+    wider.setLetterSpacing(QFont::AbsoluteSpacing, 4);
+    label.setFont(wider);
+    QVERIFY2(label.text().endsWith(QChar(0x2026)), qPrintable(label.text()));
+    QVERIFY(label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width());
 }
 
 QTEST_MAIN(TestElidedLabel)

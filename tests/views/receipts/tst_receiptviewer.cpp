@@ -41,6 +41,7 @@ private slots:
     void init();
     void cleanup();
     void listsReceiptsAndSaysWhereTheKeyLives();
+    void aKeyThatCannotBeHadIsSaidWhole();
     void showsEveryFieldAndAValidSignature();
     void showsDriftWhenTheRowChangedOrIsGone();
     void jumpToRowAsksForTheKey();
@@ -179,6 +180,23 @@ void TestReceiptViewer::listsReceiptsAndSaysWhereTheKeyLives()
     const QString storage = m_ledger->keyStorage().value();
     QVERIFY(storage.contains(QStringLiteral("signing-key")));
     QTRY_VERIFY2(m_viewer->headerText().contains(storage), qPrintable(m_viewer->headerText()));
+}
+
+// A key file that holds nothing: the header names the problem in a few words, and the line
+// below it says it whole, with what to do, where the header's one line would cut it.
+void TestReceiptViewer::aKeyThatCannotBeHadIsSaidWhole()
+{
+    const QString emptyFile = writeFile(QStringLiteral("empty.pem"), QByteArray());
+    QVERIFY(QFile::setPermissions(emptyFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    m_ledger = std::make_shared<DirectoryLedger>(m_store, DirectoryLedger::KeyPlacement::FileOnly,
+                                                 CapabilityGateRefusalCounter::kDefaultIntervalMs, emptyFile);
+    openViewer();
+    QTRY_VERIFY(!m_viewer->keyProblemText().isEmpty());
+    const QString problem = m_viewer->keyProblemText();
+    QVERIFY2(problem.contains(emptyFile + QStringLiteral(" is empty")), qPrintable(problem));
+    QVERIFY2(problem.contains(QStringLiteral("start a new key")), qPrintable(problem));
+    QVERIFY2(m_viewer->headerText().endsWith(QStringLiteral("the signing key is unavailable (below)")),
+             qPrintable(m_viewer->headerText()));
 }
 
 void TestReceiptViewer::showsEveryFieldAndAValidSignature()

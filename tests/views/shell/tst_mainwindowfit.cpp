@@ -54,7 +54,14 @@ void TestMainWindowFit::init()
 {
     QSettings().clear();
     m_dir = std::make_unique<QTemporaryDir>();
-    auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("directory.db")), sampleRows());
+    // AAA_FULL_NAME sorts first, so a window opens on a row with two arguments.
+    const QList<Row> rows =
+        sampleRows() << makeRow(
+            QStringLiteral("AAA_FULL_NAME"), QStringLiteral("fn"), QStringLiteral("concat"),
+            QStringLiteral("text"),
+            QStringLiteral(
+                "# WHAT: a full name\n# ARGS: $1=first name | $2=last name\n[\"$1\", \" \", \"$2\"]"));
+    auto store = openStoreWithRows(m_dir->filePath(QStringLiteral("directory.db")), rows);
     QVERIFY(store);
     m_session = std::make_unique<DirectorySession>();
     QVERIFY(!m_session->open(LocalDirectory::over(store)).isError());
@@ -167,8 +174,8 @@ void TestMainWindowFit::theEditorKeepsFieldsAndContentBesideFindings()
 
 // At 1280×800 each dock's panel fits the dock, which then never scrolls as a whole around
 // the panel's own scrolling parts (the Receipts dock did, its details scrolling inside it).
-// Shape and invoke shows the first row, with one argument: a row with many grows its form,
-// and that dock then scrolls as a whole.
+// Shape and invoke shows the first row, with two arguments: a row with many more grows its
+// form, and that dock then scrolls as a whole.
 void TestMainWindowFit::aDockFitsWithoutScrollingAsAWhole_data()
 {
     QTest::addColumn<QString>("dock");
