@@ -216,8 +216,11 @@ void ReceiptViewer::checkKeyStorage()
         m_ledger->unlockAsync(this, [this](const StoreError &error) {
             m_keyStorage = error.isError() ? tr("the signing key is unavailable (below)")
                                            : m_ledger->keyStorage().value();
-            m_keyProblem->setText(
-                error.isError() ? tr("The signing key is unavailable: %1").arg(error.message) : QString());
+            // The ledger's sentence ("cannot sign receipts: …"), opened with a capital.
+            QString problem = error.message;
+            if (!problem.isEmpty())
+                problem[0] = problem[0].toUpper();
+            m_keyProblem->setText(problem);
             m_keyProblem->setVisible(error.isError());
             describeList();
         });
