@@ -60,11 +60,12 @@ void ElidedLabel::resizeEvent(QResizeEvent *event)
 }
 
 // A new font or style (a bold style sheet, a font of the same height) widens or narrows
-// the text without a resize.
+// the text, and new margins the room, without a resize.
 void ElidedLabel::changeEvent(QEvent *event)
 {
     QLabel::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::ContentsRectChange) {
         updateGeometry();
         elide();
     }

@@ -265,9 +265,13 @@ void InvokePanel::updateActions()
     // Cut to the room the controls leave it, the body in its tooltip: its first thousand
     // characters, since the label measures what it is given on every keystroke.
     constexpr qsizetype shownBodyChars = 1000;
+    // Never half of a surrogate pair at the cut.
+    const qsizetype cut = m_body.size() > shownBodyChars && m_body.at(shownBodyChars - 1).isHighSurrogate()
+                              ? shownBodyChars - 1
+                              : shownBodyChars;
     const QString shownBody = m_body.isEmpty()                  ? tr("(empty body)")
                               : m_body.size() <= shownBodyChars ? m_body
-                                                                : m_body.left(shownBodyChars) + QChar(0x2026);
+                                                                : m_body.left(cut) + QChar(0x2026);
     m_target->setFullText(hasRow ? tr("%1 ← %2").arg(m_key, shownBody) : tr("Select a row to invoke it."));
     updateMissingArguments();
 }

@@ -82,3 +82,9 @@ void ReceiptsPane::showInvocation(const QString &invocationId)
     if (m_viewer)
         m_viewer->showInvocation(invocationId);
 }
+
+void ReceiptsPane::recheckSigningKey()
+{
+    if (m_viewer)
+        m_viewer->recheckSigningKey();
+}

@@ -29,6 +29,8 @@ public:
 public slots:
     void verifyReceiptFile();
     void showInvocation(const QString &invocationId);
+    // The signing key changed (a new key, a key file put back): the viewer looks again.
+    void recheckSigningKey();
 
 signals:
     void rowRequested(const QString &key);

@@ -10,6 +10,7 @@
 #include "views/common/prompter.h"
 #include "views/common/themecolors.h"
 #include "views/common/viewportnote.h"
+#include "views/common/wrappedlabel.h"
 #include "views/invoke/durationplot.h"
 #include "views/receipts/receiptdetailview.h"
 #include "views/receipts/receiptfileverificationdialog.h"
@@ -23,7 +24,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
-#include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
@@ -41,7 +41,7 @@
 ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &prompter, QWidget *parent)
     : QWidget(parent), m_ledger(std::move(ledger)), m_prompter(prompter),
       m_model(new ReceiptTableModel(this)), m_treeModel(new ReceiptTreeModel(this)),
-      m_header(new ElidedLabel(this)), m_keyProblem(new QLabel(this)),
+      m_header(new ElidedLabel(this)), m_keyProblem(new WrappedLabel(this)),
       m_filterBar(new ReceiptFilterBar(this)), m_table(new QTableView(this)),
       m_emptyNote(new ViewportNote(m_table)), m_detail(new ReceiptDetailView(this)),
       m_tree(new QTreeView(this)), m_plot(new DurationPlot(this)), m_side(new QTabWidget(this)),
@@ -56,10 +56,10 @@ ReceiptViewer::ReceiptViewer(std::shared_ptr<DirectoryLedger> ledger, Prompter &
     });
     m_header->setObjectName(QStringLiteral("receiptHeader"));
     // A key that cannot be had is said whole, wrapped, with what to do about it: the one
-    // line the header has would cut that away.
+    // line the header has would cut that away. A WrappedLabel, so that the dock still fits
+    // its panel rather than scrolling as a whole while it shows.
     m_keyProblem->setObjectName(QStringLiteral("receiptKeyProblem"));
     m_keyProblem->setTextFormat(Qt::PlainText);
-    m_keyProblem->setWordWrap(true);
     m_keyProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_keyProblem->setStyleSheet(ThemeColors::css(QColor(0xb0, 0x1c, 0x1c)));
     m_keyProblem->hide();
@@ -214,7 +214,7 @@ void ReceiptViewer::checkKeyStorage()
     } else {
         m_keyStorage = tr("Looking for the signing key\u2026");
         m_ledger->unlockAsync(this, [this](const StoreError &error) {
-            m_keyStorage = error.isError() ? tr("the signing key is unavailable (below)")
+            m_keyStorage = error.isError() ? tr("The signing key is unavailable (see below)")
                                            : m_ledger->keyStorage().value();
             // The ledger's sentence ("cannot sign receipts: …"), opened with a capital.
             QString problem = error.message;
@@ -225,6 +225,12 @@ void ReceiptViewer::checkKeyStorage()
             describeList();
         });
     }
+}
+
+void ReceiptViewer::recheckSigningKey()
+{
+    checkKeyStorage();
+    describeList();
 }
 
 void ReceiptViewer::reload()

@@ -11,7 +11,6 @@ struct Receipt;
 class DurationPlot;
 class ElidedLabel;
 class Prompter;
-class QLabel;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -22,6 +21,7 @@ class ReceiptFilterBar;
 class ReceiptTableModel;
 class ReceiptTreeModel;
 class ViewportNote;
+class WrappedLabel;
 
 // The directory's signed receipts (SPEC §6): a filterable table paged from the database,
 // so tens of millions of receipts open and filter at once in flat memory, the selected
@@ -66,6 +66,8 @@ public slots:
     // The first call reads the newest page on a worker; each later one adds the receipts
     // written since and checks the shown one again.
     void reload();
+    // Looks for the signing key again: a new key was made, or a key file put back.
+    void recheckSigningKey();
     // Selects the receipt, clearing filters that hide it, and shows its details.
     void showInvocation(const QString &invocationId);
     void verifyReceiptFile();
@@ -108,7 +110,7 @@ private:
     ReceiptTableModel *m_model;
     ReceiptTreeModel *m_treeModel;
     ElidedLabel *m_header;
-    QLabel *m_keyProblem;
+    WrappedLabel *m_keyProblem;
     ReceiptFilterBar *m_filterBar;
     QTableView *m_table;
     ViewportNote *m_emptyNote;

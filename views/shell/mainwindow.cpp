@@ -109,6 +109,9 @@ MainWindow::MainWindow(DirectorySession &session, std::unique_ptr<Prompter> prom
     });
     connect(m_receipts, &ReceiptsPane::rowRequested, this, &MainWindow::showKey);
     connect(m_receipts, &ReceiptsPane::signingKeyMade, m_ledgerActions, &LedgerActions::checkSigningKey);
+    // A new key made from the menu clears a key problem the Receipts dock shows.
+    connect(m_ledgerActions, &LedgerActions::signingKeyStatusChanged, m_receipts,
+            &ReceiptsPane::recheckSigningKey);
     connect(m_paletteActions, &PaletteActions::rowChosen, this, &MainWindow::showKey);
     connect(m_editActions, &EditActions::undoChangedRow, this, &MainWindow::showKey);
     connect(m_filterBar, &FilterBar::moveIntoResults, m_table, &DirectoryTableView::focusRows);

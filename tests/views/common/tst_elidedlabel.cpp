@@ -67,6 +67,9 @@ void TestElidedLabel::aLineBreakIsShownAsASpace()
     ElidedLabel label;
     label.setFullText(QStringLiteral("first line\nsecond line"));
     label.resize(label.sizeHint());
+    label.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&label));
+    QCOMPARE(label.width(), label.sizeHint().width());
     QCOMPARE(label.text(), QStringLiteral("first line second line"));
     QCOMPARE(label.fullText(), QStringLiteral("first line\nsecond line"));
     QCOMPARE(label.accessibleName(), label.fullText());

@@ -2,6 +2,7 @@
 #include "dispatch/contract/contractfingerprint.h"
 #include "dispatch/core/isotime.h"
 #include "dispatch/invoke/directoryledger.h"
+#include "dispatch/store/defaultlocations.h"
 #include "models/receipttablemodel.h"
 #include "models/receipttreemodel.h"
 #include "tests/support/receiptfixture.h"
@@ -21,6 +22,7 @@
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -195,7 +197,22 @@ void TestReceiptViewer::aKeyThatCannotBeHadIsSaidWhole()
     const QString problem = m_viewer->keyProblemText();
     QVERIFY2(problem.contains(emptyFile + QStringLiteral(" is empty")), qPrintable(problem));
     QVERIFY2(problem.contains(QStringLiteral("start a new key")), qPrintable(problem));
-    QVERIFY2(m_viewer->headerText().endsWith(QStringLiteral("the signing key is unavailable (below)")),
+    QVERIFY2(m_viewer->headerText().endsWith(QStringLiteral("The signing key is unavailable (see below)")),
+             qPrintable(m_viewer->headerText()));
+    // Shown, the problem's lines are asked for as a fixed height: no height for each width,
+    // which would have a dock's scroll area lay the viewer out at its preferred height.
+    auto *line = m_viewer->findChild<QLabel *>(QStringLiteral("receiptKeyProblem"));
+    QVERIFY(line && line->isVisible());
+    QVERIFY(!line->hasHeightForWidth());
+    QVERIFY(!m_viewer->layout()->hasHeightForWidth());
+    QVERIFY(line->height() >= 2 * line->fontMetrics().lineSpacing());
+
+    // The key file put back, a new look clears the problem.
+    QFile::remove(emptyFile);
+    QVERIFY(QFile::copy(DefaultLocations::signingKeyFile(m_store->location()), emptyFile));
+    m_viewer->recheckSigningKey();
+    QTRY_VERIFY(m_viewer->keyProblemText().isEmpty());
+    QVERIFY2(!m_viewer->headerText().contains(QStringLiteral("unavailable")),
              qPrintable(m_viewer->headerText()));
 }
 

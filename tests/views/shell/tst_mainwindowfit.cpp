@@ -7,6 +7,7 @@
 #include "views/editor/roweditorpanel.h"
 #include "views/invoke/callpanel.h"
 #include "views/invoke/invokepanel.h"
+#include "views/invoke/shapepreviewpanel.h"
 #include "views/lint/rowfindingsview.h"
 #include "views/shell/editactions.h"
 #include "views/shell/mainwindow.h"
@@ -204,6 +205,8 @@ void TestMainWindowFit::aDockFitsWithoutScrollingAsAWhole()
     QCOMPARE(panels.size(), 1);
     // A panel may build its widgets when first shown (the Receipts viewer does).
     QTRY_VERIFY(panels.first()->isVisible());
+    if (dock == QLatin1String("callDock"))
+        QCOMPARE(m_window->callPanel()->shapePanel()->key(), QStringLiteral("AAA_FULL_NAME"));
     if (afterACall) {
         InvokePanel *invoke = m_window->callPanel()->invokePanel();
         auto *button = invoke->findChild<QPushButton *>(QStringLiteral("invokeButton"));
